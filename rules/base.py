@@ -1,0 +1,118 @@
+"""The contract every game engine keeps, so the host can run any game the same way.
+
+An engine is a set of pure functions over a pydantic state: the host loads a state, asks who
+must act and what they may do, applies one action, stores the result. Nothing here knows
+about Discord, the store or the clock, which is what lets the same engine be simulated a
+thousand times in a test and replayed from its log.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+
+class GameError(Exception):
+    """A refusal the player should read: shown as a short ephemeral message."""
+
+
+class IllegalAction(GameError):
+    pass
+
+
+class Event(BaseModel):
+    """Something that happened, in words a player understands; the cog may render it richer."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: str
+    text: str
+    seat: int | None = None
+
+
+class Outcome(BaseModel):
+    """One seat's place at the end. Equal ranks are a shared place (a tie at 1 is a shared win)."""
+
+    seat: int
+    rank: int
+    score: int | None = None
+
+    @property
+    def won(self) -> bool:
+        return self.rank == 1
+
+
+S = TypeVar("S", bound=BaseModel)
+A = TypeVar("A", bound=BaseModel)
+O = TypeVar("O", bound=BaseModel)
+
+
+class Engine(ABC, Generic[S, A, O]):
+    key: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    State: ClassVar[type[BaseModel]]
+    Action: ClassVar[type[BaseModel]]
+    Options: ClassVar[type[BaseModel]]
+    #: what happens to a seat whose player leaves mid-game: "ai" (a bot player takes it over)
+    leave_policy: ClassVar[str] = "ai"
+
+    @abstractmethod
+    def new_game(self, seats: int, options: O, seed: int) -> S: ...
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[int]:
+        """Seats whose decision the game is waiting for (several in simultaneous phases)."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[A]:
+        """The single source of truth for the UI, the checks, AI seats and fuzzers.
+
+        Deterministic for a given state, so a button may carry an index into this list."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: A) -> tuple[S, list[Event]]:
+        """Return a new state; raise IllegalAction and leave ``state`` untouched if not legal."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> BaseModel:
+        """What ``seat`` may see (``None``: the public channel). The only reader of secrets."""
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def outcomes(self, state: S) -> list[Outcome]: ...
+
+    @abstractmethod
+    def on_timeout(self, state: S, seat: int) -> tuple[S, list[Event]]:
+        """Apply the ruling's default for a seat that let its deadline pass."""
+
+    def ai_action(self, state: S, seat: int, choose: "Chooser") -> A:
+        """A bot player's move; games with a policy override this. Default: at random."""
+        return choose(self.legal_actions(state, seat))
+
+    def has_private_view(self) -> bool:
+        """Whether seats hold secrets that must be sent privately (hands, sealed choices)."""
+        return False
+
+    def check(self, state: S, seat: int, action: A) -> None:
+        if seat not in self.to_act(state):
+            raise IllegalAction("It is not your turn.")
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction("That move is not allowed now.")
+
+
+class Chooser:
+    """Picks one item of a list; the host passes one seeded outside the game state, so a bot
+    player's randomness never shifts the game's own dice (its moves are logged instead)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def __call__(self, items: list[A]) -> A:
+        return self._rng.choice(items)
+
