@@ -1,0 +1,1 @@
+"""Boneyard: the host that turns pure game engines into Discord tables."""

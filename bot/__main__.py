@@ -1,0 +1,3 @@
+from bot.main import main
+
+main()

@@ -1,0 +1,87 @@
+"""The bot process: connects, opens the store, loads every game cog, syncs commands."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import pkgutil
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import cogs
+from bot.components import ALL_ITEMS
+from bot.config import Settings
+from bot.deadlines import run_deadlines
+from bot.errors import Refusal, guarded
+from bot.runtime import TableRuntime
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def game_extensions(extra: str = "") -> list[str]:
+    """Every module in cogs/ is a game (a new game changes nothing here), then EXTRA_COGS."""
+    found = [f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.name.startswith("_")]
+    return sorted(found) + [name.strip() for name in extra.split(",") if name.strip()]
+
+
+class BoneyardTree(app_commands.CommandTree["Boneyard"]):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        cause: Exception = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(cause, app_commands.CheckFailure | app_commands.TransformerError):
+            cause = Refusal(str(cause))
+
+        async def reraise() -> None:
+            raise cause
+
+        await guarded(interaction, reraise)
+
+
+class Boneyard(commands.Bot):
+    def __init__(self, settings: Settings) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=BoneyardTree,
+            help_command=None,
+            guild_ready_timeout=0.05 if settings.discord_api_base else 2.0,
+        )
+        self.settings = settings
+        self.runtime: TableRuntime = None  # type: ignore[assignment]  # set in setup_hook
+        self._deadline_task: asyncio.Task[Any] | None = None
+
+    async def setup_hook(self) -> None:
+        store = await Store.open(self.settings.database_path)
+        self.runtime = TableRuntime(self, store, self.settings.default_timer_seconds or None)
+        await self.load_extension("bot.commands")
+        for name in game_extensions(self.settings.extra_cogs):
+            await self.load_extension(name)
+        self.add_dynamic_items(*ALL_ITEMS)
+        self._deadline_task = asyncio.create_task(run_deadlines(self.runtime), name="deadlines")
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d commands; games: %s", len(synced), ", ".join(sorted(self.runtime.specs)))
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s (%s)", self.user, self.user.id if self.user else "?")
+
+    async def on_message(self, message: discord.Message) -> None:
+        if self.runtime is not None:
+            self.runtime.note_message(message.channel.id, message.author.id == (self.user.id if self.user else 0))
+
+    async def close(self) -> None:
+        if self._deadline_task:
+            self._deadline_task.cancel()
+        await super().close()
+        if self.runtime is not None:
+            await self.runtime.store.close()

@@ -1,0 +1,120 @@
+"""/game: the commands every table shares, whatever is being played."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.components import EndButton
+from bot.errors import Refusal, guarded
+from bot.render import clip
+
+if TYPE_CHECKING:
+    from bot.client import Boneyard
+
+
+class GameCommands(commands.GroupCog, group_name="game", group_description="The game in this channel"):
+    def __init__(self, bot: Boneyard) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def runtime(self):  # noqa: ANN201
+        return self.bot.runtime
+
+    @app_commands.command(name="status", description="Show the table of this channel's game again")
+    async def status(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            table = await self.runtime.live_table(interaction.channel_id or 0)
+            async with self.runtime.lock(table.id or 0):
+                table = await self.runtime.load(table.id or 0)
+                await interaction.response.send_message("Here is the table.", ephemeral=True)
+                await self.runtime._post_table(table)
+
+        await guarded(interaction, run)
+
+    @app_commands.command(name="end", description="End this channel's game (host or Manage Channel)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            table = await self.runtime.live_table(interaction.channel_id or 0)
+            if not self.runtime.may_manage(interaction, table):
+                raise Refusal("Only the host or someone with Manage Channel can end the game.")
+            view = discord.ui.View(timeout=None)
+            view.add_item(EndButton(table.id or 0))
+            view.stop()
+            await interaction.response.send_message(
+                "End the game for everyone? Nothing is recorded for an unfinished game.",
+                view=view, ephemeral=True,
+            )
+
+        await guarded(interaction, run)
+
+    @app_commands.command(name="leave", description="Leave this channel's game (a bot plays your seat)")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: self.runtime.leave(interaction))
+
+    @app_commands.command(name="log", description="The latest moves of this channel's game")
+    async def log(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            table = await self.runtime.live_table(interaction.channel_id or 0)
+            entries = await self.runtime.store.recent_log(table.id or 0, limit=20)
+            lines = [f"`{e.version:>3}` " + " · ".join(e.events) for e in entries if e.events]
+            embed = discord.Embed(
+                title=f"Game #{table.id}: latest moves",
+                description=clip("\n".join(lines) or "No moves yet.", 4096),
+            )
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        await guarded(interaction, run)
+
+    @app_commands.command(name="timer", description="Set the time for each decision, or turn it off (host)")
+    @app_commands.describe(seconds="Seconds per decision (15 to 86400); leave empty or 0 for off")
+    async def timer(
+        self, interaction: discord.Interaction, seconds: app_commands.Range[int, 0, 86400] = 0
+    ) -> None:
+        async def run() -> None:
+            if 0 < seconds < 15:
+                raise Refusal("A timer shorter than 15 seconds is no fun; pick 15 or more, or 0 for off.")
+            await self.runtime.set_timer(interaction, seconds or None)
+
+        await guarded(interaction, run)
+
+    @app_commands.command(name="stats", description="Games played and won in this server")
+    @app_commands.describe(player="Whose record (default: yours)")
+    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        async def run() -> None:
+            if interaction.guild_id is None:
+                raise Refusal("Records are kept per server; ask in a server channel.")
+            who = player or interaction.user
+            rows = await self.runtime.store.stats(interaction.guild_id, who.id)
+            titles = {key: spec.engine.title for key, spec in self.runtime.specs.items()}
+            lines = [f"**{titles.get(g, g)}**: {won} won of {played} played" for g, played, won in rows]
+            embed = discord.Embed(
+                title=f"{who.display_name}'s record here",
+                description="\n".join(lines) or "No finished games yet.",
+            )
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        await guarded(interaction, run)
+
+    @app_commands.command(name="rules", description="The rules, rulings and options of this channel's game")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            table = await self.runtime.live_table(interaction.channel_id or 0)
+            spec = self.runtime.spec(table)
+            options = spec.engine.Options.model_validate(table.options)
+            embed = discord.Embed(
+                title=f"{spec.engine.title}: rules in force",
+                description=clip(spec.rules_text(options), 4096),
+                colour=spec.colour,
+            )
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        await guarded(interaction, run)
+
+
+async def setup(bot: Boneyard) -> None:
+    await bot.add_cog(GameCommands(bot))

@@ -1,0 +1,115 @@
+"""Persistent buttons: every custom id carries what a click needs, so no view lives in memory.
+
+Registered once in setup_hook; after a restart every button of every stored game still works,
+and a click loads its game from the store. Ids stay far under Discord's 100 characters.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import guarded
+
+if TYPE_CHECKING:
+    from bot.runtime import TableRuntime
+
+
+def _runtime(interaction: discord.Interaction) -> "TableRuntime":
+    return interaction.client.runtime  # type: ignore[attr-defined]
+
+
+LOBBY_OPS = {"join": "Join", "leave": "Leave", "start": "Start", "cancel": "Cancel", "ai": "Add AI"}
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:lobby:(?P<gid>\d+):(?P<op>[a-z]+)"):
+    def __init__(self, game_id: int, op: str) -> None:
+        style = {
+            "join": discord.ButtonStyle.success,
+            "start": discord.ButtonStyle.primary,
+            "cancel": discord.ButtonStyle.danger,
+        }.get(op, discord.ButtonStyle.secondary)
+        super().__init__(
+            discord.ui.Button(label=LOBBY_OPS[op], style=style, custom_id=f"bn:lobby:{game_id}:{op}")
+        )
+        self.game_id, self.op = game_id, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "LobbyButton":
+        op = match["op"] if match["op"] in LOBBY_OPS else "join"
+        return cls(int(match["gid"]), op)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _runtime(interaction).lobby(interaction, self.game_id, self.op), game_id=self.game_id)
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:act:(?P<gid>\d+):(?P<ver>\d+):(?P<idx>\d+)"):
+    def __init__(self, game_id: int, version: int, index: int, label: str = "…",
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(label=label[:80], style=style, row=row,
+                              custom_id=f"bn:act:{game_id}:{version}:{index}")
+        )
+        self.game_id, self.version, self.index = game_id, version, index
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "ActionButton":
+        return cls(int(match["gid"]), int(match["ver"]), int(match["idx"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _runtime(interaction).act(interaction, self.game_id, self.version, [self.index]), game_id=self.game_id)
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"bn:pick:(?P<gid>\d+):(?P<ver>\d+)"):
+    def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str = "Choose…", row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(custom_id=f"bn:pick:{game_id}:{version}", options=options or [discord.SelectOption(label="…", value="0")],
+                              placeholder=placeholder, row=row)
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "ActionSelect":
+        return cls(int(match["gid"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+        choices = [int(v) for v in values if str(v).isdigit()]
+        await guarded(interaction, lambda: _runtime(interaction).act(interaction, self.game_id, self.version, choices), game_id=self.game_id)
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:hand:(?P<gid>\d+)"):
+    def __init__(self, game_id: int, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(label="My hand", emoji="🂠", style=discord.ButtonStyle.secondary,
+                              custom_id=f"bn:hand:{game_id}", row=row)
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "HandButton":
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _runtime(interaction).show_hand(interaction, self.game_id), game_id=self.game_id)
+
+
+class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:end:(?P<gid>\d+)"):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="End the game", style=discord.ButtonStyle.danger, custom_id=f"bn:end:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "EndButton":
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _runtime(interaction).end(interaction, self.game_id), game_id=self.game_id)
+
+
+ALL_ITEMS = (LobbyButton, ActionButton, ActionSelect, HandButton, EndButton)

@@ -1,0 +1,38 @@
+"""One task that fires turn timers. Deadlines are rows in the store, so they survive restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.runtime import TableRuntime
+
+log = logging.getLogger(__name__)
+
+#: upper bound on a sleep, so a deadline written by another process is noticed eventually
+MAX_SLEEP = 30.0
+
+
+async def run_deadlines(runtime: TableRuntime) -> None:
+    while True:
+        try:
+            runtime.deadline_changed.clear()
+            for game_id, version in await runtime.store.due_deadlines(time.time()):
+                try:
+                    await runtime.expire(game_id, version)
+                except Exception:
+                    log.exception("timer of game %s (move %s) could not be applied", game_id, version)
+                    await runtime.store.drop_deadline(game_id, version)
+            upcoming = await runtime.store.next_deadline()
+            wait = MAX_SLEEP if upcoming is None else max(0.0, min(MAX_SLEEP, upcoming[2] - time.time()))
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(runtime.deadline_changed.wait(), timeout=wait)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("deadline loop hiccup")
+            await asyncio.sleep(1)

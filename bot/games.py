@@ -1,0 +1,51 @@
+"""What a game cog hands the host: its engine and how its state looks in Discord."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import discord
+from pydantic import BaseModel
+
+from bot.models import Table
+from rules.base import Engine
+
+
+class GameSpec:
+    """Subclass in a cog. The host asks it for pictures of the game, never for rules."""
+
+    engine: ClassVar[Engine[Any, Any, Any]]
+    #: the slash-command group name, e.g. "knucklebones"
+    command: ClassVar[str]
+    colour: ClassVar[discord.Colour] = discord.Colour.dark_gold()
+
+    def table_embed(self, table: Table, view: BaseModel) -> discord.Embed:
+        """The public table (``view`` is ``engine.view(state, None)``)."""
+        raise NotImplementedError
+
+    def private_embed(self, table: Table, seat: int, view: BaseModel) -> discord.Embed:
+        """One seat's private view; only games with secrets need it."""
+        raise NotImplementedError
+
+    def action_label(self, view: BaseModel, action: BaseModel) -> str:
+        """A button label (at most 80 characters) for one legal action."""
+        raise NotImplementedError
+
+    def action_style(self, view: BaseModel, action: BaseModel) -> discord.ButtonStyle:
+        return discord.ButtonStyle.primary
+
+    def prompt(self, table: Table, view: BaseModel, seat: int) -> str:
+        """One line telling the acting seat what the buttons decide."""
+        return "Your move."
+
+    def rules_text(self, options: BaseModel) -> str:
+        raise NotImplementedError
+
+    def option_lines(self, options: BaseModel) -> list[str]:
+        """The options that differ from the defaults, in words, for the lobby and /game rules."""
+        defaults = type(options)()
+        return [
+            f"{name.replace('_', ' ')}: {value}"
+            for name, value in options.model_dump().items()
+            if value != getattr(defaults, name)
+        ]

@@ -1,0 +1,65 @@
+"""Start-up: settings, logging, the optional Discord-compatible endpoint, then run."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+import discord
+import yarl
+from pydantic import ValidationError
+
+from bot.config import Settings
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def load_settings() -> Settings:
+    try:
+        return Settings()  # type: ignore[call-arg]
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']).upper() or 'settings'}: "
+            + ("missing (set it in the environment or .env)" if err["type"] == "missing" else err["msg"])
+            for err in exc.errors(include_input=False)
+        )
+        print(f"boneyard: cannot start: {problems}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def point_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Talk to a Discord-compatible API instead of discord.com (the end-to-end tests do)."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+async def _run(settings: Settings) -> None:
+    from bot.client import Boneyard
+
+    bot = Boneyard(settings)
+    async with bot:
+        await bot.start(settings.discord_token.get_secret_value(), reconnect=True)
+
+
+def main() -> None:
+    settings = load_settings()
+    logging.basicConfig(level=settings.log_level, format=LOG_FORMAT, stream=sys.stderr)
+    logging.getLogger("discord.http").setLevel(max(logging.INFO, logging.getLevelName(settings.log_level)))
+    point_at(settings.discord_api_base, settings.discord_gateway_url)
+    try:
+        asyncio.run(_run(settings))
+    except discord.LoginFailure:
+        print("boneyard: Discord refused the token (DISCORD_TOKEN); reset it in the developer portal.", file=sys.stderr)
+        raise SystemExit(2) from None
+    except discord.PrivilegedIntentsRequired:
+        print("boneyard: this bot asked for an intent that is not enabled in the developer portal.", file=sys.stderr)
+        raise SystemExit(2) from None
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""What the host keeps about a table besides the engine's own state."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Status = Literal["lobby", "active", "finished", "cancelled"]
+
+
+class Seat(BaseModel):
+    user_id: int | None = None
+    name: str
+    #: played by the bot: an AI seat from the lobby, or a player who left mid-game
+    ai: bool = False
+    #: the last private view could not be sent by DM, so the table shows a "My hand" button
+    dm_closed: bool = False
+
+
+class Table(BaseModel):
+    id: int | None = None
+    guild_id: int
+    channel_id: int
+    game: str
+    status: Status = "lobby"
+    host_id: int
+    seats: list[Seat] = Field(default_factory=list)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int
+    state: dict[str, Any] | None = None
+    version: int = 0
+    message_id: int | None = None
+    timer_seconds: int | None = None
+    #: the latest events in words, newest last, shown under the table
+    recent: list[str] = Field(default_factory=list)
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id and not seat.ai:
+                return index
+        return None
+
+    @property
+    def live(self) -> bool:
+        return self.status in ("lobby", "active")
+
+
+class LogEntry(BaseModel):
+    version: int
+    seat: int | None
+    user_id: int | None
+    action: dict[str, Any]
+    events: list[str]

@@ -1,0 +1,482 @@
+"""The table runtime: lobbies, seats, turns, deadlines and the one path every click takes.
+
+interaction -> lock the game -> load -> check the action is legal for this user -> engine.apply
+-> bot seats move -> store (one transaction, version check) -> render -> respond.
+Nothing about a game lives in this process between clicks, so a restart loses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+import weakref
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from pydantic import BaseModel
+
+from bot import render
+from bot.errors import Refusal
+from bot.games import GameSpec
+from bot.models import LogEntry, Seat, Table
+from bot.private import send_private
+from bot.store import ChannelBusy, Store, VersionConflict
+from rules.base import Chooser, Event, GameError
+
+if TYPE_CHECKING:
+    from bot.client import Boneyard
+
+log = logging.getLogger(__name__)
+
+#: a runaway engine or policy must not hang a click; far above any real game's chain of bot moves
+MAX_AUTOMATIC_STEPS = 2_000
+#: after this many other messages in the channel, the table is posted afresh instead of edited
+SCROLLED_AWAY = 4
+RECENT_EVENTS = 6
+
+
+class TableRuntime:
+    def __init__(self, bot: Boneyard, store: Store, default_timer: int | None) -> None:
+        self.bot = bot
+        self.store = store
+        self.default_timer = default_timer
+        self.specs: dict[str, GameSpec] = {}
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # channel id -> messages seen since our table message there (in memory: after a
+        # restart a table counts as recent, which at worst edits one message that scrolled away)
+        self._since_table: dict[int, int] = {}
+        self.deadline_changed = asyncio.Event()
+
+    def register(self, spec: GameSpec) -> None:
+        self.specs[spec.engine.key] = spec
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def spec(self, table: Table) -> GameSpec:
+        return self.specs[table.game]
+
+    def note_message(self, channel_id: int, author_is_me: bool) -> None:
+        if channel_id in self._since_table and not author_is_me:
+            self._since_table[channel_id] += 1
+
+    def _is_recent(self, table: Table) -> bool:
+        return self._since_table.get(table.channel_id, 0) < SCROLLED_AWAY
+
+    # -- loading -------------------------------------------------------------------------------
+
+    async def load(self, game_id: int) -> Table:
+        table = await self.store.get(game_id)
+        if table is None or table.game not in self.specs:
+            raise Refusal("That game no longer exists.")
+        return table
+
+    def state_of(self, table: Table) -> BaseModel:
+        return self.spec(table).engine.State.model_validate(table.state)
+
+    async def live_table(self, channel_id: int) -> Table:
+        table = await self.store.live_in_channel(channel_id)
+        if table is None or table.game not in self.specs:
+            raise Refusal("There is no game in this channel. Start one with `/<game> new`.")
+        return table
+
+    # -- lobby ---------------------------------------------------------------------------------
+
+    async def open_lobby(
+        self, interaction: discord.Interaction, spec: GameSpec, options: BaseModel
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise Refusal("Games are played in a server channel, not in DMs.")
+        busy = await self.store.live_in_channel(interaction.channel_id)
+        if busy is not None:
+            raise Refusal(self._busy_text(busy))
+        table = Table(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            game=spec.engine.key,
+            host_id=interaction.user.id,
+            seats=[Seat(user_id=interaction.user.id, name=interaction.user.display_name)],
+            options=options.model_dump(),
+            seed=random.SystemRandom().getrandbits(63),
+            timer_seconds=self.default_timer,
+        )
+        try:
+            table = await self.store.create(table)
+        except ChannelBusy:
+            busy = await self.store.live_in_channel(interaction.channel_id)
+            raise Refusal(self._busy_text(busy)) from None
+        async with self.lock(table.id or 0):
+            await interaction.response.send_message(**self._message(table))
+            message = await interaction.original_response()
+            await self._set_message(table, message.id)
+
+    def _busy_text(self, table: Table | None) -> str:
+        if table is None:
+            return "This channel already has a game."
+        title = self.specs[table.game].engine.title if table.game in self.specs else table.game
+        where = (
+            f" https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+            if table.message_id
+            else ""
+        )
+        stage = "waiting in its lobby" if table.status == "lobby" else "in play"
+        return (
+            f"This channel already has a game of {title} {stage}:{where}\n"
+            "Use `/game status` to see it, or open a thread to play another game alongside."
+        )
+
+    async def lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table.status != "lobby":
+                raise Refusal("This lobby has closed; the game has already started or ended.")
+            spec = self.spec(table)
+            user = interaction.user
+            is_host = user.id == table.host_id
+            expected = table.version
+            notice: str | None = None
+            if op == "join":
+                if table.seat_of(user.id) is not None:
+                    raise Refusal("You already have a seat at this table.")
+                if len(table.seats) >= spec.engine.max_seats:
+                    raise Refusal(f"The table is full ({spec.engine.max_seats} seats).")
+                table.seats.append(Seat(user_id=user.id, name=user.display_name))
+            elif op == "leave":
+                seat = table.seat_of(user.id)
+                if seat is None:
+                    raise Refusal("You do not have a seat at this table.")
+                if is_host:
+                    raise Refusal("The host cannot leave the lobby; use **Cancel** to close it.")
+                table.seats.pop(seat)
+            elif op == "ai":
+                self._host_only(table, user, "add AI players")
+                if len(table.seats) >= spec.engine.max_seats:
+                    raise Refusal(f"The table is full ({spec.engine.max_seats} seats).")
+                number = sum(1 for s in table.seats if s.ai) + 1
+                table.seats.append(Seat(name=f"Bot {number}", ai=True))
+            elif op == "cancel":
+                self._host_only(table, user, "cancel the game")
+                table.status = "cancelled"
+                notice = f"{user.display_name} cancelled the game."
+            elif op == "start":
+                self._host_only(table, user, "start the game")
+                state, entries = self._start(table, spec)
+                await self._commit(table, state, expected, entries, interaction.id)
+                await self._respond_with_table(interaction, table)
+                return
+            else:
+                raise Refusal("Unknown lobby button.")
+            table.version += 1
+            await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
+            await self._respond_with_table(interaction, table, notice=notice)
+
+    def _host_only(self, table: Table, user: discord.abc.User, what: str) -> None:
+        if user.id != table.host_id:
+            raise Refusal(f"Only the host can {what}.")
+
+    def _start(self, table: Table, spec: GameSpec) -> tuple[BaseModel, list[LogEntry]]:
+        engine = spec.engine
+        if len(table.seats) < engine.min_seats:
+            raise Refusal(f"{engine.title} needs at least {engine.min_seats} players.")
+        options = engine.Options.model_validate(table.options)
+        try:
+            state = engine.new_game(len(table.seats), options, table.seed)
+        except GameError as exc:
+            raise Refusal(str(exc)) from None
+        table.status = "active"
+        table.recent = [f"The game begins with {render.names(table)}."]
+        return self._run_bots(table, state, table.version + 1)
+
+    # -- playing -------------------------------------------------------------------------------
+
+    async def act(
+        self, interaction: discord.Interaction, game_id: int, version: int, choices: Sequence[int]
+    ) -> None:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table.status != "active":
+                raise Refusal("This game is over.")
+            if version != table.version:
+                await self._stale(interaction, table)
+                return
+            spec = self.spec(table)
+            engine = spec.engine
+            seat = table.seat_of(interaction.user.id)
+            if seat is None:
+                raise Refusal("You are not playing at this table.")
+            state = self.state_of(table)
+            if seat not in engine.to_act(state):
+                raise Refusal(f"It is not your turn: waiting for {self._waiting_for(table, state)}.")
+            actions = engine.legal_actions(state, seat)
+            if len(choices) != 1 or not 0 <= choices[0] < len(actions):
+                raise Refusal("That choice is not available.")
+            action = actions[choices[0]]
+            expected = table.version
+            state, events = engine.apply(state, seat, action)
+            entries = [self._entry(table, expected + 1, seat, action, events)]
+            state, more = self._run_bots(table, state, expected + 2)
+            entries += more
+            await self._commit(table, state, expected, entries, interaction.id)
+            await self._respond_with_table(interaction, table)
+
+    async def _stale(self, interaction: discord.Interaction, table: Table) -> None:
+        await interaction.response.send_message(
+            "That moment has passed. Here is the table now:",
+            ephemeral=True,
+            **self._message(table, for_user=interaction.user.id),
+        )
+
+    def _waiting_for(self, table: Table, state: BaseModel) -> str:
+        seats = self.spec(table).engine.to_act(state)
+        return ", ".join(table.seats[s].name for s in seats) or "nobody"
+
+    def _entry(
+        self, table: Table, version: int, seat: int | None, action: BaseModel | dict[str, Any],
+        events: list[Event],
+    ) -> LogEntry:
+        payload = action if isinstance(action, dict) else action.model_dump(mode="json")
+        return LogEntry(
+            version=version,
+            seat=seat,
+            user_id=None if seat is None else table.seats[seat].user_id,
+            action=payload,
+            events=[render.event_text(table, e) for e in events],
+        )
+
+    def _run_bots(
+        self, table: Table, state: BaseModel, next_version: int
+    ) -> tuple[BaseModel, list[LogEntry]]:
+        """Let every bot seat that must act do so, until a person must act or the game ends."""
+        engine = self.spec(table).engine
+        entries: list[LogEntry] = []
+        for _ in range(MAX_AUTOMATIC_STEPS):
+            if engine.is_over(state):
+                break
+            bots = [s for s in engine.to_act(state) if table.seats[s].ai]
+            if not bots:
+                break
+            seat = bots[0]
+            version = next_version + len(entries)
+            choose = Chooser(random.Random(f"{table.seed}:{version}:{seat}"))
+            action = engine.ai_action(state, seat, choose)
+            state, events = engine.apply(state, seat, action)
+            entries.append(self._entry(table, version, seat, action, events))
+        else:
+            raise RuntimeError(f"bot seats of game {table.id} did not yield to a person")
+        return state, entries
+
+    async def _commit(
+        self,
+        table: Table,
+        state: BaseModel,
+        expected: int,
+        entries: list[LogEntry],
+        interaction_id: int | None,
+    ) -> None:
+        """Write the new state; the table object is only changed once the write succeeded."""
+        engine = self.spec(table).engine
+        draft = table.model_copy(deep=True)
+        draft.state = state.model_dump(mode="json")
+        draft.version = expected + max(1, len(entries))
+        for entry in entries:
+            draft.recent.extend(entry.events)
+        draft.recent = draft.recent[-RECENT_EVENTS:]
+        results = None
+        if engine.is_over(state):
+            draft.status = "finished"
+            results = [
+                {
+                    "seat": o.seat,
+                    "user_id": None if draft.seats[o.seat].ai else draft.seats[o.seat].user_id,
+                    "rank": o.rank,
+                    "score": o.score,
+                }
+                for o in engine.outcomes(state)
+            ]
+        await self.store.save(
+            draft, expected, log=entries, interaction_id=interaction_id,
+            deadline=self._deadline(draft, state), results=results,
+        )
+        self.deadline_changed.set()
+        for name in Table.model_fields:
+            setattr(table, name, getattr(draft, name))
+
+    def _deadline(self, table: Table, state: BaseModel | None = None) -> float | None:
+        if table.status != "active" or not table.timer_seconds:
+            return None
+        state = state if state is not None else self.state_of(table)
+        engine = self.spec(table).engine
+        if not any(not table.seats[s].ai for s in engine.to_act(state)):
+            return None
+        return time.time() + float(table.timer_seconds)
+
+    async def expire(self, game_id: int, version: int) -> None:
+        """A deadline passed: play the rulings' default for everyone still owing a decision."""
+        async with self.lock(game_id):
+            table = await self.store.get(game_id)
+            if table is None or table.status != "active" or table.version != version:
+                return
+            engine = self.spec(table).engine
+            state = self.state_of(table)
+            entries: list[LogEntry] = []
+            late = [s for s in engine.to_act(state) if not table.seats[s].ai]
+            for seat in late:
+                if seat not in engine.to_act(state):
+                    continue
+                state, events = engine.on_timeout(state, seat)
+                entries.append(
+                    self._entry(table, version + 1 + len(entries), seat, {"timeout": True}, events)
+                )
+            state, more = self._run_bots(table, state, version + 1 + len(entries))
+            entries += more
+            names = ", ".join(table.seats[s].name for s in late)
+            await self._commit(table, state, version, entries, None)
+            await self._post_table(table, notice=f"⏰ Time ran out for {names}; the default was played.")
+
+    async def leave(self, interaction: discord.Interaction) -> None:
+        table = await self.live_table(interaction.channel_id or 0)
+        if table.status == "lobby":
+            await self.lobby(interaction, table.id or 0, "leave")
+            return
+        async with self.lock(table.id or 0):
+            table = await self.load(table.id or 0)
+            seat = table.seat_of(interaction.user.id)
+            if table.status != "active" or seat is None:
+                raise Refusal("You do not have a seat in the game here.")
+            expected = table.version
+            table.seats[seat].ai = True
+            table.seats[seat].name = f"{table.seats[seat].name} (bot)"
+            state, entries = self._run_bots(table, self.state_of(table), expected + 1)
+            table.recent.append(f"{interaction.user.display_name} left; a bot plays their seat.")
+            await self._commit(table, state, expected, entries, interaction.id)
+            await interaction.response.send_message(
+                "You left the game; a bot plays your seat from here.", ephemeral=True
+            )
+            await self._post_table(table, notice=f"{interaction.user.display_name} left the table.")
+
+    async def end(self, interaction: discord.Interaction, game_id: int) -> None:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if not table.live:
+                raise Refusal("This game has already ended.")
+            if not self.may_manage(interaction, table):
+                raise Refusal("Only the host or someone with Manage Channel can end the game.")
+            expected = table.version
+            table.status = "cancelled"
+            table.version += 1
+            await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
+            await interaction.response.edit_message(content="The game was ended.", view=None)
+            await self._post_table(
+                table, notice=f"{interaction.user.display_name} ended the game early."
+            )
+
+    def may_manage(self, interaction: discord.Interaction, table: Table) -> bool:
+        perms = getattr(interaction, "permissions", None)
+        return interaction.user.id == table.host_id or bool(perms and perms.manage_channels)
+
+    async def set_timer(self, interaction: discord.Interaction, seconds: int | None) -> None:
+        table = await self.live_table(interaction.channel_id or 0)
+        async with self.lock(table.id or 0):
+            table = await self.load(table.id or 0)
+            if interaction.user.id != table.host_id:
+                raise Refusal("Only the host can change the turn timer.")
+            expected = table.version
+            table.timer_seconds = seconds
+            table.version += 1
+            await self.store.save(table, expected, interaction_id=interaction.id,
+                                  deadline=self._deadline(table))
+            self.deadline_changed.set()
+            said = f"{seconds} seconds per decision" if seconds else "off"
+            await interaction.response.send_message(f"Turn timer: {said}.")
+            await self._refresh_table(table)
+
+    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        table = await self.load(game_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None or table.status != "active":
+            raise Refusal("You have no hand at this table.")
+        await interaction.response.send_message(
+            ephemeral=True, **self._message(table, for_user=interaction.user.id)
+        )
+
+    async def deliver_private_views(self, table: Table) -> None:
+        """Send each acting person their private view; note who must use My hand instead."""
+        spec = self.spec(table)
+        if table.status != "active" or not spec.engine.has_private_view():
+            return
+        state = self.state_of(table)
+        changed = False
+        for seat in spec.engine.to_act(state):
+            info = table.seats[seat]
+            if info.ai or info.user_id is None:
+                continue
+            delivered = await send_private(self.bot, info.user_id, **self._message(table, for_user=info.user_id))
+            if info.dm_closed == delivered:
+                info.dm_closed = not delivered
+                changed = True
+        if changed:
+            await self.store.save(table, table.version)
+
+    # -- rendering and responding --------------------------------------------------------------
+
+    def _message(self, table: Table, *, for_user: int | None = None, notice: str | None = None
+                 ) -> dict[str, Any]:
+        return render.table_message(self, table, for_user=for_user, notice=notice)
+
+    async def _respond_with_table(
+        self, interaction: discord.Interaction, table: Table, *, notice: str | None = None
+    ) -> None:
+        """Answer a click with the new table: edit it while recent, else post it afresh."""
+        message = interaction.message
+        on_table = message is not None and message.id == table.message_id
+        private = message is not None and (message.flags.ephemeral or interaction.guild_id is None)
+        if private:
+            await interaction.response.edit_message(
+                **self._message(table, for_user=interaction.user.id, notice=notice)
+            )
+            await self._refresh_table(table)
+        elif on_table and self._is_recent(table):
+            await interaction.response.edit_message(**self._message(table, notice=notice))
+        else:
+            await interaction.response.edit_message(view=None)
+            await self._post_table(table, notice=notice, replace=False)
+        await self.deliver_private_views(table)
+
+    async def _refresh_table(self, table: Table) -> None:
+        if table.message_id is None or not self._is_recent(table):
+            await self._post_table(table)
+            return
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        try:
+            await channel.get_partial_message(table.message_id).edit(**self._message(table))
+        except discord.NotFound:
+            await self._post_table(table, replace=False)
+
+    async def _post_table(self, table: Table, *, notice: str | None = None, replace: bool = True
+                          ) -> None:
+        """Post the table as a new message and strip the buttons from the old one."""
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        old = table.message_id
+        message = await channel.send(**self._message(table, notice=notice))
+        await self._set_message(table, message.id)
+        if replace and old is not None and old != message.id:
+            try:
+                await channel.get_partial_message(old).edit(view=None)
+            except discord.HTTPException:
+                log.info("could not strip the old table message %s of game %s", old, table.id)
+        await self.deliver_private_views(table)
+
+    async def _set_message(self, table: Table, message_id: int) -> None:
+        table.message_id = message_id
+        self._since_table[table.channel_id] = 0
+        try:
+            await self.store.save(table, table.version)
+        except VersionConflict:
+            log.info("game %s moved on before its message id was stored", table.id)
+

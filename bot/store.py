@@ -1,0 +1,254 @@
+"""The game store: one SQLite file, every write one transaction guarded by a version check.
+
+The process keeps nothing about a game between clicks; everything a restart must survive is
+here: the table, the action log, the interaction ids already applied, the deadlines and the
+results behind /game stats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import Iterable
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import aiosqlite
+
+from bot.models import LogEntry, Table
+
+
+class StoreError(Exception):
+    pass
+
+
+class VersionConflict(StoreError):
+    """Someone else wrote the game since it was loaded; the caller's view of it is stale."""
+
+
+class DuplicateInteraction(StoreError):
+    """This Discord interaction was applied already (a retried or doubled click)."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a game in its lobby or in play."""
+
+
+def _migrations() -> list[tuple[int, str]]:
+    found = []
+    for entry in resources.files("bot.migrations").iterdir():
+        if entry.name.endswith(".sql"):
+            found.append((int(entry.name.split("_", 1)[0]), entry.read_text("utf-8")))
+    return sorted(found)
+
+
+class Store:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+        # One connection, so one transaction at a time: statements of two writes must not interleave.
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> "Store":
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=NORMAL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        store = cls(conn)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def _migrate(self) -> None:
+        async with self._lock:
+            row = await (await self._conn.execute("PRAGMA user_version")).fetchone()
+            current = row[0]
+            for number, sql in _migrations():
+                if number <= current:
+                    continue
+                await self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in sql.split(";"):
+                        if statement.strip():
+                            await self._conn.execute(statement)
+                    await self._conn.execute(f"PRAGMA user_version={number}")
+                    await self._conn.execute("COMMIT")
+                except BaseException:
+                    await self._conn.execute("ROLLBACK")
+                    raise
+
+    async def schema_version(self) -> int:
+        row = await (await self._conn.execute("PRAGMA user_version")).fetchone()
+        return int(row[0])
+
+    # -- reading -----------------------------------------------------------------------------
+
+    async def get(self, game_id: int) -> Table | None:
+        async with self._lock:
+            cur = await self._conn.execute("SELECT table_json FROM games WHERE id=?", (game_id,))
+            row = await cur.fetchone()
+        return Table.model_validate_json(row[0]) if row else None
+
+    async def live_in_channel(self, channel_id: int) -> Table | None:
+        async with self._lock:
+            cur = await self._conn.execute(
+                "SELECT table_json FROM games WHERE channel_id=? AND status IN ('lobby','active')",
+                (channel_id,),
+            )
+            row = await cur.fetchone()
+        return Table.model_validate_json(row[0]) if row else None
+
+    async def recent_log(self, game_id: int, limit: int = 15) -> list[LogEntry]:
+        async with self._lock:
+            cur = await self._conn.execute(
+                "SELECT version, seat, user_id, action, events FROM actions"
+                " WHERE game_id=? ORDER BY version DESC LIMIT ?",
+                (game_id, limit),
+            )
+            rows = await cur.fetchall()
+        return [
+            LogEntry(
+                version=r[0], seat=r[1], user_id=r[2],
+                action=json.loads(r[3]), events=json.loads(r[4]),
+            )
+            for r in reversed(rows)
+        ]
+
+    async def full_log(self, game_id: int) -> list[LogEntry]:
+        return await self.recent_log(game_id, limit=-1)
+
+    async def interaction_seen(self, interaction_id: int) -> bool:
+        async with self._lock:
+            cur = await self._conn.execute("SELECT 1 FROM interactions WHERE id=?", (interaction_id,))
+            return await cur.fetchone() is not None
+
+    async def next_deadline(self) -> tuple[int, int, float] | None:
+        async with self._lock:
+            cur = await self._conn.execute(
+                "SELECT game_id, version, due_at FROM deadlines ORDER BY due_at LIMIT 1"
+            )
+            row = await cur.fetchone()
+        return (row[0], row[1], row[2]) if row else None
+
+    async def due_deadlines(self, now: float) -> list[tuple[int, int]]:
+        async with self._lock:
+            cur = await self._conn.execute(
+                "SELECT game_id, version FROM deadlines WHERE due_at<=? ORDER BY due_at", (now,)
+            )
+            rows = await cur.fetchall()
+        return [(r[0], r[1]) for r in rows]
+
+    async def stats(self, guild_id: int, user_id: int) -> list[tuple[str, int, int]]:
+        """(game, played, won) for one player in one guild."""
+        async with self._lock:
+            cur = await self._conn.execute(
+                "SELECT game, COUNT(*), SUM(rank = 1) FROM results"
+                " WHERE guild_id=? AND user_id=? GROUP BY game ORDER BY game",
+                (guild_id, user_id),
+            )
+            rows = await cur.fetchall()
+        return [(r[0], r[1], r[2] or 0) for r in rows]
+
+    # -- writing -----------------------------------------------------------------------------
+
+    async def create(self, table: Table) -> Table:
+        now = time.time()
+        table = table.model_copy(update={"created_at": now, "updated_at": now, "version": 0})
+        async with self._lock:
+            try:
+                await self._conn.execute("BEGIN IMMEDIATE")
+                cur = await self._conn.execute(
+                    "INSERT INTO games (guild_id, channel_id, game, status, version, table_json,"
+                    " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)",
+                    (table.guild_id, table.channel_id, table.game, table.status, 0, "{}", now, now),
+                )
+                table.id = cur.lastrowid
+                await self._conn.execute(
+                    "UPDATE games SET table_json=? WHERE id=?", (table.model_dump_json(), table.id)
+                )
+                await self._conn.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                await self._conn.execute("ROLLBACK")
+                raise ChannelBusy(str(exc)) from exc
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+        return table
+
+    async def save(
+        self,
+        table: Table,
+        expected_version: int,
+        *,
+        log: Iterable[LogEntry] = (),
+        interaction_id: int | None = None,
+        deadline: float | None | Literal["keep"] = "keep",
+        results: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Write ``table`` if the stored version is still ``expected_version``, all or nothing.
+
+        The deadline row is replaced (or removed when ``deadline`` is None) unless it is "keep",
+        so a stale timer can never fire on a newer state.
+        """
+        now = time.time()
+        table.updated_at = now
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                if interaction_id is not None:
+                    try:
+                        await self._conn.execute(
+                            "INSERT INTO interactions (id, game_id, at) VALUES (?,?,?)",
+                            (interaction_id, table.id, now),
+                        )
+                    except sqlite3.IntegrityError as exc:
+                        raise DuplicateInteraction(str(interaction_id)) from exc
+                cur = await self._conn.execute(
+                    "UPDATE games SET status=?, version=?, table_json=?, updated_at=?"
+                    " WHERE id=? AND version=?",
+                    (table.status, table.version, table.model_dump_json(), now, table.id,
+                     expected_version),
+                )
+                if cur.rowcount != 1:
+                    raise VersionConflict(f"game {table.id} is no longer at version {expected_version}")
+                await self._conn.executemany(
+                    "INSERT INTO actions (game_id, version, seat, user_id, action, events, at)"
+                    " VALUES (?,?,?,?,?,?,?)",
+                    [
+                        (table.id, e.version, e.seat, e.user_id, json.dumps(e.action),
+                         json.dumps(e.events), now)
+                        for e in log
+                    ],
+                )
+                if deadline != "keep" or not table.live:
+                    await self._conn.execute("DELETE FROM deadlines WHERE game_id=?", (table.id,))
+                if isinstance(deadline, float) and table.live:
+                    await self._conn.execute(
+                        "INSERT INTO deadlines (game_id, version, due_at) VALUES (?,?,?)",
+                        (table.id, table.version, deadline),
+                    )
+                for r in results or ():
+                    await self._conn.execute(
+                        "INSERT OR REPLACE INTO results (game_id, guild_id, game, seat, user_id,"
+                        " rank, score, finished_at) VALUES (?,?,?,?,?,?,?,?)",
+                        (table.id, table.guild_id, table.game, r["seat"], r["user_id"], r["rank"],
+                         r["score"], now),
+                    )
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+
+    async def drop_deadline(self, game_id: int, version: int) -> None:
+        """Forget a deadline that cannot be applied, so it does not fire forever."""
+        async with self._lock:
+            await self._conn.execute(
+                "DELETE FROM deadlines WHERE game_id=? AND version=?", (game_id, version)
+            )

@@ -1,0 +1,1 @@
+"""Game cogs: each module is one game, loaded automatically."""
