@@ -32,7 +32,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             async with self.runtime.lock(table.id or 0):
                 table = await self.runtime.load(table.id or 0)
                 await interaction.response.send_message("Here is the table.", ephemeral=True)
-                await self.runtime._post_table(table)
+                await self.runtime.post_table(table)
 
         await guarded(interaction, run)
 

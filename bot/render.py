@@ -74,7 +74,7 @@ def table_message(
             f"`/{spec.command} new`.",
             colour=discord.Colour.dark_grey(),
         )
-        return {"content": clip("\n".join(lines), CONTENT) or None, "embed": embed, "view": None}
+        return {"content": clip("\n".join(lines), CONTENT) or None, "embed": embed, "view": _frozen(view)}
 
     state = runtime.state_of(table)
     seat = table.seat_of(for_user) if for_user is not None else None
@@ -90,7 +90,7 @@ def table_message(
         return {
             "content": clip("\n".join(lines), CONTENT) or None,
             "embeds": [embed, standings_embed(runtime, table)],
-            "view": None,
+            "view": _frozen(view),
         }
 
     acting = engine.to_act(state)
@@ -110,6 +110,9 @@ def table_message(
     if waiting:
         lines.append("Waiting for " + ", ".join(waiting) + ".")
     if private_game:
+        closed = [mention(table, s) for s in acting if table.seats[s].dm_closed]
+        if closed and for_user is None:
+            lines.append(", ".join(closed) + ": I could not DM you, so press **My hand** to choose.")
         view.add_item(HandButton(gid, row=4))
     return {
         "content": clip("\n".join(lines), CONTENT) or None,

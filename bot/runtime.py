@@ -167,8 +167,8 @@ class TableRuntime:
             elif op == "start":
                 self._host_only(table, user, "start the game")
                 state, entries = self._start(table, spec)
-                await self._commit(table, state, expected, entries, interaction.id)
-                await self._respond_with_table(interaction, table)
+                fresh = await self._commit(table, state, expected, entries, interaction.id)
+                await self._respond_with_table(interaction, table, notify=fresh)
                 return
             else:
                 raise Refusal("Unknown lobby button.")
@@ -189,9 +189,10 @@ class TableRuntime:
             state = engine.new_game(len(table.seats), options, table.seed)
         except GameError as exc:
             raise Refusal(str(exc)) from None
-        table.status = "active"
         table.recent = [f"The game begins with {render.names(table)}."]
-        return self._run_bots(table, state, table.version + 1)
+        state, entries = self._run_bots(table, state, table.version + 1)
+        table.status = "active"
+        return state, entries
 
     # -- playing -------------------------------------------------------------------------------
 
@@ -222,15 +223,14 @@ class TableRuntime:
             entries = [self._entry(table, expected + 1, seat, action, events)]
             state, more = self._run_bots(table, state, expected + 2)
             entries += more
-            await self._commit(table, state, expected, entries, interaction.id)
-            await self._respond_with_table(interaction, table)
+            fresh = await self._commit(table, state, expected, entries, interaction.id)
+            await self._respond_with_table(interaction, table, notify=fresh)
 
     async def _stale(self, interaction: discord.Interaction, table: Table) -> None:
-        await interaction.response.send_message(
-            "That moment has passed. Here is the table now:",
-            ephemeral=True,
-            **self._message(table, for_user=interaction.user.id),
-        )
+        message = self._message(table, for_user=interaction.user.id)
+        message["content"] = "That moment has passed. Here is the table now:\n" + (message["content"] or "")
+        message.pop("allowed_mentions", None)
+        await interaction.response.send_message(ephemeral=True, **message)
 
     def _waiting_for(self, table: Table, state: BaseModel) -> str:
         seats = self.spec(table).engine.to_act(state)
@@ -278,9 +278,13 @@ class TableRuntime:
         expected: int,
         entries: list[LogEntry],
         interaction_id: int | None,
-    ) -> None:
-        """Write the new state; the table object is only changed once the write succeeded."""
+    ) -> list[int]:
+        """Write the new state; the table object is only changed once the write succeeded.
+
+        Returns the seats that owe a decision now and did not before: they get their private view.
+        """
         engine = self.spec(table).engine
+        before = set(engine.to_act(self.state_of(table))) if table.state is not None else set()
         draft = table.model_copy(deep=True)
         draft.state = state.model_dump(mode="json")
         draft.version = expected + max(1, len(entries))
@@ -306,6 +310,9 @@ class TableRuntime:
         self.deadline_changed.set()
         for name in Table.model_fields:
             setattr(table, name, getattr(draft, name))
+        if draft.status != "active":
+            return []
+        return [s for s in engine.to_act(state) if s not in before]
 
     def _deadline(self, table: Table, state: BaseModel | None = None) -> float | None:
         if table.status != "active" or not table.timer_seconds:
@@ -336,8 +343,10 @@ class TableRuntime:
             state, more = self._run_bots(table, state, version + 1 + len(entries))
             entries += more
             names = ", ".join(table.seats[s].name for s in late)
-            await self._commit(table, state, version, entries, None)
-            await self._post_table(table, notice=f"⏰ Time ran out for {names}; the default was played.")
+            fresh = await self._commit(table, state, version, entries, None)
+            await self.post_table(
+                table, notice=f"⏰ Time ran out for {names}; the default was played.", notify=fresh
+            )
 
     async def leave(self, interaction: discord.Interaction) -> None:
         table = await self.live_table(interaction.channel_id or 0)
@@ -354,11 +363,13 @@ class TableRuntime:
             table.seats[seat].name = f"{table.seats[seat].name} (bot)"
             state, entries = self._run_bots(table, self.state_of(table), expected + 1)
             table.recent.append(f"{interaction.user.display_name} left; a bot plays their seat.")
-            await self._commit(table, state, expected, entries, interaction.id)
+            fresh = await self._commit(table, state, expected, entries, interaction.id)
             await interaction.response.send_message(
                 "You left the game; a bot plays your seat from here.", ephemeral=True
             )
-            await self._post_table(table, notice=f"{interaction.user.display_name} left the table.")
+            await self.post_table(
+                table, notice=f"{interaction.user.display_name} left the table.", notify=fresh
+            )
 
     async def end(self, interaction: discord.Interaction, game_id: int) -> None:
         async with self.lock(game_id):
@@ -372,7 +383,7 @@ class TableRuntime:
             table.version += 1
             await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
             await interaction.response.edit_message(content="The game was ended.", view=None)
-            await self._post_table(
+            await self.post_table(
                 table, notice=f"{interaction.user.display_name} ended the game early."
             )
 
@@ -405,14 +416,13 @@ class TableRuntime:
             ephemeral=True, **self._message(table, for_user=interaction.user.id)
         )
 
-    async def deliver_private_views(self, table: Table) -> None:
-        """Send each acting person their private view; note who must use My hand instead."""
+    async def deliver_private_views(self, table: Table, seats: Sequence[int]) -> None:
+        """Send each newly acting person their private view; note who must use My hand instead."""
         spec = self.spec(table)
         if table.status != "active" or not spec.engine.has_private_view():
             return
-        state = self.state_of(table)
         changed = False
-        for seat in spec.engine.to_act(state):
+        for seat in seats:
             info = table.seats[seat]
             if info.ai or info.user_id is None:
                 continue
@@ -422,6 +432,7 @@ class TableRuntime:
                 changed = True
         if changed:
             await self.store.save(table, table.version)
+            await self._refresh_table(table)
 
     # -- rendering and responding --------------------------------------------------------------
 
@@ -430,7 +441,8 @@ class TableRuntime:
         return render.table_message(self, table, for_user=for_user, notice=notice)
 
     async def _respond_with_table(
-        self, interaction: discord.Interaction, table: Table, *, notice: str | None = None
+        self, interaction: discord.Interaction, table: Table, *, notice: str | None = None,
+        notify: Sequence[int] = (),
     ) -> None:
         """Answer a click with the new table: edit it while recent, else post it afresh."""
         message = interaction.message
@@ -445,21 +457,23 @@ class TableRuntime:
             await interaction.response.edit_message(**self._message(table, notice=notice))
         else:
             await interaction.response.edit_message(view=None)
-            await self._post_table(table, notice=notice, replace=False)
-        await self.deliver_private_views(table)
+            await self.post_table(table, notice=notice, replace=False)
+        await self.deliver_private_views(table, notify)
 
     async def _refresh_table(self, table: Table) -> None:
         if table.message_id is None or not self._is_recent(table):
-            await self._post_table(table)
+            await self.post_table(table)
             return
         channel = self.bot.get_partial_messageable(table.channel_id)
         try:
             await channel.get_partial_message(table.message_id).edit(**self._message(table))
         except discord.NotFound:
-            await self._post_table(table, replace=False)
+            await self.post_table(table, replace=False)
 
-    async def _post_table(self, table: Table, *, notice: str | None = None, replace: bool = True
-                          ) -> None:
+    async def post_table(
+        self, table: Table, *, notice: str | None = None, replace: bool = True,
+        notify: Sequence[int] = (),
+    ) -> None:
         """Post the table as a new message and strip the buttons from the old one."""
         channel = self.bot.get_partial_messageable(table.channel_id)
         old = table.message_id
@@ -470,7 +484,7 @@ class TableRuntime:
                 await channel.get_partial_message(old).edit(view=None)
             except discord.HTTPException:
                 log.info("could not strip the old table message %s of game %s", old, table.id)
-        await self.deliver_private_views(table)
+        await self.deliver_private_views(table, notify)
 
     async def _set_message(self, table: Table, message_id: int) -> None:
         table.message_id = message_id

@@ -1,0 +1,314 @@
+"""Plain data kept by the fake Discord: users, channels, recorded requests, violations, interactions.
+
+Kept apart from the server so tests can import and type against them without pulling in aiohttp
+routing, and so the server module stays about protocol handling.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+import itertools
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tests.fakediscord.server import FakeDiscord
+
+DISCORD_EPOCH_MS = 1420070400000
+
+# Permission bits (https://discord.com/developers/docs/topics/permissions). Only the ones the
+# fake hands out are named; tests compare `member.permissions` against them.
+CREATE_INSTANT_INVITE = 1 << 0
+ADMINISTRATOR = 1 << 3
+MANAGE_CHANNELS = 1 << 4
+ADD_REACTIONS = 1 << 6
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+USE_EXTERNAL_EMOJIS = 1 << 18
+CHANGE_NICKNAME = 1 << 26
+USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+
+#: What @everyone gets in the fake guild: an ordinary member of an ordinary server.
+BASIC_PERMISSIONS = (
+    CREATE_INSTANT_INVITE | ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES
+    | READ_MESSAGE_HISTORY | USE_EXTERNAL_EMOJIS | CHANGE_NICKNAME | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+)
+#: What the bot's managed role adds (the invite scope a dice bot would ask for).
+BOT_PERMISSIONS = BASIC_PERMISSIONS | MANAGE_MESSAGES | MANAGE_THREADS
+
+# Message flags
+FLAG_EPHEMERAL = 1 << 6
+FLAG_LOADING = 1 << 7
+
+# Channel types
+GUILD_TEXT = 0
+DM = 1
+
+
+def now_iso() -> str:
+    """Discord's timestamp format (ISO 8601 with offset), which discord.utils.parse_time reads."""
+    return _dt.datetime.now(_dt.timezone.utc).isoformat()
+
+
+class SnowflakeFactory:
+    """Time-based, strictly increasing snowflakes, so ids sort like Discord's and `created_at` works."""
+
+    def __init__(self) -> None:
+        self._last = 0
+        self._lock = threading.Lock()
+
+    def __call__(self) -> int:
+        with self._lock:
+            candidate = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+            self._last = max(candidate, self._last + 1)
+            return self._last
+
+
+@dataclass(eq=False)
+class FakeUser:
+    """A Discord account in the fake guild. `dms_closed` makes DMs to it fail with 50007."""
+
+    id: int
+    name: str
+    bot: bool = False
+    dms_closed: bool = False
+    manager: bool = False
+    admin: bool = False
+    joined_at: str = field(default_factory=now_iso)
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The public user object, as Discord embeds it in messages, members and interactions."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "username": self.name,
+            "discriminator": "0",
+            "global_name": None if self.bot else self.name.title(),
+            "avatar": None,
+            "public_flags": 0,
+        }
+        if self.bot:
+            data["bot"] = True
+        return data
+
+    def __repr__(self) -> str:
+        return f"FakeUser({self.name!r}, id={self.id})"
+
+
+@dataclass(eq=False)
+class FakeChannel:
+    """A guild text channel (type 0) or a DM channel (type 1, with `recipient`)."""
+
+    id: int
+    name: str
+    type: int = GUILD_TEXT
+    position: int = 0
+    guild_id: int | None = None
+    recipient: FakeUser | None = None
+    #: when True the bot gets 403 50013 (Missing Permissions) posting here
+    bot_forbidden: bool = False
+    last_message_id: int | None = None
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def to_dict(self) -> dict[str, Any]:
+        last = str(self.last_message_id) if self.last_message_id else None
+        if self.type == DM:
+            assert self.recipient is not None
+            return {"id": str(self.id), "type": DM, "last_message_id": last, "flags": 0,
+                    "recipients": [self.recipient.to_dict()]}
+        return {
+            "id": str(self.id), "type": self.type, "guild_id": str(self.guild_id), "name": self.name,
+            "position": self.position, "permission_overwrites": [], "nsfw": False, "topic": None,
+            "parent_id": None, "rate_limit_per_user": 0, "last_message_id": last, "flags": 0,
+        }
+
+    def __repr__(self) -> str:
+        return f"FakeChannel({self.name!r}, id={self.id})"
+
+
+@dataclass
+class RequestRecord:
+    """One REST request as the fake saw it; `at`/`done` are time.monotonic() values."""
+
+    method: str
+    path: str
+    query: str
+    at: float
+    status: int = 0
+    done: float = 0.0
+    code: int | None = None  # Discord JSON error code when the answer was an error
+
+    def __repr__(self) -> str:
+        q = f"?{self.query}" if self.query else ""
+        return f"<{self.method} {self.path}{q} -> {self.status}{f' ({self.code})' if self.code else ''}>"
+
+
+@dataclass
+class Violation:
+    """Something real Discord would have refused or shown the user as a failure."""
+
+    kind: str  # late_callback | unanswered | double_ack | webhook_before_ack | expired_token
+    detail: str
+    interaction_id: int | None = None
+    at: float = field(default_factory=time.monotonic)
+
+    def __repr__(self) -> str:
+        return f"Violation({self.kind}: {self.detail})"
+
+
+_interaction_seq = itertools.count(1)
+
+
+@dataclass(eq=False)
+class Interaction:
+    """What the fake injected and everything the bot did with it.
+
+    `response` is the first accepted initial callback body ({"type", "data"}); rejected ones (late
+    or duplicate) go to `rejected_callbacks`. Ephemeral messages live here and never in the
+    channel store; `messages` lists every message id created for this token, original first.
+    """
+
+    id: int
+    token: str
+    type: int  # 2 command, 3 component, 4 autocomplete, 5 modal submit
+    user: FakeUser
+    channel_id: int
+    payload: dict[str, Any]
+    name: str  # command name ("game start") or custom_id
+    fd: "FakeDiscord" = field(repr=False)
+    injected_at: float = 0.0  # time.monotonic() when INTERACTION_CREATE went out
+    responded_at: float | None = None
+    response: dict[str, Any] | None = None
+    response_status: int | None = None
+    rejected_callbacks: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    original_message_id: int | None = None
+    message_ids: list[int] = field(default_factory=list)
+    ephemeral: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
+    followup_ids: list[int] = field(default_factory=list)
+    modal: dict[str, Any] | None = None
+    original_edits: int = 0
+    seq: int = field(default_factory=lambda: next(_interaction_seq))
+
+    # -- views -----------------------------------------------------------------------------
+    @property
+    def response_type(self) -> int | None:
+        return self.response["type"] if self.response else None
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from injection to the initial callback (None before it arrives)."""
+        return None if self.responded_at is None else self.responded_at - self.injected_at
+
+    @property
+    def ephemeral_messages(self) -> list[dict[str, Any]]:
+        """Snapshots of the ephemeral messages shown to this user for this interaction."""
+        return [copy.deepcopy(m) for m in self.ephemeral.values()]
+
+    @property
+    def followups(self) -> list[dict[str, Any]]:
+        """Snapshots of followup messages (channel or ephemeral), in order."""
+        return [m for m in (self.fd.message(i) for i in self.followup_ids) if m is not None]
+
+    def original(self) -> dict[str, Any] | None:
+        """Current state of the @original message (None if there is none, or it was deleted)."""
+        return None if self.original_message_id is None else self.fd.message(self.original_message_id)
+
+    # -- waiting ---------------------------------------------------------------------------
+    async def wait_response(self, timeout: float = 5.0) -> dict[str, Any]:
+        """The accepted initial callback body {"type": int, "data": dict|None}."""
+        await self.fd.wait_until(lambda: self.response is not None, timeout,
+                                 what=f"initial response to {self.name!r}")
+        assert self.response is not None
+        return self.response
+
+    async def response_message(self, timeout: float = 5.0) -> dict[str, Any]:
+        """The message the response created or edited, once it is final.
+
+        4 -> the new message; 7 -> the edited component message; 5 -> the original once the bot
+        filled it in (PATCH @original or first followup); 6 -> the component message after the
+        bot edited it through @original. Raises TimeoutError otherwise.
+        """
+        resp = await self.wait_response(timeout)
+        kind = resp["type"]
+        if kind in (4, 7):
+            msg = self.original()
+            assert msg is not None, "response message vanished"
+            return msg
+        if kind == 5:
+            await self.fd.wait_until(
+                lambda: (m := self.original()) is not None and not (m["flags"] & FLAG_LOADING), timeout,
+                what=f"deferred response to {self.name!r} to be filled in")
+        elif kind == 6:
+            await self.fd.wait_until(lambda: self.original_edits > 0, timeout,
+                                     what=f"edit of @original after deferred update for {self.name!r}")
+        else:
+            raise AssertionError(f"response type {kind} creates no message")
+        msg = self.original()
+        assert msg is not None
+        return msg
+
+    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[dict[str, Any]]:
+        """At least `count` followup messages (snapshots)."""
+        await self.fd.wait_until(lambda: len(self.followup_ids) >= count, timeout,
+                                 what=f"{count} followup(s) for {self.name!r}")
+        return self.followups
+
+    def __repr__(self) -> str:
+        return (f"<Interaction {self.name!r} type={self.type} user={self.user.name} "
+                f"response={self.response_type} latency={self.latency}>")
+
+
+def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every button in a message (action rows and v2 containers flattened), in display order.
+
+    Each entry: label, custom_id, style, disabled, emoji, url.
+    """
+    out: list[dict[str, Any]] = []
+    for comp in _walk(message.get("components") or []):
+        if comp.get("type") == 2:
+            out.append({"label": comp.get("label"), "custom_id": comp.get("custom_id"),
+                        "style": comp.get("style"), "disabled": bool(comp.get("disabled", False)),
+                        "emoji": comp.get("emoji"), "url": comp.get("url")})
+    return out
+
+
+def selects(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every select menu in a message: custom_id, type, options (label/value/...), placeholder,
+    min_values, max_values, disabled."""
+    out: list[dict[str, Any]] = []
+    for comp in _walk(message.get("components") or []):
+        if comp.get("type") in (3, 5, 6, 7, 8):
+            out.append({"custom_id": comp.get("custom_id"), "type": comp.get("type"),
+                        "options": list(comp.get("options") or []), "placeholder": comp.get("placeholder"),
+                        "min_values": comp.get("min_values", 1), "max_values": comp.get("max_values", 1),
+                        "disabled": bool(comp.get("disabled", False))})
+    return out
+
+
+def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Depth-first list of components: rows (1), sections (9, with accessory), containers (17), labels (18)."""
+    out: list[dict[str, Any]] = []
+    for comp in components:
+        out.append(comp)
+        out.extend(_walk(comp.get("components") or []))
+        for key in ("accessory", "component"):
+            if isinstance(comp.get(key), dict):
+                out.extend(_walk([comp[key]]))
+    return out
