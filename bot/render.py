@@ -109,9 +109,9 @@ def table_message(
     waiting = [table.seats[s].name for s in acting if s != controls_for]
     if waiting:
         lines.append("Waiting for " + ", ".join(waiting) + ".")
-    if private_game:
+    if private_game and for_user is None:
         closed = [mention(table, s) for s in acting if table.seats[s].dm_closed]
-        if closed and for_user is None:
+        if closed:
             lines.append(", ".join(closed) + ": I could not DM you, so press **My hand** to choose.")
         view.add_item(HandButton(gid, row=4))
     return {
