@@ -1,0 +1,121 @@
+"""Latency of a click, from the injected interaction to the bot's callback, under load.
+
+Drives N concurrent Knucklebones games (three players each, only by clicking what the bot
+rendered) through the fake Discord on 127.0.0.1, then the same number of clicks through a
+baseline bot that answers without any engine or store (tests/fakediscord/minibot.py), and
+prints p50/p95/p99 and actions per second for both, and their ratio.
+
+    .venv/bin/python bench/knucklebones_latency.py --games 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake  # noqa: E402
+
+MINIBOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "tests" / "fakediscord" / "minibot.py")]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def report(name: str, latencies: list[float], seconds: float) -> dict[str, float]:
+    ms = [v * 1000 for v in latencies]
+    figures = {
+        "p50": percentile(ms, 50), "p95": percentile(ms, 95), "p99": percentile(ms, 99),
+        "mean": statistics.fmean(ms), "per_s": len(ms) / seconds,
+    }
+    print(f"{name:<12} n={len(ms):>5}  p50={figures['p50']:6.2f} ms  p95={figures['p95']:6.2f} ms  "
+          f"p99={figures['p99']:6.2f} ms  mean={figures['mean']:6.2f} ms  {figures['per_s']:7.1f} actions/s")
+    return figures
+
+
+def _button(fd: FakeDiscord, message: dict, label: str) -> str:
+    return next(b["custom_id"] for b in fd.buttons(message) if b["label"] == label)
+
+
+async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], latencies: list[float]) -> int:
+    """One whole game; every click's latency goes into ``latencies``. Returns the clicks made."""
+    host = players[0]
+    lobby = await (await fd.slash(host, channel, "knucklebones new")).response_message()
+    for p in players[1:]:
+        await (await fd.click(p, lobby, _button(fd, lobby, "Join"))).wait_response()
+    start = await fd.click(host, lobby, _button(fd, lobby, "Start"))
+    await start.wait_response()
+    clicks = 0
+    by_id = {str(p.id): p for p in players}
+    while True:
+        table = fd.last_message(channel)
+        assert table is not None
+        actions = [b for b in fd.buttons(table) if b["custom_id"].startswith("bn:act:")]
+        if not actions:
+            if "Final standings" in str(table["embeds"]):
+                return clicks
+            await asyncio.sleep(0.005)
+            continue
+        content = table.get("content") or ""
+        actor = next(p for uid, p in by_id.items() if f"<@{uid}>" in content)
+        it = await fd.click(actor, table, actions[-1]["custom_id"])
+        await it.wait_response(timeout=10)
+        if it.latency is not None:
+            latencies.append(it.latency)
+        clicks += 1
+
+
+async def bench_games(games: int) -> tuple[list[float], float]:
+    async with running_fake(channels=tuple(f"t{i}" for i in range(games))) as fd:
+        players = [fd.add_user(name) for name in ("ann", "bob", "cy")]
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {"DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "WARNING"}
+            async with running_bot(fd, env, Path(tmp) / "bench.sqlite3"):
+                latencies: list[float] = []
+                began = time.perf_counter()
+                await asyncio.gather(*(play_one(fd, f"t{i}", players, latencies) for i in range(games)))
+                return latencies, time.perf_counter() - began
+
+
+async def bench_baseline(games: int, clicks_per_game: int) -> tuple[list[float], float]:
+    async with running_fake(channels=tuple(f"t{i}" for i in range(games))) as fd:
+        user = fd.add_user("ann")
+        async with running_bot(fd, {"LOG_LEVEL": "WARNING"}, command=MINIBOT):
+            messages = [await (await fd.slash(user, f"t{i}", "ping")).response_message() for i in range(games)]
+            latencies: list[float] = []
+
+            async def clicker(message: dict) -> None:
+                for _ in range(clicks_per_game):
+                    it = await fd.click(user, message["id"], "mini:count")
+                    await it.wait_response(timeout=10)
+                    if it.latency is not None:
+                        latencies.append(it.latency)
+
+            began = time.perf_counter()
+            await asyncio.gather(*(clicker(m) for m in messages))
+            return latencies, time.perf_counter() - began
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=50)
+    args = parser.parse_args()
+    latencies, seconds = await bench_games(args.games)
+    per_game = max(1, len(latencies) // args.games)
+    base_lat, base_seconds = await bench_baseline(args.games, per_game)
+    print(f"{args.games} concurrent games, {len(latencies)} clicks ({per_game} per game)")
+    game = report("boneyard", latencies, seconds)
+    base = report("baseline", base_lat, base_seconds)
+    print(f"overhead     p50 x{game['p50'] / base['p50']:.2f}  p99 x{game['p99'] / base['p99']:.2f}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
