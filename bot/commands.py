@@ -59,7 +59,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     @app_commands.command(name="log", description="The latest moves of this channel's game")
     async def log(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            table = await self.runtime.live_table(interaction.channel_id or 0)
+            table = await self.runtime.latest_table(interaction.channel_id or 0)
             entries = await self.runtime.store.recent_log(table.id or 0, limit=20)
             lines = [f"`{e.version:>3}` " + " · ".join(e.events) for e in entries if e.events]
             embed = discord.Embed(
@@ -103,7 +103,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     @app_commands.command(name="rules", description="The rules, rulings and options of this channel's game")
     async def rules(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            table = await self.runtime.live_table(interaction.channel_id or 0)
+            table = await self.runtime.latest_table(interaction.channel_id or 0)
             spec = self.runtime.spec(table)
             options = spec.engine.Options.model_validate(table.options)
             embed = discord.Embed(

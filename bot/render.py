@@ -148,6 +148,8 @@ def footer(table: Table) -> str:
 def lobby_embed(runtime: TableRuntime, table: Table) -> discord.Embed:
     spec = runtime.spec(table)
     engine = spec.engine
+    options = engine.Options.model_validate(table.options)
+    fewest, most = engine.seat_range(options)
     seats = "\n".join(
         f"{i + 1}. {s.name}{' (host)' if s.user_id == table.host_id and not s.ai else ''}"
         for i, s in enumerate(table.seats)
@@ -155,13 +157,12 @@ def lobby_embed(runtime: TableRuntime, table: Table) -> discord.Embed:
     embed = discord.Embed(
         title=f"{engine.title}: a new table",
         description=(
-            f"Press **Join** to take a seat ({engine.min_seats}–{engine.max_seats} players). "
+            f"Press **Join** to take a seat ({fewest}–{most} players). "
             "The host presses **Start** when everyone is in, or **Add AI** to fill a seat with a bot."
         ),
         colour=spec.colour,
     )
-    embed.add_field(name=f"Seats ({len(table.seats)}/{engine.max_seats})", value=seats, inline=False)
-    options = engine.Options.model_validate(table.options)
+    embed.add_field(name=f"Seats ({len(table.seats)}/{most})", value=seats, inline=False)
     changed = spec.option_lines(options)
     if changed:
         embed.add_field(name="House options", value=clip("\n".join(changed), FIELD_VALUE), inline=False)

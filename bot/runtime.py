@@ -86,6 +86,13 @@ class TableRuntime:
             raise Refusal("There is no game in this channel. Start one with `/<game> new`.")
         return table
 
+    async def latest_table(self, channel_id: int) -> Table:
+        """For questions about the past: the live game, else the channel's last one."""
+        table = await self.store.latest_in_channel(channel_id)
+        if table is None or table.game not in self.specs:
+            raise Refusal("No game has been played in this channel yet. Start one with `/<game> new`.")
+        return table
+
     # -- lobby ---------------------------------------------------------------------------------
 
     async def open_lobby(
@@ -182,9 +189,10 @@ class TableRuntime:
 
     def _start(self, table: Table, spec: GameSpec) -> tuple[BaseModel, list[LogEntry]]:
         engine = spec.engine
-        if len(table.seats) < engine.min_seats:
-            raise Refusal(f"{engine.title} needs at least {engine.min_seats} players.")
         options = engine.Options.model_validate(table.options)
+        fewest, _ = engine.seat_range(options)
+        if len(table.seats) < fewest:
+            raise Refusal(f"{engine.title} needs at least {fewest} players; press **Join** or **Add AI**.")
         try:
             state = engine.new_game(len(table.seats), options, table.seed)
         except GameError as exc:

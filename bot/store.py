@@ -105,6 +105,17 @@ class Store:
             row = await cur.fetchone()
         return Table.model_validate_json(row[0]) if row else None
 
+    async def latest_in_channel(self, channel_id: int) -> Table | None:
+        """The live game of a channel, else the one it played last."""
+        async with self._lock:
+            cur = await self._conn.execute(
+                "SELECT table_json FROM games WHERE channel_id=? "
+                "ORDER BY status IN ('lobby','active') DESC, id DESC LIMIT 1",
+                (channel_id,),
+            )
+            row = await cur.fetchone()
+        return Table.model_validate_json(row[0]) if row else None
+
     async def recent_log(self, game_id: int, limit: int = 15) -> list[LogEntry]:
         async with self._lock:
             cur = await self._conn.execute(

@@ -95,6 +95,10 @@ class Engine(ABC, Generic[S, A, O]):
         """A bot player's move; games with a policy override this. Default: at random."""
         return choose(self.legal_actions(state, seat))
 
+    def seat_range(self, options: O) -> tuple[int, int]:
+        """How many seats a table with these options may start with (an option may change it)."""
+        return self.min_seats, self.max_seats
+
     def has_private_view(self) -> bool:
         """Whether seats hold secrets that must be sent privately (hands, sealed choices)."""
         return False

@@ -594,6 +594,9 @@ class KnucklebonesEngine(Engine[KnucklebonesState, KnucklebonesAction, Knucklebo
         _begin_turn(state, [])
         return state
 
+    def seat_range(self, options: KnucklebonesOptions) -> tuple[int, int]:
+        return (1 if options.solo else 2), MAX_SEATS
+
     def to_act(self, state: KnucklebonesState) -> list[int]:
         return [] if state.phase == "over" else [state.current]
 

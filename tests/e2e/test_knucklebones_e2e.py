@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake
+from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, running_bot, running_fake
 
 CHANNEL = "games"
 
@@ -137,7 +137,7 @@ async def test_sigkill_mid_game_and_the_old_buttons_still_work(tmp_path: Path) -
     db = tmp_path / "kb.sqlite3"
     async with running_fake() as fd:
         players = [fd.add_user(n) for n in ("ann", "bob", "cy")]
-        first = await running_bot(fd, {}, db).__aenter__()
+        first = await BotProcess(fd, {}, db).start()
         try:
             await open_table(fd, players[0], players[1:])
             for _ in range(4):
@@ -170,7 +170,9 @@ async def test_turn_timer_plays_the_default(tmp_path: Path) -> None:
             )
             assert late.name.title() in notice["content"]
             assert move_number(notice) > move_number(table)
-            assert fd.buttons(fd.message(table["id"])) == []  # the old table lost its buttons
+            # the old table loses its buttons right after the new one is posted
+            await fd.wait_until(lambda: fd.buttons(fd.message(table["id"])) == [], timeout=3,
+                                what="the old table to lose its buttons")
             log = await (await fd.slash(players[0], CHANNEL, "game log")).response_message()
             assert "scored" in log["embeds"][0]["description"]
         clean(fd, bot)
@@ -210,5 +212,8 @@ async def test_busy_channel_and_bad_input(tmp_path: Path) -> None:
             confirm = await end.response_message()
             done = await fd.click(ann, confirm, button(fd, confirm, "End the game"))
             await done.wait_response()
-            assert "ended the game" in (table_now(fd).get("content") or "")
+            await fd.wait_until(lambda: "ended the game" in (table_now(fd).get("content") or ""),
+                                timeout=3, what="the channel to be told the game ended")
+            again = await fd.slash(bob, CHANNEL, "knucklebones new")
+            assert (await again.wait_response())["type"] == 4  # the channel is free again
         clean(fd, bot)
