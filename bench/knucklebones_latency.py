@@ -5,13 +5,19 @@ rendered) through the fake Discord on 127.0.0.1, then the same number of clicks 
 baseline bot that answers without any engine or store (tests/fakediscord/minibot.py), and
 prints p50/p95/p99 and actions per second for both, and their ratio.
 
-    .venv/bin/python bench/knucklebones_latency.py --games 50
+Players pause between clicks (``--think``, mean milliseconds, uniform 0.5x-1.5x), as people do;
+``--think 0`` instead clicks again the moment the table answers, which saturates the machine and
+measures throughput (latency then is mostly waiting in line behind the other 49 games).
+
+    .venv/bin/python bench/knucklebones_latency.py --games 50 --think 1000
+    .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import statistics
 import sys
 import tempfile
@@ -45,7 +51,13 @@ def _button(fd: FakeDiscord, message: dict, label: str) -> str:
     return next(b["custom_id"] for b in fd.buttons(message) if b["label"] == label)
 
 
-async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], latencies: list[float]) -> int:
+async def pause(think: float, rng: random.Random) -> None:
+    if think > 0:
+        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+
+
+async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], latencies: list[float],
+                   think: float = 0.0) -> int:
     """One whole game; every click's latency goes into ``latencies``. Returns the clicks made."""
     host = players[0]
     lobby = await (await fd.slash(host, channel, "knucklebones new")).response_message()
@@ -55,6 +67,7 @@ async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], laten
     await start.wait_response()
     clicks = 0
     by_id = {str(p.id): p for p in players}
+    rng = random.Random(channel)
     while True:
         table = fd.last_message(channel)
         assert table is not None
@@ -66,6 +79,7 @@ async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], laten
             continue
         content = table.get("content") or ""
         actor = next(p for uid, p in by_id.items() if f"<@{uid}>" in content)
+        await pause(think, rng)
         it = await fd.click(actor, table, actions[-1]["custom_id"])
         await it.wait_response(timeout=10)
         if it.latency is not None:
@@ -73,7 +87,7 @@ async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], laten
         clicks += 1
 
 
-async def bench_games(games: int) -> tuple[list[float], float]:
+async def bench_games(games: int, think: float) -> tuple[list[float], float]:
     async with running_fake(channels=tuple(f"t{i}" for i in range(games))) as fd:
         players = [fd.add_user(name) for name in ("ann", "bob", "cy")]
         with tempfile.TemporaryDirectory() as tmp:
@@ -81,11 +95,11 @@ async def bench_games(games: int) -> tuple[list[float], float]:
             async with running_bot(fd, env, Path(tmp) / "bench.sqlite3"):
                 latencies: list[float] = []
                 began = time.perf_counter()
-                await asyncio.gather(*(play_one(fd, f"t{i}", players, latencies) for i in range(games)))
+                await asyncio.gather(*(play_one(fd, f"t{i}", players, latencies, think) for i in range(games)))
                 return latencies, time.perf_counter() - began
 
 
-async def bench_baseline(games: int, clicks_per_game: int) -> tuple[list[float], float]:
+async def bench_baseline(games: int, clicks_per_game: int, think: float) -> tuple[list[float], float]:
     async with running_fake(channels=tuple(f"t{i}" for i in range(games))) as fd:
         user = fd.add_user("ann")
         async with running_bot(fd, {"LOG_LEVEL": "WARNING"}, command=MINIBOT):
@@ -93,7 +107,9 @@ async def bench_baseline(games: int, clicks_per_game: int) -> tuple[list[float],
             latencies: list[float] = []
 
             async def clicker(message: dict) -> None:
+                rng = random.Random(message["id"])
                 for _ in range(clicks_per_game):
+                    await pause(think, rng)
                     it = await fd.click(user, message["id"], "mini:count")
                     await it.wait_response(timeout=10)
                     if it.latency is not None:
@@ -107,11 +123,15 @@ async def bench_baseline(games: int, clicks_per_game: int) -> tuple[list[float],
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--think", type=float, default=1000.0,
+                        help="mean pause before each click, in ms (0: click as fast as possible)")
     args = parser.parse_args()
-    latencies, seconds = await bench_games(args.games)
+    think = args.think / 1000
+    latencies, seconds = await bench_games(args.games, think)
     per_game = max(1, len(latencies) // args.games)
-    base_lat, base_seconds = await bench_baseline(args.games, per_game)
-    print(f"{args.games} concurrent games, {len(latencies)} clicks ({per_game} per game)")
+    base_lat, base_seconds = await bench_baseline(args.games, per_game, think)
+    print(f"{args.games} concurrent games, {len(latencies)} clicks ({per_game} per game), "
+          f"think time {args.think:g} ms")
     game = report("boneyard", latencies, seconds)
     base = report("baseline", base_lat, base_seconds)
     print(f"overhead     p50 x{game['p50'] / base['p50']:.2f}  p99 x{game['p99'] / base['p99']:.2f}")

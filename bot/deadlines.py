@@ -21,6 +21,7 @@ async def run_deadlines(runtime: TableRuntime) -> None:
     while True:
         try:
             runtime.deadline_changed.clear()
+            runtime.next_wake = 0.0  # while we look, any new deadline must wake us again
             for game_id, version in await runtime.store.due_deadlines(time.time()):
                 try:
                     await runtime.expire(game_id, version)
@@ -29,6 +30,7 @@ async def run_deadlines(runtime: TableRuntime) -> None:
                     await runtime.store.drop_deadline(game_id, version)
             upcoming = await runtime.store.next_deadline()
             wait = MAX_SLEEP if upcoming is None else max(0.0, min(MAX_SLEEP, upcoming[2] - time.time()))
+            runtime.next_wake = time.time() + wait
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(runtime.deadline_changed.wait(), timeout=wait)
         except asyncio.CancelledError:

@@ -78,10 +78,11 @@ def table_message(
 
     state = runtime.state_of(table)
     seat = table.seat_of(for_user) if for_user is not None else None
+    public = engine.view(state, None)
     if for_user is not None and seat is not None and engine.has_private_view():
         embed = spec.private_embed(table, seat, engine.view(state, seat))
     else:
-        embed = spec.table_embed(table, engine.view(state, None))
+        embed = spec.table_embed(table, public)
     if table.recent:
         embed.add_field(name="What just happened", value=clip("\n".join(table.recent), FIELD_VALUE), inline=False)
     embed.set_footer(text=footer(table))
@@ -102,7 +103,7 @@ def table_message(
     elif len(acting) == 1 and not table.seats[acting[0]].ai:
         controls_for = acting[0]
     if controls_for is not None:
-        public_view = engine.view(state, None if not private_game else controls_for)
+        public_view = engine.view(state, controls_for) if private_game else public
         if for_user is None or seat == controls_for:
             lines.append(f"{mention(table, controls_for)}: {spec.prompt(table, public_view, controls_for)}")
         _add_actions(view, runtime, table, state, controls_for, public_view)

@@ -49,6 +49,12 @@ class TableRuntime:
         # restart a table counts as recent, which at worst edits one message that scrolled away)
         self._since_table: dict[int, int] = {}
         self.deadline_changed = asyncio.Event()
+        #: when the deadline task wakes next anyway; only an earlier deadline needs to wake it
+        self.next_wake = 0.0
+
+    def deadline_written(self, due: float | None) -> None:
+        if due is not None and due < self.next_wake:
+            self.deadline_changed.set()
 
     def register(self, spec: GameSpec) -> None:
         self.specs[spec.engine.key] = spec
@@ -293,12 +299,13 @@ class TableRuntime:
         """
         engine = self.spec(table).engine
         before = set(engine.to_act(self.state_of(table))) if table.state is not None else set()
-        draft = table.model_copy(deep=True)
-        draft.state = state.model_dump(mode="json")
-        draft.version = expected + max(1, len(entries))
-        for entry in entries:
-            draft.recent.extend(entry.events)
-        draft.recent = draft.recent[-RECENT_EVENTS:]
+        recent = table.recent + [text for entry in entries for text in entry.events]
+        # a shallow copy: every field this changes is replaced, never mutated in place
+        draft = table.model_copy(update={
+            "state": state.model_dump(mode="json"),
+            "version": expected + max(1, len(entries)),
+            "recent": recent[-RECENT_EVENTS:],
+        })
         results = None
         if engine.is_over(state):
             draft.status = "finished"
@@ -311,11 +318,11 @@ class TableRuntime:
                 }
                 for o in engine.outcomes(state)
             ]
+        due = self._deadline(draft, state)
         await self.store.save(
-            draft, expected, log=entries, interaction_id=interaction_id,
-            deadline=self._deadline(draft, state), results=results,
+            draft, expected, log=entries, interaction_id=interaction_id, deadline=due, results=results,
         )
-        self.deadline_changed.set()
+        self.deadline_written(due)
         for name in Table.model_fields:
             setattr(table, name, getattr(draft, name))
         if draft.status != "active":
@@ -408,9 +415,9 @@ class TableRuntime:
             expected = table.version
             table.timer_seconds = seconds
             table.version += 1
-            await self.store.save(table, expected, interaction_id=interaction.id,
-                                  deadline=self._deadline(table))
-            self.deadline_changed.set()
+            due = self._deadline(table)
+            await self.store.save(table, expected, interaction_id=interaction.id, deadline=due)
+            self.deadline_written(due)
             said = f"{seconds} seconds per decision" if seconds else "off"
             await interaction.response.send_message(f"Turn timer: {said}.")
             await self._refresh_table(table)

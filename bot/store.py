@@ -1,7 +1,7 @@
 """The game store: one SQLite file, every write one transaction guarded by a version check.
 
-The process keeps nothing about a game between clicks; everything a restart must survive is
-here: the table, the action log, the interaction ids already applied, the deadlines and the
+Besides a copy of the live games it wrote, the process keeps nothing between clicks; everything
+a restart must survive is here: the table, the action log, the interaction ids already applied, the deadlines and the
 results behind /game stats.
 """
 
@@ -11,7 +11,7 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -50,6 +50,9 @@ class Store:
         self._conn = conn
         # One connection, so one transaction at a time: statements of two writes must not interleave.
         self._lock = asyncio.Lock()
+        # This process is the only writer, so the JSON of every live game it wrote or read is
+        # kept: a click then costs no read of the database, only the write.
+        self._live: dict[int, str] = {}
 
     @classmethod
     async def open(cls, path: Path | str) -> "Store":
@@ -91,10 +94,19 @@ class Store:
     # -- reading -----------------------------------------------------------------------------
 
     async def get(self, game_id: int) -> Table | None:
+        """A fresh copy of the game: callers change it freely and only save() makes it count."""
+        cached = self._live.get(game_id)
+        if cached is not None:
+            return Table.model_validate_json(cached)
         async with self._lock:
             cur = await self._conn.execute("SELECT table_json FROM games WHERE id=?", (game_id,))
             row = await cur.fetchone()
-        return Table.model_validate_json(row[0]) if row else None
+        if not row:
+            return None
+        table = Table.model_validate_json(row[0])
+        if table.live:
+            self._live[game_id] = row[0]
+        return table
 
     async def live_in_channel(self, channel_id: int) -> Table | None:
         async with self._lock:
@@ -181,10 +193,10 @@ class Store:
                     (table.guild_id, table.channel_id, table.game, table.status, 0, "{}", now, now),
                 )
                 table.id = cur.lastrowid
-                await self._conn.execute(
-                    "UPDATE games SET table_json=? WHERE id=?", (table.model_dump_json(), table.id)
-                )
+                text = table.model_dump_json()
+                await self._conn.execute("UPDATE games SET table_json=? WHERE id=?", (text, table.id))
                 await self._conn.execute("COMMIT")
+                self._live[table.id] = text
             except sqlite3.IntegrityError as exc:
                 await self._conn.execute("ROLLBACK")
                 raise ChannelBusy(str(exc)) from exc
@@ -210,52 +222,51 @@ class Store:
         """
         now = time.time()
         table.updated_at = now
+        text = table.model_dump_json()
+        conn = self._conn
+        one, many = conn.execute, conn.executemany
+        steps: list[tuple[Callable[..., Any], str, Any]] = []
+        if interaction_id is not None:
+            steps.append((one, "INSERT INTO interactions (id, game_id, at) VALUES (?,?,?)",
+                          (interaction_id, table.id, now)))
+        update = len(steps)
+        steps.append((one, "UPDATE games SET status=?, version=?, table_json=?, updated_at=?"
+                           " WHERE id=? AND version=?",
+                      (table.status, table.version, text, now, table.id, expected_version)))
+        steps.append((many, "INSERT INTO actions (game_id, version, seat, user_id, action, events, at)"
+                            " VALUES (?,?,?,?,?,?,?)",
+                      [(table.id, e.version, e.seat, e.user_id, json.dumps(e.action),
+                        json.dumps(e.events), now) for e in log]))
+        if isinstance(deadline, float) and table.live:
+            steps.append((one, "INSERT OR REPLACE INTO deadlines (game_id, version, due_at) VALUES (?,?,?)",
+                          (table.id, table.version, deadline)))
+        elif deadline != "keep" or not table.live:
+            steps.append((one, "DELETE FROM deadlines WHERE game_id=?", (table.id,)))
+        if results:
+            steps.append((many, "INSERT OR REPLACE INTO results (game_id, guild_id, game, seat, user_id,"
+                                " rank, score, finished_at) VALUES (?,?,?,?,?,?,?,?)",
+                          [(table.id, table.guild_id, table.game, r["seat"], r["user_id"], r["rank"],
+                            r["score"], now) for r in results]))
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+            await conn.execute("BEGIN IMMEDIATE")
             try:
-                if interaction_id is not None:
+                for index, (run, sql, args) in enumerate(steps):
                     try:
-                        await self._conn.execute(
-                            "INSERT INTO interactions (id, game_id, at) VALUES (?,?,?)",
-                            (interaction_id, table.id, now),
-                        )
+                        cursor = await run(sql, args)
                     except sqlite3.IntegrityError as exc:
-                        raise DuplicateInteraction(str(interaction_id)) from exc
-                cur = await self._conn.execute(
-                    "UPDATE games SET status=?, version=?, table_json=?, updated_at=?"
-                    " WHERE id=? AND version=?",
-                    (table.status, table.version, table.model_dump_json(), now, table.id,
-                     expected_version),
-                )
-                if cur.rowcount != 1:
-                    raise VersionConflict(f"game {table.id} is no longer at version {expected_version}")
-                await self._conn.executemany(
-                    "INSERT INTO actions (game_id, version, seat, user_id, action, events, at)"
-                    " VALUES (?,?,?,?,?,?,?)",
-                    [
-                        (table.id, e.version, e.seat, e.user_id, json.dumps(e.action),
-                         json.dumps(e.events), now)
-                        for e in log
-                    ],
-                )
-                if deadline != "keep" or not table.live:
-                    await self._conn.execute("DELETE FROM deadlines WHERE game_id=?", (table.id,))
-                if isinstance(deadline, float) and table.live:
-                    await self._conn.execute(
-                        "INSERT INTO deadlines (game_id, version, due_at) VALUES (?,?,?)",
-                        (table.id, table.version, deadline),
-                    )
-                for r in results or ():
-                    await self._conn.execute(
-                        "INSERT OR REPLACE INTO results (game_id, guild_id, game, seat, user_id,"
-                        " rank, score, finished_at) VALUES (?,?,?,?,?,?,?,?)",
-                        (table.id, table.guild_id, table.game, r["seat"], r["user_id"], r["rank"],
-                         r["score"], now),
-                    )
-                await self._conn.execute("COMMIT")
+                        if index == 0 and interaction_id is not None:
+                            raise DuplicateInteraction(str(interaction_id)) from exc
+                        raise
+                    if index == update and cursor.rowcount != 1:
+                        raise VersionConflict(f"game {table.id} is no longer at version {expected_version}")
+                await conn.execute("COMMIT")
             except BaseException:
-                await self._conn.execute("ROLLBACK")
+                await conn.execute("ROLLBACK")
                 raise
+        if table.live and table.id is not None:
+            self._live[table.id] = text
+        else:
+            self._live.pop(table.id or 0, None)
 
     async def drop_deadline(self, game_id: int, version: int) -> None:
         """Forget a deadline that cannot be applied, so it does not fire forever."""

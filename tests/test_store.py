@@ -85,7 +85,26 @@ async def test_duplicate_interaction_applies_once(store: Store) -> None:
     assert await store.interaction_seen(555)
 
 
-async def test_failed_write_rolls_back_everything(store: Store) -> None:
+def _on_disk(path: Path, game_id: int) -> Table:
+    """The game as the file holds it, past the store's copy of live games."""
+    row = sqlite3.connect(path).execute("SELECT table_json FROM games WHERE id=?", (game_id,)).fetchone()
+    return Table.model_validate_json(row[0])
+
+
+async def test_the_file_always_matches_what_get_returns(store: Store, tmp_path: Path) -> None:
+    table = await store.create(_table())
+    table.status, table.version = "active", 1
+    await store.save(table, 0, interaction_id=1)
+    with pytest.raises(VersionConflict):
+        await store.save(table.model_copy(update={"version": 2, "recent": ["lost"]}), 0)
+    assert await store.get(table.id or 0) == _on_disk(tmp_path / "games.sqlite3", table.id or 0) == table
+    changed = await store.get(table.id or 0)
+    assert changed is not None
+    changed.recent.append("not saved")  # a copy: changing it changes nothing stored
+    assert (await store.get(table.id or 0)).recent == []  # type: ignore[union-attr]
+
+
+async def test_failed_write_rolls_back_everything(store: Store, tmp_path: Path) -> None:
     table = await store.create(_table())
     bad = table.model_copy(deep=True, update={"version": 1, "recent": ["bad"]})
     # two log rows with the same version break the primary key after the game row was updated
@@ -94,7 +113,7 @@ async def test_failed_write_rolls_back_everything(store: Store) -> None:
     with pytest.raises(sqlite3.IntegrityError):
         await store.save(bad, 0, log=entries, interaction_id=99, deadline=123.0)
     stored = await store.get(table.id or 0)
-    assert stored == table
+    assert stored == table == _on_disk(tmp_path / "games.sqlite3", table.id or 0)
     assert not await store.interaction_seen(99)
     assert await store.next_deadline() is None
     # and the store still works afterwards
