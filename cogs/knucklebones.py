@@ -29,8 +29,8 @@ RUNE_ACTIONS = {
     2: "may be spent to reroll another die",
     3: "adds and rolls an inactive die",
     4: "may be spent to double another die",
-    5: "adds a die after scoring",
-    6: "removes itself after scoring",
+    5: "adds an inactive die after scoring, if one is left",
+    6: "removes itself after scoring, unless that leaves too few",
 }
 SHORT_NAMES = {
     "two_pairs": "Two Pairs",
@@ -83,7 +83,9 @@ def rune_steps(view: kb.KnucklebonesView) -> list[str]:
         elif face in (2, 4) and d.resolved:
             lines.append(f"✓ {which} was kept (it scores as itself)")
         elif face == 3 and d.resolved:
-            lines.append(f"✓ {which} {RUNE_ACTIONS[face]}: done")
+            lines.append(f"✓ {which} has acted")
+        elif face == 6:
+            lines.append(f"· {which} removes itself after scoring (never below {view.options.min_active} active)")
         else:
             lines.append(f"· {which} {RUNE_ACTIONS[face]}")
     return lines
