@@ -112,4 +112,19 @@ class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:en
         await guarded(interaction, lambda: _runtime(interaction).end(interaction, self.game_id), game_id=self.game_id)
 
 
-ALL_ITEMS = (LobbyButton, ActionButton, ActionSelect, HandButton, EndButton)
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:again:(?P<gid>\d+)"):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success, custom_id=f"bn:again:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "RematchButton":
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _runtime(interaction).rematch(interaction, self.game_id), game_id=self.game_id)
+
+
+ALL_ITEMS = (LobbyButton, ActionButton, ActionSelect, HandButton, EndButton, RematchButton)

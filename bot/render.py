@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.components import ActionButton, ActionSelect, HandButton, LobbyButton
+from bot.components import ActionButton, ActionSelect, HandButton, LobbyButton, RematchButton
 from bot.models import Table
 from rules.base import Event
 
@@ -88,6 +88,7 @@ def table_message(
     embed.set_footer(text=footer(table))
 
     if table.status == "finished":
+        view.add_item(RematchButton(gid))
         return {
             "content": clip("\n".join(lines), CONTENT) or None,
             "embeds": [embed, standings_embed(runtime, table)],

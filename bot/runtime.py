@@ -13,7 +13,7 @@ import random
 import time
 import weakref
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from pydantic import BaseModel
@@ -102,7 +102,8 @@ class TableRuntime:
     # -- lobby ---------------------------------------------------------------------------------
 
     async def open_lobby(
-        self, interaction: discord.Interaction, spec: GameSpec, options: BaseModel
+        self, interaction: discord.Interaction, spec: GameSpec, options: BaseModel, *,
+        seats: list[Seat] | None = None, timer_seconds: int | None | Literal["default"] = "default",
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refusal("Games are played in a server channel, not in DMs.")
@@ -114,10 +115,10 @@ class TableRuntime:
             channel_id=interaction.channel_id,
             game=spec.engine.key,
             host_id=interaction.user.id,
-            seats=[Seat(user_id=interaction.user.id, name=interaction.user.display_name)],
+            seats=seats or [Seat(user_id=interaction.user.id, name=interaction.user.display_name)],
             options=options.model_dump(),
             seed=random.SystemRandom().getrandbits(63),
-            timer_seconds=self.default_timer,
+            timer_seconds=self.default_timer if timer_seconds == "default" else timer_seconds,
         )
         try:
             table = await self.store.create(table)
@@ -188,6 +189,24 @@ class TableRuntime:
             table.version += 1
             await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
             await self._respond_with_table(interaction, table, notice=notice)
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A new lobby with the same players and options, seats in reverse order (KB-7), so the
+        table does not have to gather again. Whoever asks hosts it."""
+        async with self.lock(game_id):
+            old = await self.load(game_id)
+            if old.live:
+                raise Refusal("This game is still going.")
+            if old.seat_of(interaction.user.id) is None:
+                raise Refusal("Only the players of this game can ask for a rematch; "
+                              f"start your own with `/{self.spec(old).command} new`.")
+        await self.open_lobby(interaction, self.spec(old), self.spec(old).engine.Options.model_validate(old.options),
+                              seats=list(reversed(old.seats)), timer_seconds=old.timer_seconds)
+        if interaction.message is not None:
+            try:
+                await interaction.message.edit(view=None)
+            except discord.HTTPException:
+                log.info("could not remove the rematch button of game %s", game_id)
 
     def _host_only(self, table: Table, user: discord.abc.User, what: str) -> None:
         if user.id != table.host_id:

@@ -100,9 +100,20 @@ async def test_three_players_play_a_whole_game(tmp_path: Path) -> None:
             final = await play_to_end(fd, players)
             standings = final["embeds"][-1]
             assert re.search(r"(wins|share the win) with \d+ points", standings["description"])
-            assert fd.buttons(final) == []
+            assert [b["label"] for b in fd.buttons(final)] == ["Rematch"]  # the moves are gone
             stats = await (await fd.slash(players[0], CHANNEL, "game stats")).response_message()
             assert "Knucklebones" in json.dumps(stats["embeds"]) and "1 played" in json.dumps(stats["embeds"])
+            # a rematch: same players, seats in reverse order (KB-7), hosted by whoever asked
+            stranger = fd.add_user("dee")
+            refused = await (await fd.click(stranger, final, button(fd, final, "Rematch"))).wait_response()
+            assert refused["data"]["flags"] & 64 and "Only the players" in refused["data"]["content"]
+            lobby = await (await fd.click(players[1], final, button(fd, final, "Rematch"))).response_message()
+            seats = next(f["value"] for f in lobby["embeds"][0]["fields"] if f["name"].startswith("Seats"))
+            assert seats.splitlines() == ["1. Cy", "2. Bob (host)", "3. Ann"]
+            await fd.wait_until(lambda: fd.buttons(fd.message(final["id"])) == [], timeout=3,
+                                what="the rematch button to go")
+            await (await fd.click(players[1], lobby, button(fd, lobby, "Start"))).wait_response()
+            assert action_buttons(fd, table_now(fd))
         clean(fd, bot)
 
 
