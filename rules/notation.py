@@ -1,0 +1,365 @@
+"""Dice notation for `/roll`: the d20 grammar players know from Avrae, rolled within hard limits.
+
+The d20 package parses and evaluates; this module decides what a single command may cost and
+turns d20's result tree into flat, display-ready facts (every die, kept or not, crits, total).
+Nothing here knows about Discord, so every limit can be tested directly.
+
+Why the d20 classes are subclassed rather than used as they come:
+
+* d20 draws from the module-level ``random``; a roll here draws from a ``random.Random`` carried
+  by the roll context, so a test can seed it without touching global state.
+* d20's ``keep`` re-runs its selection once per die (quadratic), and rerolls re-select every
+  round: with chained operators a 500-character expression could keep the bot busy for minutes.
+  The context therefore also counts selection work and stops a roll that would take too long,
+  and ``keep`` selects once (the same result: dropping an unselected die never changes what a
+  selector picks).
+* Rerolls and explosions visit the chosen dice in the order they were rolled, not in d20's set
+  order, so that the same seed always gives the same roll.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import d20
+import lark
+from d20 import diceast
+
+from rules.base import GameError
+
+MAX_EXPRESSION = 500
+MAX_DICE = 1000
+MAX_SIDES = 10_000
+MAX_REPEAT = 20
+#: dice visited by keep/drop/reroll/explode selections in one command; legitimate rolls use a
+#: few thousand, and the cap keeps the worst case to a few tenths of a second (bench/roll_speed.py)
+MAX_WORK = 600_000
+
+CRIT_MARK = "✨"
+FUMBLE_MARK = "💀"
+EXAMPLES = "Try e.g. `1d20+5`, `4d6kh3`, `2d20kl1 + 3 [fire]` or `8d6 fireball`."
+
+
+class RollError(GameError):
+    """A roll the bot refuses: a short reason plus an example of what works."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"{reason}\n{EXAMPLES}")
+
+
+# ---------------------------------------------------------------- d20, bounded and seedable
+class _Context(d20.RollContext):
+    """One budget for a whole command, so `repeat` cannot multiply it (d20 resets per roll)."""
+
+    def __init__(self, rng: random.Random, max_rolls: int = MAX_DICE, max_work: int = MAX_WORK) -> None:
+        self.rng = rng
+        self.max_work = max_work
+        self.work = 0
+        super().__init__(max_rolls)
+
+    def reset(self) -> None:
+        pass
+
+    def count_work(self, n: int) -> None:
+        self.work += n
+        if self.work > self.max_work:
+            raise RollError("That roll needs too much sorting and rerolling; use fewer keep or reroll operators.")
+
+
+class _Die(d20.Die):
+    __slots__ = ()
+
+    def _add_roll(self) -> None:
+        if self.size != "%" and self.size < 1:
+            raise d20.RollValueError("Cannot roll a 0-sided die.")
+        context = self._context
+        assert isinstance(context, _Context)
+        context.count_roll()
+        if self.size == "%":
+            value = context.rng.randrange(0, 100, 10)  # d20's d% is a tens die, 0-90
+        else:
+            value = context.rng.randrange(self.size) + 1
+        self.values.append(d20.Literal(value))
+
+
+class _Dice(d20.Dice):
+    __slots__ = ()
+
+    @classmethod
+    def new(cls, num: int, size: int | str, context: d20.RollContext | None = None) -> _Dice:
+        return cls(num, size, [_Die.new(size, context=context) for _ in range(num)], context=context)
+
+    def roll_another(self) -> None:
+        self.values.append(_Die.new(self.size, context=self._context))
+
+
+class _SetOperator(d20.SetOperator):
+    __slots__ = ("context",)
+
+    def select(self, target: Any, max_targets: int | None = None) -> set[Any]:
+        self.context.count_work(len(self.sels) * (len(target.set) + 1))
+        return super().select(target, max_targets)
+
+    def keep(self, target: Any) -> None:
+        chosen = self.select(target)
+        for value in target.keptset:
+            if value not in chosen:
+                value.drop()
+
+    # d20 walks a Python set of dice here, whose order follows memory addresses; walking them in
+    # the order they were rolled lets a seed reproduce a roll exactly.
+    def _in_order(self, target: Any, chosen: set[Any]) -> list[Any]:
+        return list(chosen) if len(chosen) < 2 else [die for die in target.values if die in chosen]
+
+    def reroll(self, target: Any) -> None:
+        chosen = self.select(target)
+        while chosen:
+            for die in self._in_order(target, chosen):
+                die.reroll()
+            chosen = self.select(target)
+
+    def reroll_once(self, target: Any) -> None:
+        for die in self._in_order(target, self.select(target)):
+            die.reroll()
+
+    def explode(self, target: Any) -> None:
+        chosen = self.select(target)
+        done: set[Any] = set()
+        while chosen:
+            for die in self._in_order(target, chosen):
+                die.explode()
+                target.roll_another()
+            done.update(chosen)
+            chosen = self.select(target).difference(done)
+
+
+class _Roller(d20.Roller):
+    def __init__(self, context: _Context) -> None:
+        super().__init__(context)
+
+    def _eval_dice(self, node: diceast.Dice) -> _Dice:
+        return _Dice.new(node.num, node.size, context=self.context)
+
+    def _eval_operatedset(self, node: diceast.OperatedSet) -> Any:
+        target = self._eval(node.value)
+        for op in node.operations:
+            the_op = _SetOperator.from_ast(op)
+            the_op.context = self.context
+            the_op.operate(target)
+            target.operations.append(the_op)
+        return target
+
+
+class _Markdown(d20.MarkdownStringifier):
+    """d20's breakdown, without the total (shown large) and with d20 crits and fumbles marked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._nodes = {**self._nodes, _Dice: self._str_dice, _Die: self._str_die}
+
+    def _str_expression(self, node: Any) -> str:
+        return self._stringify(node.roll)
+
+    def _str_die(self, node: Any) -> str:
+        rolls = []
+        for value in node.values:
+            text = self._stringify(value)
+            if value.number == 1 or value.number == node.size:
+                text = f"**{text}**"
+            if node.size == 20 and value.values[0] in (1, 20):
+                text += CRIT_MARK if value.values[0] == 20 else FUMBLE_MARK
+            rolls.append(text)
+        return ", ".join(rolls)
+
+
+# ---------------------------------------------------------------- results
+@dataclass(frozen=True)
+class Face:
+    """One value a die showed. A rerolled die has several faces; only the last can be kept."""
+
+    value: int
+    natural: int  # before mi/ma forced it
+    sides: int | str
+    kept: bool
+    exploded: bool = False
+
+    @property
+    def crit(self) -> bool:
+        return self.sides == 20 and self.natural == 20
+
+    @property
+    def fumble(self) -> bool:
+        return self.sides == 20 and self.natural == 1
+
+
+@dataclass(frozen=True)
+class DiceGroup:
+    """One `NdX...` term: what it was written as, every face, and what it added up to."""
+
+    notation: str
+    faces: tuple[Face, ...]
+    total: int
+    annotation: str | None = None
+
+    @property
+    def kept(self) -> int:
+        return sum(f.kept for f in self.faces)
+
+
+@dataclass(frozen=True)
+class Roll:
+    total: int
+    breakdown: str  # markdown, as d20 writes it: dropped dice ~~struck~~
+    groups: tuple[DiceGroup, ...]
+    successes: int | None = None
+    crit: Literal["crit", "fumble"] | None = None  # of the d20 leading the roll, if it has one
+
+    @property
+    def result(self) -> int:
+        """What the roll is worth: successes when counting them, else the total."""
+        return self.total if self.successes is None else self.successes
+
+    @property
+    def dice(self) -> int:
+        return sum(len(g.faces) for g in self.groups)
+
+
+@dataclass(frozen=True)
+class RollSeries:
+    expression: str
+    rolls: tuple[Roll, ...]
+    comment: str | None = None
+    target: int | None = None
+    fail: int | None = None
+
+    @property
+    def total(self) -> int:
+        return sum(r.result for r in self.rolls)
+
+    @property
+    def dice(self) -> int:
+        return sum(r.dice for r in self.rolls)
+
+    @property
+    def counting(self) -> bool:
+        return self.target is not None
+
+
+# ---------------------------------------------------------------- rolling
+def roll(
+    expression: str,
+    *,
+    repeat: int = 1,
+    target: int | None = None,
+    fail: int | None = None,
+    rng: random.Random | None = None,
+) -> RollSeries:
+    """Roll `expression` `repeat` times; raise RollError (only) for anything not allowed."""
+    text = expression.strip()
+    if not text:
+        raise RollError("There is nothing to roll.")
+    if len(text) > MAX_EXPRESSION:
+        raise RollError(f"That roll is {len(text)} characters long; the limit is {MAX_EXPRESSION}.")
+    if not 1 <= repeat <= MAX_REPEAT:
+        raise RollError(f"`repeat` must be between 1 and {MAX_REPEAT}.")
+    if fail is not None and target is None:
+        raise RollError("`fail` needs a `target`: dice at or above the target count as successes.")
+    if target is not None and fail is not None and fail >= target:
+        raise RollError("`fail` must be lower than `target`.")
+
+    context = _Context(rng or random.Random())
+    roller = _Roller(context)
+    try:
+        tree = roller.parse(text, allow_comments=True)
+        _check_tree(tree, repeat)
+        rolls = tuple(_one(roller, tree, target, fail) for _ in range(repeat))
+        shown = str(tree.roll)
+    except RollError:
+        raise
+    except d20.TooManyRolls:
+        raise RollError(f"That roll would need more than {MAX_DICE:,} dice (explosions and rerolls count).")
+    except d20.RollSyntaxError as exc:
+        got = str(exc.got).strip()[:20]
+        near = f" near `{got}`" if got and "`" not in got else ""
+        raise RollError(f"I can't read that roll at character {exc.col}{near}.")
+    except d20.RollValueError as exc:
+        raise RollError("That roll divides by zero." if "divide" in str(exc) else str(exc))
+    except (d20.RollError, lark.exceptions.LarkError):
+        raise RollError("I can't read that roll.")
+    except RecursionError:
+        raise RollError("That roll is nested too deeply.")
+    except (OverflowError, ValueError):
+        raise RollError("That roll's result is too large to count.")
+    except ZeroDivisionError:
+        raise RollError("That roll divides by zero.")
+    comment = tree.comment.strip() if tree.comment else None
+    return RollSeries(expression=shown, rolls=rolls, comment=comment or None, target=target, fail=fail)
+
+
+def _check_tree(tree: diceast.Expression, repeat: int) -> None:
+    """Refuse before rolling what is too big on its face, with a precise reason."""
+    dice = 0
+    stack: list[Any] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, diceast.Dice):
+            if node.size != "%" and node.size > MAX_SIDES:
+                raise RollError(f"Dice have at most {MAX_SIDES:,} sides; `d{_short(node.size)}` is too big.")
+            dice += node.num
+        stack.extend(node.children)
+    if dice * repeat > MAX_DICE:
+        times = f" × {repeat}" if repeat > 1 else ""
+        raise RollError(f"That roll asks for {_short(dice)}{times} dice; the limit is {MAX_DICE:,} in all.")
+
+
+def _short(n: int) -> str:
+    digits = str(n)
+    return digits if len(digits) <= 12 else digits[:6] + "…"
+
+
+def _one(roller: _Roller, tree: diceast.Expression, target: int | None, fail: int | None) -> Roll:
+    result = roller.roll(tree, stringifier=_Markdown())
+    groups = _groups(result.expr)
+    total = result.total
+    breakdown = result.result
+    successes = None
+    if target is not None:
+        faces = [f for g in groups for f in g.faces if f.kept]
+        successes = sum(f.value >= target for f in faces)
+        if fail is not None:
+            successes -= sum(f.value <= fail for f in faces)
+    return Roll(total=total, breakdown=breakdown, groups=groups, successes=successes, crit=_lead(result.expr))
+
+
+def _lead(expr: d20.Expression) -> Literal["crit", "fumble"] | None:
+    """d20's rule (a roll led by a single kept d20: `1d20+5`, `2d20kh1`), on the natural value,
+    so that `1d20mi20` is not a critical."""
+    left = d20.utils.leftmost(expr)
+    if not isinstance(left, d20.Dice) or left.size != 20 or not left.kept or len(left.keptset) != 1:
+        return None
+    natural = left.keptset[0].values[-1].values[0]
+    return "crit" if natural == 20 else "fumble" if natural == 1 else None
+
+
+def _groups(expr: d20.Expression) -> tuple[DiceGroup, ...]:
+    """Every dice term left to right; a die inside a dropped set counts as dropped."""
+    groups: list[DiceGroup] = []
+    stack: list[tuple[Any, bool]] = [(expr, True)]
+    while stack:
+        node, kept = stack.pop()
+        kept = kept and node.kept
+        if isinstance(node, d20.Dice):
+            faces = tuple(
+                Face(value=int(lit.number), natural=int(lit.values[0]), sides=node.size,
+                     kept=kept and die.kept and lit.kept, exploded=lit.exploded)
+                for die in node.values for lit in die.values
+            )
+            ops = "".join(str(op) for op in node.operations)
+            groups.append(DiceGroup(notation=f"{node.num}d{node.size}{ops}", faces=faces,
+                                    total=int(node.total), annotation=node.annotation or None))
+            continue
+        stack.extend((child, kept) for child in reversed(node.children))
+    return tuple(groups)

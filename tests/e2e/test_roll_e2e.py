@@ -1,0 +1,128 @@
+"""/roll end to end: the real bot process against the fake Discord on 127.0.0.1.
+
+Every test ends by checking that the fake saw no late or invalid answer, no unknown route, and
+that the bot logged no ERROR.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tests.fakediscord import FLAG_EPHEMERAL, FakeDiscord, running_bot, running_fake
+
+CHANNEL = "games"
+
+
+def clean(fd: FakeDiscord, bot) -> None:  # noqa: ANN001
+    assert fd.violations == [], fd.violations
+    assert fd.unknown_routes == [], fd.unknown_routes
+    assert bot.error_records() == [], bot.error_records()
+
+
+def big_number(embed: dict) -> str:
+    found = re.search(r"^# (.+)$", embed["description"], re.M)
+    assert found, embed["description"]
+    return found.group(1)
+
+
+def dice_in(breakdown: str) -> list[tuple[int, bool]]:
+    """(value, kept) for each die inside the first `(...)` of a breakdown line."""
+    inside = breakdown[breakdown.index("(") + 1: breakdown.index(")")]
+    return [(int(re.sub(r"\D", "", item)), not item.startswith("~~")) for item in inside.split(", ")]
+
+
+async def test_plain_private_and_bad_rolls(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        async with running_bot(fd, {}, tmp_path / "r.sqlite3") as bot:
+            # Discord itself enforces the declared ranges
+            [command] = [c for scope in fd.commands.values() for c in scope if c["name"] == "roll"]
+            schema = {o["name"]: o for o in command["options"]}
+            assert schema["expression"]["max_length"] == 500 and schema["expression"]["required"]
+            assert (schema["repeat"]["min_value"], schema["repeat"]["max_value"]) == (1, 20)
+            assert schema["secret_to"]["type"] == 6 and schema["private"]["type"] == 5
+
+            it = await fd.slash(ann, CHANNEL, "roll", {"expression": "4d6kh3 + 2 for strength"})
+            msg = await it.response_message()
+            assert not msg["flags"] & FLAG_EPHEMERAL and msg in fd.messages(CHANNEL)
+            embed = msg["embeds"][0]
+            assert "4d6kh3 + 2" in embed["title"] and "for strength" in embed["description"]
+            faces = dice_in(embed["description"].splitlines()[1])
+            assert len(faces) == 4 and sum(kept for _, kept in faces) == 3
+            kept = sorted(v for v, k in faces if k)
+            assert min(kept) >= max([v for v, k in faces if not k])  # the lowest one was dropped
+            assert int(big_number(embed)) == sum(kept) + 2
+            assert embed["footer"]["text"] == "Ann"
+
+            it = await fd.slash(ann, CHANNEL, "roll", {"expression": "5d10", "repeat": 3, "target": 8})
+            embed = (await it.response_message())["embeds"][0]
+            lines = [ln for ln in embed["description"].splitlines() if re.match(r"\*\*\d\.\*\*", ln)]
+            assert len(lines) == 3
+            counted = [sum(v >= 8 for v, _ in dice_in(ln)) for ln in lines]
+            assert big_number(embed) == f"{sum(counted)} success" + ("" if sum(counted) == 1 else "es")
+
+            before = len(fd.messages(CHANNEL))
+            it = await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20+5", "private": True})
+            answer = await it.wait_response()
+            assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL
+            assert int(big_number(answer["data"]["embeds"][0])) in range(6, 26)
+            assert len(fd.messages(CHANNEL)) == before
+
+            for bad, why in [("1d20+", "can't read"), ("1001d6", "limit is 1,000"), ("1d20/0", "divides by zero"),
+                             ("1d100000", "10,000 sides"), ("1d1e1", "more than 1,000 dice")]:
+                it = await fd.slash(ann, CHANNEL, "roll", {"expression": bad})
+                answer = await it.wait_response()
+                assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL, bad
+                assert why in answer["data"]["content"] and "`4d6kh3`" in answer["data"]["content"], answer
+            it = await fd.slash(ann, CHANNEL, "roll", {"expression": "3d6", "fail": 1})
+            assert "needs a `target`" in (await it.wait_response())["data"]["content"]
+            assert len(fd.messages(CHANNEL)) == before
+        clean(fd, bot)
+
+
+async def test_secret_roll_reaches_only_the_roller_and_the_gm(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        ann, gm, cy = fd.add_user("ann"), fd.add_user("gm"), fd.add_user("cy")
+        async with running_bot(fd, {}, tmp_path / "r.sqlite3") as bot:
+            it = await fd.slash(ann, CHANNEL, "roll", {"expression": "3d20 stealth", "secret_to": gm})
+            notice = await it.response_message()
+            assert not notice["flags"] & FLAG_EPHEMERAL
+            assert "secret roll" in notice["content"] and "Ann" in notice["content"] and "Gm" in notice["content"]
+            assert notice["embeds"] == []
+            mine = await fd.wait_until(lambda: fd.dm_messages(ann) and fd.dm_messages(ann)[-1])
+            theirs = await fd.wait_until(lambda: fd.dm_messages(gm) and fd.dm_messages(gm)[-1])
+            assert mine["embeds"] == theirs["embeds"]
+            embed = mine["embeds"][0]
+            faces = dice_in(embed["description"].splitlines()[1])
+            assert len(faces) == 3 and int(big_number(embed)) == sum(v for v, _ in faces)
+            assert "stealth" in embed["description"] and "secret roll for Gm" in embed["footer"]["text"]
+            assert fd.dm_messages(cy) == [] and it.followups == []
+            channel_text = json.dumps(fd.messages(CHANNEL))
+            assert "stealth" not in channel_text and "3d20" not in channel_text
+        clean(fd, bot)
+
+
+async def test_secret_roll_with_closed_dms_falls_back_to_ephemeral(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        ann, gm = fd.add_user("ann", dms_closed=True), fd.add_user("gm")
+        bob, shy_gm = fd.add_user("bob"), fd.add_user("shy", dms_closed=True)
+        async with running_bot(fd, {}, tmp_path / "r.sqlite3") as bot:
+            # the roller's DMs are closed: the result comes back to her ephemerally
+            it = await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20+3", "secret_to": gm})
+            await it.response_message()
+            [fallback] = await it.wait_followups(1)
+            assert fallback["flags"] & FLAG_EPHEMERAL and "could not DM you" in fallback["content"]
+            dm = await fd.wait_until(lambda: fd.dm_messages(gm) and fd.dm_messages(gm)[-1])
+            assert fallback["embeds"] == dm["embeds"]
+            assert fd.dm_messages(ann) == []
+            assert all(m["embeds"] == [] for m in fd.messages(CHANNEL))
+
+            # the GM's DMs are closed: the roller has the result by DM and is told the GM has not
+            it = await fd.slash(bob, CHANNEL, "roll", {"expression": "1d20", "secret_to": shy_gm})
+            await it.response_message()
+            [told] = await it.wait_followups(1)
+            assert told["flags"] & FLAG_EPHEMERAL and "could not DM Shy" in told["content"] and told["embeds"] == []
+            assert len(fd.dm_messages(bob)) == 1 and fd.dm_messages(shy_gm) == []
+        clean(fd, bot)

@@ -1,0 +1,344 @@
+"""/roll's notation: the d20 grammar, success counting, repeat, every limit, and what reaches Discord."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import discord
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cogs.roll import roll_embed
+from rules.base import GameError
+from rules.notation import EXAMPLES, MAX_DICE, MAX_EXPRESSION, MAX_SIDES, Face, RollError, RollSeries, roll
+
+
+class Loaded(random.Random):
+    """Dice that show the given faces in order (then fall back to a seeded stream)."""
+
+    def __init__(self, *faces: int) -> None:
+        super().__init__(1)
+        self.faces = list(faces)
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+        if not self.faces:
+            return super().randrange(start, stop, step) if stop is not None else super().randrange(start)
+        face = self.faces.pop(0)
+        return face if stop is not None else face - 1  # d% asks randrange(0, 100, 10)
+
+
+def faces(series: RollSeries, index: int = 0) -> list[Face]:
+    return [f for g in series.rolls[index].groups for f in g.faces]
+
+
+def kept_values(series: RollSeries, index: int = 0) -> list[int]:
+    return [f.value for f in faces(series, index) if f.kept]
+
+
+def check_embed(embed: discord.Embed, series: RollSeries) -> None:
+    data = embed.to_dict()
+    assert len(data.get("title", "")) <= 256
+    assert len(data["description"]) <= 4096
+    assert len(data.get("footer", {}).get("text", "")) <= 2048
+    assert all(len(f["value"]) <= 1024 and len(f["name"]) <= 256 for f in data.get("fields", []))
+    assert len(embed) <= 6000
+    assert re.search(rf"^# {series.total}\b", data["description"], re.M), data["description"]
+
+
+# ---------------------------------------------------------------- grammar
+@pytest.mark.parametrize("seed", range(20))
+def test_keep_and_drop_pick_the_right_dice(seed: int) -> None:
+    rng = random.Random(seed)
+    for expression, pick in [
+        ("4d6kh3", lambda v: sorted(v)[1:]),
+        ("4d6kl1", lambda v: sorted(v)[:1]),
+        ("5d6ph2", lambda v: sorted(v)[:3]),
+        ("5d6pl2", lambda v: sorted(v)[2:]),
+        ("6d6k>3", lambda v: [x for x in v if x > 3]),
+        ("6d6k<3", lambda v: [x for x in v if x < 3]),
+        ("6d6p4", lambda v: [x for x in v if x != 4]),
+    ]:
+        series = roll(expression, rng=rng)
+        rolled = [f.value for f in faces(series)]
+        assert sorted(kept_values(series)) == sorted(pick(rolled)), expression
+        assert series.rolls[0].total == sum(kept_values(series))
+
+
+def test_dropped_dice_are_struck_through() -> None:
+    series = roll("4d6kh3", rng=Loaded(2, 5, 1, 6))
+    assert series.rolls[0].breakdown == "4d6kh3 (2, 5, ~~**1**~~, **6**)"
+    assert series.total == 13 and [f.kept for f in faces(series)] == [True, True, False, True]
+
+
+def test_rerolls_replace_the_die() -> None:
+    # rolls 1, 4, 1; both 1s are rerolled (1 and 3), the first again (6)
+    series = roll("3d6rr1", rng=Loaded(1, 4, 1, 1, 3, 6))
+    assert [(f.value, f.kept) for f in faces(series)] == [(1, False), (1, False), (6, True), (4, True), (1, False),
+                                                         (3, True)]
+    assert series.total == 13 and series.rolls[0].breakdown == "3d6rr1 (**~~1~~**, **~~1~~**, **6**, 4, **~~1~~**, 3)"
+
+    once = roll("2d6ro1", rng=Loaded(1, 1, 1, 1))
+    assert kept_values(once) == [1, 1] and len(faces(once)) == 4  # rerolled once each, not again
+
+
+def test_explosions_add_dice() -> None:
+    series = roll("3d10e10", rng=Loaded(10, 3, 7, 10, 2))
+    assert [f.value for f in faces(series)] == [10, 3, 7, 10, 2]
+    assert [f.exploded for f in faces(series)] == [True, False, False, True, False]
+    assert series.total == 32 and "10!" in series.rolls[0].breakdown
+
+    once = roll("2d6ra6", rng=Loaded(6, 6, 6))
+    assert len(faces(once)) == 3 and once.total == 18
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_minimum_maximum_and_percentile(seed: int) -> None:
+    rng = random.Random(seed)
+    assert all(v >= 10 for v in kept_values(roll("8d20mi10", rng=rng)))
+    assert all(v <= 3 for v in kept_values(roll("8d6ma3", rng=rng)))
+    assert all(v in range(0, 100, 10) for v in kept_values(roll("8d%", rng=rng)))
+    forced = roll("1d20mi10", rng=Loaded(4))
+    assert faces(forced) == [Face(value=10, natural=4, sides=20, kept=True)]
+    assert "4 -> 10" in forced.rolls[0].breakdown
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_arithmetic_and_comparisons(seed: int) -> None:
+    rng = random.Random(seed)
+    series = roll("2d6*3-1", rng=rng)
+    assert series.total == sum(kept_values(series)) * 3 - 1
+    series = roll("(1d8+2)//2", rng=rng)
+    assert series.total == (sum(kept_values(series)) + 2) // 2
+    assert roll("7/2").total == 3 and roll("7%3").total == 1 and roll("-3+10").total == 7
+    assert roll("1d20 >= 1", rng=rng).total == 1 and roll("1d6 > 6", rng=rng).total == 0
+    assert roll("2 == 2").total == 1 and roll("2 != 2").total == 0
+
+
+def test_sets_annotations_and_comments() -> None:
+    series = roll("(1d6, 1d8, 1d10)kh1", rng=Loaded(2, 7, 5))
+    assert series.total == 7 and [g.kept for g in series.rolls[0].groups] == [0, 1, 0]
+
+    series = roll("1d20[attack] + 5 [str] sneak attack on the guard", rng=Loaded(12))
+    assert series.total == 17 and series.comment == "sneak attack on the guard"
+    assert "[attack]" in series.rolls[0].breakdown and series.rolls[0].groups[0].annotation == "[attack]"
+    assert series.expression == "1d20 [attack] + 5 [str]"
+    assert roll("1d20").comment is None
+
+
+def test_criticals_and_fumbles_on_d20s() -> None:
+    crit = roll("1d20+5", rng=Loaded(20))
+    assert crit.rolls[0].crit == "crit" and "✨" in crit.rolls[0].breakdown and faces(crit)[0].crit
+    fumble = roll("2d20kl1", rng=Loaded(1, 15))
+    assert fumble.rolls[0].crit == "fumble" and faces(fumble)[0].fumble
+    assert roll("2d20kh1", rng=Loaded(1, 15)).rolls[0].crit is None  # the 1 was dropped
+    assert roll("1d6+1d20", rng=Loaded(6, 20)).rolls[0].crit is None  # d20's rule: the roll must lead with it
+    assert roll("1d20mi20", rng=Loaded(1)).rolls[0].crit == "fumble"  # a natural 1, even raised
+    assert not any(f.crit or f.fumble for f in faces(roll("2d6", rng=Loaded(1, 6))))
+
+
+def test_rolls_come_from_the_given_random_only() -> None:
+    before = random.getstate()
+    first = roll("10d20+4d6kh3", rng=random.Random(7))
+    assert random.getstate() == before
+    assert roll("10d20+4d6kh3", rng=random.Random(7)) == first
+    assert roll("10d20+4d6kh3", rng=random.Random(8)) != first
+
+
+# ---------------------------------------------------------------- success counting and repeat
+@pytest.mark.parametrize("seed", range(20))
+def test_success_counting(seed: int) -> None:
+    series = roll("8d10", target=7, fail=2, rng=random.Random(seed))
+    values = kept_values(series)
+    assert series.rolls[0].successes == sum(v >= 7 for v in values) - sum(v <= 2 for v in values)
+    assert series.total == series.rolls[0].successes and series.rolls[0].total == sum(values)
+
+
+def test_success_counting_skips_dropped_dice_and_counts_explosions() -> None:
+    assert roll("4d10kh2", target=5, rng=Loaded(9, 9, 9, 1)).total == 2
+    assert roll("2d10e10", target=8, rng=Loaded(10, 4, 8)).total == 2
+    assert roll("3d10", target=8, fail=1, rng=Loaded(1, 1, 9)).total == -1
+    assert roll("2+3", target=4).total == 0  # no dice, nothing to count
+    with pytest.raises(RollError, match="needs a `target`"):
+        roll("3d6", fail=1)
+    with pytest.raises(RollError, match="lower than"):
+        roll("3d6", target=4, fail=4)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_repeat_rolls_each_line_and_sums(seed: int) -> None:
+    series = roll("4d6kh3", repeat=6, rng=random.Random(seed))
+    assert len(series.rolls) == 6 and series.dice == 24
+    assert series.total == sum(sum(kept_values(series, i)) for i in range(6))
+    counted = roll("5d10", repeat=3, target=8, rng=random.Random(seed))
+    assert counted.total == sum(sum(v >= 8 for v in kept_values(counted, i)) for i in range(3))
+
+
+@pytest.mark.parametrize("repeat", [0, -1, 21])
+def test_repeat_out_of_range(repeat: int) -> None:
+    with pytest.raises(RollError, match="between 1 and 20"):
+        roll("1d20", repeat=repeat)
+
+
+# ---------------------------------------------------------------- limits and bad input
+def test_expression_length_limit() -> None:
+    ones = "+".join(["1"] * 249)
+    assert len("11+" + ones) == MAX_EXPRESSION and roll("11+" + ones).total == 11 + 249
+    assert roll(f"  11+{ones}  ").total == 260  # surrounding blanks do not count
+    with pytest.raises(RollError, match="501 characters"):
+        roll("111+" + ones)
+    with pytest.raises(RollError, match="5000 characters"):
+        roll("1" * 5000)
+
+
+def test_dice_limits() -> None:
+    assert roll(f"{MAX_DICE}d6", rng=random.Random(1)).dice == MAX_DICE
+    assert roll("1d10000", rng=random.Random(1)).total in range(1, 10_001)
+    assert roll("50d6", repeat=20, rng=random.Random(1)).dice == 1000
+    for expression, repeat, reason in [
+        ("1001d6", 1, "1001 dice"),
+        ("500d6+501d6", 1, "1001 dice"),
+        ("60d6", 17, "60 × 17 dice"),
+        ("99999999999999999999d6", 1, "999999… dice"),
+        ("1d10001", 1, "10,000 sides"),
+        ("1d99999999999999999999", 1, "10,000 sides"),
+        ("1d1e1", 1, "more than 1,000 dice"),
+        ("1d2rr<3", 1, "more than 1,000 dice"),
+        ("900d6e>0", 1, "more than 1,000 dice"),
+        ("10d6rr<7", 5, "more than 1,000 dice"),
+    ]:
+        with pytest.raises(RollError) as caught:
+            roll(expression, repeat=repeat, rng=random.Random(1))
+        assert reason in caught.value.reason, (expression, caught.value.reason)
+
+
+def test_too_much_sorting_is_refused() -> None:
+    with pytest.raises(RollError, match="too much sorting"):
+        roll("400d6" + "rrh1" * 123, rng=random.Random(1))
+    # a long chain of ordinary keeps is fine: the first pair drops two dice, every later one a single die
+    chain = "1000d6" + "kh999pl1" * 61
+    assert len(chain) <= MAX_EXPRESSION
+    assert roll(chain, rng=random.Random(1)).rolls[0].groups[0].kept == 1000 - 2 - 60
+
+
+@pytest.mark.parametrize("expression, reason", [
+    ("", "nothing to roll"), ("   ", "nothing to roll"), ("hello", "can't read"), ("1d20+", "can't read"),
+    ("((1d6)", "can't read"), ("1d", "can't read"), ("d", "can't read"), ("1d20kx3", "can't read"),
+    ("4d6k", "can't read"), ("` `", "can't read"), ("1d6mih1", "not a valid selector"),
+    ("1d6ma<3", "not a valid selector"), ("1/0", "divides by zero"), ("1d6%0", "divides by zero"),
+    ("(1d6-1d6+1d6-1d6)//0", "divides by zero"), ("1d0", "0-sided"), ("1d6+1d0", "0-sided"),
+    ("-" * 400 + "1", "nested too deeply"), ("*".join(["9" * 30 + ".9"] * 14), "too large"),
+])
+def test_bad_input_is_a_short_explanation(expression: str, reason: str) -> None:
+    with pytest.raises(RollError) as caught:
+        roll(expression, rng=random.Random(1))
+    assert isinstance(caught.value, GameError)
+    assert reason in caught.value.reason and "\n" not in caught.value.reason
+    assert str(caught.value) == f"{caught.value.reason}\n{EXAMPLES}" and len(str(caught.value)) < 300
+
+
+def test_odd_but_valid_input() -> None:
+    assert roll("1d20 [unclosed", rng=Loaded(7)).comment == "[unclosed"
+    assert roll("(" * 200 + "1d6" + ")" * 200, rng=Loaded(4)).total == 4
+    assert roll("0d6").total == 0 and roll("1.5*3").total == 4
+
+
+# ---------------------------------------------------------------- what reaches Discord
+def test_a_short_roll_is_drawn_in_full() -> None:
+    series = roll("4d6kh3+2 for strength", rng=Loaded(2, 5, 1, 6))
+    embed = roll_embed(series, "Ann")
+    lines = embed.description.splitlines()
+    assert lines[0] == "*for strength*" and lines[1] == "4d6kh3 (2, 5, ~~**1**~~, **6**) + 2" and lines[2] == "# 15"
+    assert embed.title == "🎲 4d6kh3 + 2" and embed.footer.text == "Ann"
+
+
+def test_crit_and_counting_headlines() -> None:
+    crit = roll_embed(roll("1d20+5", rng=Loaded(20)), "Ann")
+    assert "Natural 20" in crit.description and crit.colour == discord.Colour.green()
+    fumble = roll_embed(roll("1d20+5", rng=Loaded(1)), "Ann")
+    assert "Natural 1" in fumble.description and fumble.colour == discord.Colour.red()
+    counted = roll_embed(roll("3d10", target=8, fail=1, rng=Loaded(9, 10, 1)), "Ann")
+    assert "# 1 success\n" in counted.description and "dice total 20" in counted.description
+
+
+def test_a_huge_roll_is_summarised_but_keeps_its_total() -> None:
+    series = roll("1000d6kh900 + 5", rng=random.Random(3))
+    embed = roll_embed(series, "Ann")
+    check_embed(embed, series)
+    assert len(series.rolls[0].breakdown) > 4096
+    assert "`1000d6kh900`: 1000 dice, 100 dropped" in embed.description
+
+
+def test_repeated_rolls_shorten_line_by_line() -> None:
+    series = roll("50d20", repeat=20, rng=random.Random(3))
+    embed = roll_embed(series, "Ann")
+    check_embed(embed, series)
+    lines = [ln for ln in embed.description.splitlines() if re.match(r"\*\*\d+\.\*\*", ln)]
+    assert len(lines) == 20 and all("50 dice" in ln for ln in lines)
+    assert "sum of 20 rolls" in embed.description
+
+
+def test_enormous_numbers_and_texts_stay_within_limits() -> None:
+    big = "*".join(["9" * 40] * 12)
+    series = roll(big, repeat=20)
+    check_embed(roll_embed(series, "Ann"), series)
+    series = roll("1d6 " + "x" * 490)
+    embed = roll_embed(series, "A" * 32, note="secret roll for " + "B" * 32)
+    check_embed(embed, series)
+    series = roll("+".join(["1d20"] * 60) + "[" + "a" * 99 + "]", rng=random.Random(1))
+    check_embed(roll_embed(series, "Ann"), series)
+
+
+# ---------------------------------------------------------------- properties
+PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+SIZES = st.one_of(st.integers(0, 12), st.sampled_from([20, 100, "%", 10_000, 10_001]))
+SELECTORS = st.builds(lambda kind, n: f"{kind}{n}", st.sampled_from(["", "h", "l", ">", "<"]), st.integers(0, 25))
+OPERATORS = st.builds(lambda op, sel: op + sel, st.sampled_from(["k", "p", "rr", "ro", "ra", "e", "mi", "ma"]), SELECTORS)
+
+
+@st.composite
+def dice_term(draw: st.DrawFn) -> str:
+    count = draw(st.one_of(st.just(""), st.integers(0, 40).map(str), st.sampled_from(["400", "1000", "1001"])))
+    ops = "".join(draw(st.lists(OPERATORS, max_size=3)))
+    note = draw(st.one_of(st.just(""), st.just("[fire]")))
+    return f"{count}d{draw(SIZES)}{ops}{note}"
+
+
+def combine(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    binary = st.builds(lambda a, op, b: f"{a} {op} {b}", children,
+                       st.sampled_from(["+", "-", "*", "/", "//", "%", "<", ">", "==", ">=", "<=", "!="]), children)
+    keep = st.builds(lambda items, ops: f"({', '.join(items)}){ops}", st.lists(children, min_size=1, max_size=4),
+                     st.lists(st.builds(lambda op, sel: op + sel, st.sampled_from(["k", "p"]), SELECTORS),
+                              max_size=2).map("".join))
+    return st.one_of(binary, keep, children.map(lambda c: f"({c})"), children.map(lambda c: f"-{c}"))
+
+
+EXPRESSIONS = st.recursive(st.one_of(dice_term(), st.integers(0, 99).map(str), st.just("1.5")), combine, max_leaves=8)
+COMMENTS = st.one_of(st.just(""), st.text(max_size=40).map(lambda t: " " + t))
+
+
+def roll_within_limits(expression: str, repeat: int, target: int | None, fail: int | None) -> None:
+    try:
+        series = roll(expression, repeat=repeat, target=target, fail=fail, rng=random.Random(0))
+    except RollError as exc:
+        assert len(str(exc)) < 300
+        return
+    assert series.dice <= MAX_DICE and len(series.rolls) == repeat
+    assert all(f.sides == "%" or f.sides <= MAX_SIDES for r in series.rolls for g in r.groups for f in g.faces)
+    check_embed(roll_embed(series, "Ann"), series)
+
+
+@PROPERTY
+@given(st.text(max_size=MAX_EXPRESSION + 20), st.integers(1, 20))
+def test_any_text_is_rolled_or_refused(text: str, repeat: int) -> None:
+    roll_within_limits(text, repeat, None, None)
+
+
+@PROPERTY
+@given(EXPRESSIONS, COMMENTS, st.integers(1, 20), st.one_of(st.none(), st.integers(-2, 12)),
+       st.one_of(st.none(), st.integers(-2, 12)))
+def test_valid_looking_expressions_are_rolled_or_refused(expression: str, comment: str, repeat: int,
+                                                        target: int | None, fail: int | None) -> None:
+    roll_within_limits(expression + comment, repeat, target, fail)
