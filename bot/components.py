@@ -45,40 +45,40 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:
         await guarded(interaction, lambda: _runtime(interaction).lobby(interaction, self.game_id, self.op), game_id=self.game_id)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:act:(?P<gid>\d+):(?P<ver>\d+):(?P<idx>\d+)"):
-    def __init__(self, game_id: int, version: int, index: int, label: str = "…",
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:act:(?P<gid>\d+):(?P<stamp>[0-9a-z.]+):(?P<idx>\d+)"):
+    def __init__(self, game_id: int, stamp: str, index: int, label: str = "…",
                  style: discord.ButtonStyle = discord.ButtonStyle.primary, row: int | None = None) -> None:
         super().__init__(
             discord.ui.Button(label=label[:80], style=style, row=row,
-                              custom_id=f"bn:act:{game_id}:{version}:{index}")
+                              custom_id=f"bn:act:{game_id}:{stamp}:{index}")
         )
-        self.game_id, self.version, self.index = game_id, version, index
+        self.game_id, self.stamp, self.index = game_id, stamp, index
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "ActionButton":
-        return cls(int(match["gid"]), int(match["ver"]), int(match["idx"]))
+        return cls(int(match["gid"]), match["stamp"], int(match["idx"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: _runtime(interaction).act(interaction, self.game_id, self.version, [self.index]), game_id=self.game_id)
+        await guarded(interaction, lambda: _runtime(interaction).act(interaction, self.game_id, self.stamp, [self.index]), game_id=self.game_id)
 
 
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"bn:pick:(?P<gid>\d+):(?P<ver>\d+)"):
-    def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None,
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"bn:pick:(?P<gid>\d+):(?P<stamp>[0-9a-z.]+)"):
+    def __init__(self, game_id: int, stamp: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str = "Choose…", row: int | None = None) -> None:
         super().__init__(
-            discord.ui.Select(custom_id=f"bn:pick:{game_id}:{version}", options=options or [discord.SelectOption(label="…", value="0")],
+            discord.ui.Select(custom_id=f"bn:pick:{game_id}:{stamp}", options=options or [discord.SelectOption(label="…", value="0")],
                               placeholder=placeholder, row=row)
         )
-        self.game_id, self.version = game_id, version
+        self.game_id, self.stamp = game_id, stamp
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "ActionSelect":
-        return cls(int(match["gid"]), int(match["ver"]))
+        return cls(int(match["gid"]), match["stamp"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
         choices = [int(v) for v in values if str(v).isdigit()]
-        await guarded(interaction, lambda: _runtime(interaction).act(interaction, self.game_id, self.version, choices), game_id=self.game_id)
+        await guarded(interaction, lambda: _runtime(interaction).act(interaction, self.game_id, self.stamp, choices), game_id=self.game_id)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:hand:(?P<gid>\d+)"):

@@ -128,10 +128,11 @@ def _add_actions(view: discord.ui.View, runtime: TableRuntime, table: Table, sta
     spec = runtime.spec(table)
     actions = spec.engine.legal_actions(state, seat)
     gid = table.id or 0
+    stamp = runtime.stamp(table, state, seat)
     if len(actions) <= MAX_BUTTONS:
         for index, action in enumerate(actions):
             view.add_item(
-                ActionButton(gid, table.version, index, spec.action_label(seen, action),
+                ActionButton(gid, stamp, index, spec.action_label(seen, action),
                              spec.action_style(seen, action), row=index // 5)
             )
         return
@@ -139,7 +140,7 @@ def _add_actions(view: discord.ui.View, runtime: TableRuntime, table: Table, sta
         discord.SelectOption(label=clip(spec.action_label(seen, a), 100), value=str(i))
         for i, a in enumerate(actions[:25])
     ]
-    view.add_item(ActionSelect(gid, table.version, options, row=0))
+    view.add_item(ActionSelect(gid, stamp, options, row=0))
 
 
 def footer(table: Table) -> str:

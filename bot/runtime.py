@@ -229,22 +229,26 @@ class TableRuntime:
 
     # -- playing -------------------------------------------------------------------------------
 
+    def stamp(self, table: Table, state: BaseModel, seat: int) -> str:
+        """What the seat's buttons carry; a click whose stamp differs is from a past moment."""
+        return self.spec(table).engine.decision_stamp(state, seat) or str(table.version)
+
     async def act(
-        self, interaction: discord.Interaction, game_id: int, version: int, choices: Sequence[int]
+        self, interaction: discord.Interaction, game_id: int, stamp: str, choices: Sequence[int]
     ) -> None:
         async with self.lock(game_id):
             table = await self.load(game_id)
             if table.status != "active":
                 raise Refusal("This game is over.")
-            if version != table.version:
-                await self._stale(interaction, table)
-                return
             spec = self.spec(table)
             engine = spec.engine
             seat = table.seat_of(interaction.user.id)
+            state = self.state_of(table)
+            if stamp != (str(table.version) if seat is None else self.stamp(table, state, seat)):
+                await self._stale(interaction, table)
+                return
             if seat is None:
                 raise Refusal("You are not playing at this table.")
-            state = self.state_of(table)
             if seat not in engine.to_act(state):
                 raise Refusal(f"It is not your turn: waiting for {self._waiting_for(table, state)}.")
             actions = engine.legal_actions(state, seat)

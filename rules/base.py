@@ -95,6 +95,15 @@ class Engine(ABC, Generic[S, A, O]):
         """A bot player's move; games with a policy override this. Default: at random."""
         return choose(self.legal_actions(state, seat))
 
+    def decision_stamp(self, state: S, seat: int) -> str | None:
+        """What a seat's buttons are tied to (letters, digits and dots only).
+
+        None: the table's move number, so any move makes every older button stale. Games where
+        seats decide at the same time return something that changes only when this seat's own
+        choices change, so one player's sealed choice does not void the buttons another player
+        is about to press."""
+        return None
+
     def seat_range(self, options: O) -> tuple[int, int]:
         """How many seats a table with these options may start with (an option may change it)."""
         return self.min_seats, self.max_seats

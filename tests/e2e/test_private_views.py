@@ -72,6 +72,30 @@ async def test_sealed_choices_by_dm_and_by_my_hand(tmp_path) -> None:
             )
             text = json.dumps(final["embeds"])
             assert "Ann wins" in text and "Revealed" in text
-            assert fd.buttons(final) == []
+            assert _labels(fd, final) == ["Rematch"]
+        assert fd.violations == [] and fd.unknown_routes == []
+        assert bot.error_records() == []
+
+
+async def test_one_sealed_choice_does_not_void_anothers_buttons(tmp_path) -> None:
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, EXTRA, tmp_path / "g.sqlite3") as bot:
+            lobby = await (await fd.slash(ann, "games", "sealedpick new")).response_message()
+            await (await fd.click(bob, lobby, _button(fd, lobby, "Join"))).wait_response()
+            await (await fd.click(ann, lobby, _button(fd, lobby, "Start"))).wait_response()
+            dms = [await fd.wait_until(lambda u=u: fd.dm_messages(u) and fd.dm_messages(u)[-1]) for u in (ann, bob)]
+            first = await fd.click(ann, dms[0], _button(fd, dms[0], "3"))
+            assert (await first.wait_response())["type"] == 7
+            # bob's buttons were drawn before ann chose; they still stand for his own choice
+            second = await fd.click(bob, dms[1], _button(fd, dms[1], "5"))
+            assert (await second.wait_response())["type"] == 7
+            final = await fd.wait_until(
+                lambda: "Final standings" in json.dumps(fd.messages("games")[-1]["embeds"])
+                and fd.messages("games")[-1]
+            )
+            assert "Bob wins" in json.dumps(final["embeds"])
+            # a choice made takes its buttons with it
+            assert fd.buttons(fd.dm_messages(ann)[-1]) == []
         assert fd.violations == [] and fd.unknown_routes == []
         assert bot.error_records() == []
