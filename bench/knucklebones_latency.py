@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -31,19 +32,30 @@ from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake  
 MINIBOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "tests" / "fakediscord" / "minibot.py")]
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process so far (Linux /proc; NaN elsewhere): a per-click cost that,
+    unlike latency, other load on the machine does not distort."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
-def report(name: str, latencies: list[float], seconds: float) -> dict[str, float]:
+def report(name: str, latencies: list[float], seconds: float, cpu: float) -> dict[str, float]:
     ms = [v * 1000 for v in latencies]
     figures = {
         "p50": percentile(ms, 50), "p95": percentile(ms, 95), "p99": percentile(ms, 99),
-        "mean": statistics.fmean(ms), "per_s": len(ms) / seconds,
+        "mean": statistics.fmean(ms), "per_s": len(ms) / seconds, "cpu": cpu * 1000 / len(ms),
     }
     print(f"{name:<12} n={len(ms):>5}  p50={figures['p50']:6.2f} ms  p95={figures['p95']:6.2f} ms  "
-          f"p99={figures['p99']:6.2f} ms  mean={figures['mean']:6.2f} ms  {figures['per_s']:7.1f} actions/s")
+          f"p99={figures['p99']:6.2f} ms  mean={figures['mean']:6.2f} ms  {figures['per_s']:7.1f} actions/s  "
+          f"bot CPU {figures['cpu']:5.2f} ms/click")
     return figures
 
 
@@ -87,22 +99,22 @@ async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], laten
         clicks += 1
 
 
-async def bench_games(games: int, think: float) -> tuple[list[float], float]:
+async def bench_games(games: int, think: float) -> tuple[list[float], float, float]:
     async with running_fake(channels=tuple(f"t{i}" for i in range(games))) as fd:
         players = [fd.add_user(name) for name in ("ann", "bob", "cy")]
         with tempfile.TemporaryDirectory() as tmp:
             env = {"DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "WARNING"}
-            async with running_bot(fd, env, Path(tmp) / "bench.sqlite3"):
+            async with running_bot(fd, env, Path(tmp) / "bench.sqlite3") as bot:
                 latencies: list[float] = []
-                began = time.perf_counter()
+                began, cpu = time.perf_counter(), cpu_seconds(bot.pid or 0)
                 await asyncio.gather(*(play_one(fd, f"t{i}", players, latencies, think) for i in range(games)))
-                return latencies, time.perf_counter() - began
+                return latencies, time.perf_counter() - began, cpu_seconds(bot.pid or 0) - cpu
 
 
-async def bench_baseline(games: int, clicks_per_game: int, think: float) -> tuple[list[float], float]:
+async def bench_baseline(games: int, clicks_per_game: int, think: float) -> tuple[list[float], float, float]:
     async with running_fake(channels=tuple(f"t{i}" for i in range(games))) as fd:
         user = fd.add_user("ann")
-        async with running_bot(fd, {"LOG_LEVEL": "WARNING"}, command=MINIBOT):
+        async with running_bot(fd, {"LOG_LEVEL": "WARNING"}, command=MINIBOT) as bot:
             messages = [await (await fd.slash(user, f"t{i}", "ping")).response_message() for i in range(games)]
             latencies: list[float] = []
 
@@ -115,9 +127,9 @@ async def bench_baseline(games: int, clicks_per_game: int, think: float) -> tupl
                     if it.latency is not None:
                         latencies.append(it.latency)
 
-            began = time.perf_counter()
+            began, cpu = time.perf_counter(), cpu_seconds(bot.pid or 0)
             await asyncio.gather(*(clicker(m) for m in messages))
-            return latencies, time.perf_counter() - began
+            return latencies, time.perf_counter() - began, cpu_seconds(bot.pid or 0) - cpu
 
 
 async def main() -> None:
@@ -127,13 +139,13 @@ async def main() -> None:
                         help="mean pause before each click, in ms (0: click as fast as possible)")
     args = parser.parse_args()
     think = args.think / 1000
-    latencies, seconds = await bench_games(args.games, think)
+    latencies, seconds, cpu = await bench_games(args.games, think)
     per_game = max(1, len(latencies) // args.games)
-    base_lat, base_seconds = await bench_baseline(args.games, per_game, think)
+    base_lat, base_seconds, base_cpu = await bench_baseline(args.games, per_game, think)
     print(f"{args.games} concurrent games, {len(latencies)} clicks ({per_game} per game), "
           f"think time {args.think:g} ms")
-    game = report("boneyard", latencies, seconds)
-    base = report("baseline", base_lat, base_seconds)
+    game = report("boneyard", latencies, seconds, cpu)
+    base = report("baseline", base_lat, base_seconds, base_cpu)
     print(f"overhead     p50 x{game['p50'] / base['p50']:.2f}  p99 x{game['p99'] / base['p99']:.2f}")
 
 
