@@ -62,6 +62,25 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn
         await guarded(interaction, lambda: _runtime(interaction).act(interaction, self.game_id, self.stamp, [self.index]), game_id=self.game_id)
 
 
+class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:all:(?P<gid>\d+):(?P<ver>\d+):(?P<idx>\d+)"):
+    """A choice on the public table that any seat owing a decision may press (Engine.open_actions)."""
+
+    def __init__(self, game_id: int, version: int, index: int, label: str = "…",
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(label=label[:80], style=style, row=row,
+                              custom_id=f"bn:all:{game_id}:{version}:{index}")
+        )
+        self.game_id, self.version, self.index = game_id, version, index
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "OpenButton":
+        return cls(int(match["gid"]), int(match["ver"]), int(match["idx"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _runtime(interaction).act_in_open(interaction, self.game_id, self.version, self.index), game_id=self.game_id)
+
+
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"bn:pick:(?P<gid>\d+):(?P<stamp>[0-9a-z.]+)"):
     def __init__(self, game_id: int, stamp: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str = "Choose…", row: int | None = None) -> None:
@@ -127,4 +146,4 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
         await guarded(interaction, lambda: _runtime(interaction).rematch(interaction, self.game_id), game_id=self.game_id)
 
 
-ALL_ITEMS = (LobbyButton, ActionButton, ActionSelect, HandButton, EndButton, RematchButton)
+ALL_ITEMS = (LobbyButton, ActionButton, OpenButton, ActionSelect, HandButton, EndButton, RematchButton)

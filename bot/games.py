@@ -38,6 +38,10 @@ class GameSpec:
         """One line telling the acting seat what the buttons decide."""
         return "Your move."
 
+    def open_prompt(self, table: Table, view: BaseModel) -> str:
+        """One line for the choices everyone makes on the table at once (Engine.open_actions)."""
+        return "choose below; this choice is public."
+
     def rules_text(self, options: BaseModel) -> str:
         raise NotImplementedError
 

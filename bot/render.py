@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.components import ActionButton, ActionSelect, HandButton, LobbyButton, RematchButton
+from bot.components import ActionButton, ActionSelect, HandButton, LobbyButton, OpenButton, RematchButton
 from bot.models import Table
 from rules.base import Event
 
@@ -108,7 +108,14 @@ def table_message(
         if for_user is None or seat == controls_for:
             lines.append(f"{mention(table, controls_for)}: {spec.prompt(table, public_view, controls_for)}")
         _add_actions(view, runtime, table, state, controls_for, public_view)
-    waiting = [table.seats[s].name for s in acting if s != controls_for]
+    shared = engine.open_actions(state) if for_user is None else []
+    asked = [s for s in acting if not table.seats[s].ai] if shared else []
+    if asked:
+        lines.append(", ".join(mention(table, s) for s in asked) + ": " + spec.open_prompt(table, public))
+        for index, action in enumerate(shared[:MAX_BUTTONS]):
+            view.add_item(OpenButton(gid, table.version, index, spec.action_label(public, action),
+                                     spec.action_style(public, action), row=index // 5))
+    waiting = [table.seats[s].name for s in acting if s != controls_for and s not in asked]
     if waiting:
         lines.append("Waiting for " + ", ".join(waiting) + ".")
     if private_game and for_user is None:

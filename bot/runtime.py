@@ -240,8 +240,7 @@ class TableRuntime:
             table = await self.load(game_id)
             if table.status != "active":
                 raise Refusal("This game is over.")
-            spec = self.spec(table)
-            engine = spec.engine
+            engine = self.spec(table).engine
             seat = table.seat_of(interaction.user.id)
             state = self.state_of(table)
             if stamp != (str(table.version) if seat is None else self.stamp(table, state, seat)):
@@ -254,14 +253,45 @@ class TableRuntime:
             actions = engine.legal_actions(state, seat)
             if len(choices) != 1 or not 0 <= choices[0] < len(actions):
                 raise Refusal("That choice is not available.")
-            action = actions[choices[0]]
-            expected = table.version
-            state, events = engine.apply(state, seat, action)
-            entries = [self._entry(table, expected + 1, seat, action, events)]
-            state, more = self._run_bots(table, state, expected + 2)
-            entries += more
-            fresh = await self._commit(table, state, expected, entries, interaction.id)
-            await self._respond_with_table(interaction, table, notify=fresh)
+            await self._play(interaction, table, state, seat, actions[choices[0]])
+
+    async def act_in_open(
+        self, interaction: discord.Interaction, game_id: int, version: int, index: int
+    ) -> None:
+        """A click on a choice the table offers to everyone who owes one (Engine.open_actions)."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table.status != "active":
+                raise Refusal("This game is over.")
+            if version != table.version:
+                await self._stale(interaction, table)
+                return
+            engine = self.spec(table).engine
+            seat = table.seat_of(interaction.user.id)
+            if seat is None:
+                raise Refusal("You are not playing at this table.")
+            state = self.state_of(table)
+            if seat not in engine.to_act(state):
+                raise Refusal(f"Nothing is asked of you now: waiting for {self._waiting_for(table, state)}.")
+            shared = engine.open_actions(state)
+            if not 0 <= index < len(shared):
+                raise Refusal("That choice is not available.")
+            if shared[index] not in engine.legal_actions(state, seat):
+                raise Refusal("You cannot make that choice now.")
+            await self._play(interaction, table, state, seat, shared[index])
+
+    async def _play(
+        self, interaction: discord.Interaction, table: Table, state: BaseModel, seat: int, action: BaseModel
+    ) -> None:
+        """Apply one checked action, let bot seats answer, store it all, show the new table."""
+        engine = self.spec(table).engine
+        expected = table.version
+        state, events = engine.apply(state, seat, action)
+        entries = [self._entry(table, expected + 1, seat, action, events)]
+        state, more = self._run_bots(table, state, expected + 2)
+        entries += more
+        fresh = await self._commit(table, state, expected, entries, interaction.id)
+        await self._respond_with_table(interaction, table, notify=fresh)
 
     async def _stale(self, interaction: discord.Interaction, table: Table) -> None:
         message = self._message(table, for_user=interaction.user.id)
@@ -459,6 +489,8 @@ class TableRuntime:
         spec = self.spec(table)
         if table.status != "active" or not spec.engine.has_private_view():
             return
+        if spec.engine.open_actions(self.state_of(table)):
+            return  # they choose on the table itself, which has just mentioned them
         changed = False
         for seat in seats:
             info = table.seats[seat]

@@ -104,6 +104,14 @@ class Engine(ABC, Generic[S, A, O]):
         is about to press."""
         return None
 
+    def open_actions(self, state: S) -> list[A]:
+        """Choices several seats make at once and in the open (a public call, a Ready).
+
+        The table shows them as one row of buttons for everyone who owes a decision, and a click
+        counts for whoever pressed it, if it is among their legal actions. Empty (the default):
+        every seat chooses from its own controls."""
+        return []
+
     def seat_range(self, options: O) -> tuple[int, int]:
         """How many seats a table with these options may start with (an option may change it)."""
         return self.min_seats, self.max_seats
