@@ -58,7 +58,8 @@ class Boneyard(commands.Bot):
 
     async def setup_hook(self) -> None:
         store = await Store.open(self.settings.database_path)
-        self.runtime = TableRuntime(self, store, self.settings.default_timer_seconds or None)
+        self.runtime = TableRuntime(self, store, self.settings.default_timer_seconds or None,
+                                    game_seed=self.settings.game_seed)
         await self.load_extension("bot.commands")
         for name in game_extensions(self.settings.extra_cogs):
             await self.load_extension(name)

@@ -25,6 +25,8 @@ class Settings(BaseSettings):
     default_timer_seconds: int = Field(300, ge=0)
     #: extra extension modules with game cogs of your own, comma-separated
     extra_cogs: str = ""
+    #: every new game gets these dice (to replay a reported game); unset: a fresh random seed
+    game_seed: int | None = Field(None, ge=0, lt=2**63)
 
     @field_validator("discord_token")
     @classmethod
@@ -44,7 +46,7 @@ class Settings(BaseSettings):
             raise ValueError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
         return value
 
-    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", mode="before")
+    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "game_seed", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if value == "" else value

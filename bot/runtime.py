@@ -39,10 +39,12 @@ RECENT_EVENTS = 6
 
 
 class TableRuntime:
-    def __init__(self, bot: Boneyard, store: Store, default_timer: int | None) -> None:
+    def __init__(self, bot: Boneyard, store: Store, default_timer: int | None, *,
+                 game_seed: int | None = None) -> None:
         self.bot = bot
         self.store = store
         self.default_timer = default_timer
+        self.game_seed = game_seed
         self.specs: dict[str, GameSpec] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         # channel id -> messages seen since our table message there (in memory: after a
@@ -117,7 +119,7 @@ class TableRuntime:
             host_id=interaction.user.id,
             seats=seats or [Seat(user_id=interaction.user.id, name=interaction.user.display_name)],
             options=options.model_dump(),
-            seed=random.SystemRandom().getrandbits(63),
+            seed=self.game_seed if self.game_seed is not None else random.SystemRandom().getrandbits(63),
             timer_seconds=self.default_timer if timer_seconds == "default" else timer_seconds,
         )
         try:
