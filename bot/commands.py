@@ -56,6 +56,14 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     async def leave(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: self.runtime.leave(interaction))
 
+    @app_commands.command(name="pause", description="Pause this channel's game: no moves, no timers (host)")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: self.runtime.pause(interaction, True))
+
+    @app_commands.command(name="resume", description="Resume this channel's paused game (host)")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: self.runtime.pause(interaction, False))
+
     @app_commands.command(name="log", description="The latest moves of this channel's game")
     async def log(self, interaction: discord.Interaction) -> None:
         async def run() -> None:

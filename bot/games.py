@@ -42,6 +42,19 @@ class GameSpec:
         """One line for the choices everyone makes on the table at once (Engine.open_actions)."""
         return "choose below; this choice is public."
 
+    def start_options(self, table: Table, options: BaseModel) -> BaseModel:
+        """The options the game starts with; a game that reads seat stakes puts them in here."""
+        return options
+
+    def stake_text(self, stake: int) -> str:
+        """A seat's stake in words, for the lobby."""
+        return str(stake)
+
+    def finish_messages(self, table: Table, view: BaseModel) -> list[dict[str, Any]]:
+        """Messages (keyword arguments of ``channel.send``) posted after the final standings,
+        such as a ledger with a file the game-master keeps."""
+        return []
+
     def rules_text(self, options: BaseModel) -> str:
         raise NotImplementedError
 

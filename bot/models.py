@@ -16,6 +16,9 @@ class Seat(BaseModel):
     ai: bool = False
     #: the last private view could not be sent by DM, so the table shows a "My hand" button
     dm_closed: bool = False
+    #: what this seat brings to the table, in the game's units (a tavern game's starting purse,
+    #: set by the host in the lobby); games that use stakes read it at the start
+    stake: int | None = None
 
 
 class Table(BaseModel):
@@ -25,6 +28,8 @@ class Table(BaseModel):
     game: str
     status: Status = "lobby"
     host_id: int
+    #: False when the host runs the table as game-master and takes no seat
+    host_plays: bool = True
     seats: list[Seat] = Field(default_factory=list)
     options: dict[str, Any] = Field(default_factory=dict)
     seed: int
@@ -32,6 +37,8 @@ class Table(BaseModel):
     version: int = 0
     message_id: int | None = None
     timer_seconds: int | None = None
+    #: the host paused the game: no moves and no timers until they resume it
+    paused: bool = False
     #: the latest events in words, newest last, shown under the table
     recent: list[str] = Field(default_factory=list)
     created_at: float = 0.0

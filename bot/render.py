@@ -95,6 +95,10 @@ def table_message(
             "view": _frozen(view),
         }
 
+    if table.paused:
+        lines.append("⏸ The game is paused. The host resumes it with `/game resume`.")
+        return {"content": clip("\n".join(lines), CONTENT), "embed": embed, "view": _frozen(view)}
+
     acting = engine.to_act(state)
     private_game = engine.has_private_view()
     controls_for: int | None = None
@@ -162,6 +166,8 @@ def lobby_embed(runtime: TableRuntime, table: Table) -> discord.Embed:
     fewest, most = engine.seat_range(options)
     seats = "\n".join(
         f"{i + 1}. {s.name}{' (host)' if s.user_id == table.host_id and not s.ai else ''}"
+        f"{' (AI)' if s.ai and not s.name.startswith('Bot ') else ''}"
+        f"{f' · {spec.stake_text(s.stake)}' if s.stake is not None else ''}"
         for i, s in enumerate(table.seats)
     ) or "Nobody yet."
     embed = discord.Embed(
@@ -172,6 +178,9 @@ def lobby_embed(runtime: TableRuntime, table: Table) -> discord.Embed:
         ),
         colour=spec.colour,
     )
+    if not table.host_plays:
+        embed.add_field(name="Game-master", value=f"<@{table.host_id}> runs this table and takes no seat.",
+                        inline=False)
     embed.add_field(name=f"Seats ({len(table.seats)}/{most})", value=seats, inline=False)
     changed = spec.option_lines(options)
     if changed:

@@ -12,7 +12,7 @@ import logging
 import random
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -53,6 +53,8 @@ class TableRuntime:
         self.deadline_changed = asyncio.Event()
         #: when the deadline task wakes next anyway; only an earlier deadline needs to wake it
         self.next_wake = 0.0
+        #: games whose final table has yet to be followed by the game's finish messages
+        self._just_finished: set[int] = set()
 
     def deadline_written(self, due: float | None) -> None:
         if due is not None and due < self.next_wake:
@@ -106,6 +108,7 @@ class TableRuntime:
     async def open_lobby(
         self, interaction: discord.Interaction, spec: GameSpec, options: BaseModel, *,
         seats: list[Seat] | None = None, timer_seconds: int | None | Literal["default"] = "default",
+        host_plays: bool = True,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refusal("Games are played in a server channel, not in DMs.")
@@ -117,7 +120,10 @@ class TableRuntime:
             channel_id=interaction.channel_id,
             game=spec.engine.key,
             host_id=interaction.user.id,
-            seats=seats or [Seat(user_id=interaction.user.id, name=interaction.user.display_name)],
+            host_plays=host_plays,
+            seats=seats if seats is not None else (
+                [Seat(user_id=interaction.user.id, name=interaction.user.display_name)] if host_plays else []
+            ),
             options=options.model_dump(),
             seed=self.game_seed if self.game_seed is not None else random.SystemRandom().getrandbits(63),
             timer_seconds=self.default_timer if timer_seconds == "default" else timer_seconds,
@@ -158,6 +164,8 @@ class TableRuntime:
             expected = table.version
             notice: str | None = None
             if op == "join":
+                if is_host and not table.host_plays:
+                    raise Refusal("You run this table as its game-master; players and NPCs take the seats.")
                 if table.seat_of(user.id) is not None:
                     raise Refusal("You already have a seat at this table.")
                 if len(table.seats) >= spec.engine.max_seats:
@@ -167,7 +175,7 @@ class TableRuntime:
                 seat = table.seat_of(user.id)
                 if seat is None:
                     raise Refusal("You do not have a seat at this table.")
-                if is_host:
+                if is_host and table.host_plays:
                     raise Refusal("The host cannot leave the lobby; use **Cancel** to close it.")
                 table.seats.pop(seat)
             elif op == "ai":
@@ -202,13 +210,53 @@ class TableRuntime:
             if old.seat_of(interaction.user.id) is None:
                 raise Refusal("Only the players of this game can ask for a rematch; "
                               f"start your own with `/{self.spec(old).command} new`.")
+        seats = [seat.model_copy(update={"dm_closed": False}) for seat in reversed(old.seats)]
         await self.open_lobby(interaction, self.spec(old), self.spec(old).engine.Options.model_validate(old.options),
-                              seats=list(reversed(old.seats)), timer_seconds=old.timer_seconds)
+                              seats=seats, timer_seconds=old.timer_seconds, host_plays=old.host_plays)
         if interaction.message is not None:
             try:
                 await interaction.message.edit(view=None)
             except discord.HTTPException:
                 log.info("could not remove the rematch button of game %s", game_id)
+
+    async def edit_lobby(self, interaction: discord.Interaction, change: Callable[[Table], str]) -> None:
+        """A host's change to the lobby from a game's own command (an NPC seat, a seat's stake):
+        ``change`` edits the table or raises Refusal, and returns what to tell the host."""
+        table = await self.live_table(interaction.channel_id or 0)
+        async with self.lock(table.id or 0):
+            table = await self.load(table.id or 0)
+            if table.status != "lobby":
+                raise Refusal("Seats can only be changed in the lobby, before the game starts.")
+            self._host_only(table, interaction.user, "change the seats")
+            expected = table.version
+            said = change(table)
+            table.version += 1
+            await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
+            await interaction.response.send_message(said, ephemeral=True)
+            await self._refresh_table(table)
+
+    async def pause(self, interaction: discord.Interaction, paused: bool) -> None:
+        """The host (a game-master, say) stops the clock and the moves, and starts them again."""
+        table = await self.live_table(interaction.channel_id or 0)
+        async with self.lock(table.id or 0):
+            table = await self.load(table.id or 0)
+            if table.status != "active":
+                raise Refusal("Only a game in play can be paused.")
+            if not self.may_manage(interaction, table):
+                raise Refusal("Only the host or someone with Manage Channel can pause or resume the game.")
+            if table.paused == paused:
+                raise Refusal("The game is already paused." if paused else "The game is not paused.")
+            expected = table.version
+            table.paused = paused
+            table.version += 1
+            due = self._deadline(table)
+            await self.store.save(table, expected, interaction_id=interaction.id, deadline=due)
+            self.deadline_written(due)
+            who = interaction.user.display_name
+            await interaction.response.send_message(
+                f"⏸ {who} paused the game." if paused else f"▶ {who} resumed the game."
+            )
+            await self._refresh_table(table)
 
     def _host_only(self, table: Table, user: discord.abc.User, what: str) -> None:
         if user.id != table.host_id:
@@ -216,7 +264,7 @@ class TableRuntime:
 
     def _start(self, table: Table, spec: GameSpec) -> tuple[BaseModel, list[LogEntry]]:
         engine = spec.engine
-        options = engine.Options.model_validate(table.options)
+        options = spec.start_options(table, engine.Options.model_validate(table.options))
         fewest, _ = engine.seat_range(options)
         if len(table.seats) < fewest:
             raise Refusal(f"{engine.title} needs at least {fewest} players; press **Join** or **Add AI**.")
@@ -240,8 +288,7 @@ class TableRuntime:
     ) -> None:
         async with self.lock(game_id):
             table = await self.load(game_id)
-            if table.status != "active":
-                raise Refusal("This game is over.")
+            self._playable(table)
             engine = self.spec(table).engine
             seat = table.seat_of(interaction.user.id)
             state = self.state_of(table)
@@ -263,8 +310,7 @@ class TableRuntime:
         """A click on a choice the table offers to everyone who owes one (Engine.open_actions)."""
         async with self.lock(game_id):
             table = await self.load(game_id)
-            if table.status != "active":
-                raise Refusal("This game is over.")
+            self._playable(table)
             if version != table.version:
                 await self._stale(interaction, table)
                 return
@@ -281,6 +327,12 @@ class TableRuntime:
             if shared[index] not in engine.legal_actions(state, seat):
                 raise Refusal("You cannot make that choice now.")
             await self._play(interaction, table, state, seat, shared[index])
+
+    def _playable(self, table: Table) -> None:
+        if table.status != "active":
+            raise Refusal("This game is over.")
+        if table.paused:
+            raise Refusal("The game is paused; the host resumes it with `/game resume`.")
 
     async def _play(
         self, interaction: discord.Interaction, table: Table, state: BaseModel, seat: int, action: BaseModel
@@ -378,6 +430,8 @@ class TableRuntime:
             draft, expected, log=entries, interaction_id=interaction_id, deadline=due, results=results,
         )
         self.deadline_written(due)
+        if draft.status == "finished":
+            self._just_finished.add(table.id or 0)
         for name in Table.model_fields:
             setattr(table, name, getattr(draft, name))
         if draft.status != "active":
@@ -385,7 +439,7 @@ class TableRuntime:
         return [s for s in engine.to_act(state) if s not in before]
 
     def _deadline(self, table: Table, state: BaseModel | None = None) -> float | None:
-        if table.status != "active" or not table.timer_seconds:
+        if table.status != "active" or not table.timer_seconds or table.paused:
             return None
         state = state if state is not None else self.state_of(table)
         engine = self.spec(table).engine
@@ -397,7 +451,7 @@ class TableRuntime:
         """A deadline passed: play the rulings' default for everyone still owing a decision."""
         async with self.lock(game_id):
             table = await self.store.get(game_id)
-            if table is None or table.status != "active" or table.version != version:
+            if table is None or table.status != "active" or table.version != version or table.paused:
                 return
             engine = self.spec(table).engine
             state = self.state_of(table)
@@ -529,8 +583,9 @@ class TableRuntime:
             await interaction.response.edit_message(**self._message(table, notice=notice))
         else:
             await interaction.response.edit_message(view=None)
-            await self.post_table(table, notice=notice, replace=False)
-        await self.deliver_private_views(table, notify)
+            await self.post_table(table, notice=notice, replace=False, notify=notify)
+            return  # post_table has done what follows a shown table
+        await self._after_show(table, notify)
 
     async def _refresh_table(self, table: Table) -> None:
         if table.message_id is None or not self._is_recent(table):
@@ -556,7 +611,18 @@ class TableRuntime:
                 await channel.get_partial_message(old).edit(view=None)
             except discord.HTTPException:
                 log.info("could not strip the old table message %s of game %s", old, table.id)
+        await self._after_show(table, notify)
+
+    async def _after_show(self, table: Table, notify: Sequence[int]) -> None:
+        """Once a new table is out: hands to those who must now choose, and after the final
+        standings, the game's own last words (a ledger, say)."""
         await self.deliver_private_views(table, notify)
+        if table.id in self._just_finished:
+            self._just_finished.discard(table.id)
+            spec = self.spec(table)
+            channel = self.bot.get_partial_messageable(table.channel_id)
+            for message in spec.finish_messages(table, spec.engine.view(self.state_of(table), None)):
+                await channel.send(**message)
 
     async def _set_message(self, table: Table, message_id: int) -> None:
         table.message_id = message_id

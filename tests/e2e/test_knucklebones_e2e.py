@@ -228,3 +228,30 @@ async def test_busy_channel_and_bad_input(tmp_path: Path) -> None:
             again = await fd.slash(bob, CHANNEL, "knucklebones new")
             assert (await again.wait_response())["type"] == 4  # the channel is free again
         clean(fd, bot)
+
+
+async def test_pause_stops_moves_and_timers_until_resumed(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        players = [fd.add_user(n) for n in ("ann", "bob")]
+        async with running_bot(fd, {"DEFAULT_TIMER_SECONDS": "1"}, tmp_path / "kb.sqlite3") as bot:
+            await open_table(fd, players[0], players[1:])
+            refused = await (await fd.slash(players[1], CHANNEL, "game pause")).wait_response()
+            assert refused["data"]["flags"] & 64 and "Only the host" in refused["data"]["content"]
+            paused = await (await fd.slash(players[0], CHANNEL, "game pause")).wait_response()
+            assert "paused the game" in paused["data"]["content"]
+            def the_table() -> dict:
+                return next(m for m in reversed(fd.messages(CHANNEL)) if m["embeds"])
+
+            table = await fd.wait_until(
+                lambda: "paused" in (the_table().get("content") or "") and the_table(), timeout=3,
+                what="the table to say it is paused")
+            assert action_buttons(fd, table) == []
+            before = move_number(table)
+            await asyncio.sleep(2.5)  # well past the 1 s turn timer
+            assert not any("Time ran out" in (m.get("content") or "") for m in fd.messages(CHANNEL))
+            assert move_number(the_table()) == before
+            await (await fd.slash(players[0], CHANNEL, "game resume")).wait_response()
+            await fd.wait_until(
+                lambda: any("Time ran out" in (m.get("content") or "") for m in fd.messages(CHANNEL)),
+                timeout=6, what="the timer to run again after resume")
+        clean(fd, bot)
