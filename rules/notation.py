@@ -51,6 +51,12 @@ class RollError(GameError):
 
 
 # ---------------------------------------------------------------- d20, bounded and seedable
+def die(rng: random.Random, sides: int) -> int:
+    """One fair die, 1..sides. Every die the dice commands show is drawn here, from a
+    ``random.Random`` the caller owns, so one loaded ``randrange`` in a test forces them all."""
+    return rng.randrange(sides) + 1
+
+
 class _Context(d20.RollContext):
     """One budget for a whole command, so `repeat` cannot multiply it (d20 resets per roll)."""
 
@@ -81,7 +87,7 @@ class _Die(d20.Die):
         if self.size == "%":
             value = context.rng.randrange(0, 100, 10)  # d20's d% is a tens die, 0-90
         else:
-            value = context.rng.randrange(self.size) + 1
+            value = die(context.rng, self.size)
         self.values.append(d20.Literal(value))
 
 
