@@ -10,6 +10,7 @@ import json
 import re
 from pathlib import Path
 
+from rules.stones_and_bones_reading import coins, read_bones
 from tests.fakediscord import FLAG_EPHEMERAL, FakeDiscord, running_bot, running_fake
 
 CHANNEL = "games"
@@ -78,6 +79,16 @@ async def test_plain_private_and_bad_rolls(tmp_path: Path) -> None:
                 assert why in answer["data"]["content"] and "`4d6kh3`" in answer["data"]["content"], answer
             it = await fd.slash(ann, CHANNEL, "roll", {"expression": "3d6", "fail": 1})
             assert "needs a `target`" in (await it.wait_response())["data"]["content"]
+            # past the declared ranges (which Discord enforces; the fake passes raw options through)
+            for raw, why in [([{"name": "expression", "type": 3, "value": "1+" * 250 + "1"}], "501 characters"),
+                             ([{"name": "expression", "type": 3, "value": "1d6"},
+                               {"name": "repeat", "type": 4, "value": 21}], "between 1 and 20"),
+                             ([{"name": "expression", "type": 3, "value": "1d6"},
+                               {"name": "repeat", "type": 4, "value": 0}], "between 1 and 20")]:
+                it = await fd.slash(ann, CHANNEL, "roll", raw)
+                answer = await it.wait_response()
+                assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL, raw
+                assert why in answer["data"]["content"] and "`4d6kh3`" in answer["data"]["content"], answer
             assert len(fd.messages(CHANNEL)) == before
         clean(fd, bot)
 
@@ -125,4 +136,58 @@ async def test_secret_roll_with_closed_dms_falls_back_to_ephemeral(tmp_path: Pat
             [told] = await it.wait_followups(1)
             assert told["flags"] & FLAG_EPHEMERAL and "could not DM Shy" in told["content"] and told["embeds"] == []
             assert len(fd.dm_messages(bob)) == 1 and fd.dm_messages(shy_gm) == []
+        clean(fd, bot)
+
+
+def bones_in(embed: dict) -> list[int]:
+    """The four Bones in the order thrown, from the first line of a /roll-bones embed."""
+    return [int(face) for face in re.findall(r"\*\*(\d+)\*\* (?:copper|silver|gold)",
+                                             embed["description"].splitlines()[0])]
+
+
+async def test_roll_bones_plain_private_and_bad_input(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {}, tmp_path / "r.sqlite3") as bot:
+            [command] = [c for scope in fd.commands.values() for c in scope if c["name"] == "roll-bones"]
+            schema = {o["name"]: o for o in command["options"]}
+            assert (schema["tide"]["min_value"], schema["tide"]["max_value"]) == (1, 6)
+            assert not schema["tide"]["required"] and schema["private"]["type"] == 5
+            assert [c["value"] for c in schema["ill_omens"]["choices"]] == ["product", "max_group"]
+
+            # plain: the whole table sees the Bones, and the bet is the engine's for those Bones
+            it = await fd.slash(ann, CHANNEL, "roll-bones", {"tide": 3})
+            msg = await it.response_message()
+            assert not msg["flags"] & FLAG_EPHEMERAL and msg in fd.messages(CHANNEL)
+            embed = msg["embeds"][0]
+            faces = bones_in(embed)
+            assert len(faces) == 4 and all(1 <= face <= 20 for face in faces)
+            reading = read_bones(faces, 3)
+            assert embed["title"].startswith("🦴 The Bones at Tide 3")
+            assert big_number(embed) == coins(reading.bet)
+            fields = {f["name"]: f["value"] for f in embed["fields"]}
+            assert fields["Step by step"] == "\n".join(reading.steps)
+            assert ("☠️ Crossbones" in fields) == (reading.crossbones is not None)
+            assert embed["footer"]["text"] == "Ann · Ill Omens: each matching group multiplies"
+
+            # private, with the other Ill Omens rule: only the roller sees it
+            before = len(fd.messages(CHANNEL))
+            it = await fd.slash(bob, CHANNEL, "roll-bones", {"ill_omens": "max_group", "private": True})
+            answer = await it.wait_response()
+            assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL
+            embed = answer["data"]["embeds"][0]
+            assert big_number(embed) == coins(read_bones(bones_in(embed), 1, "max_group").bet)
+            assert embed["footer"]["text"] == "Bob · Ill Omens: only the largest group multiplies"
+            assert len(fd.messages(CHANNEL)) == before
+
+            # Discord enforces the Range and the choices; a client that sends other values anyway
+            # (the fake passes raw options through) is answered privately, and nothing is thrown
+            for raw, why in [([{"name": "tide", "type": 4, "value": 7}], "The Tide runs from 1 to 6"),
+                             ([{"name": "tide", "type": 4, "value": 0}], "`/roll-bones tide:2`"),
+                             ([{"name": "ill_omens", "type": 3, "value": "sum"}], "`max_group`")]:
+                it = await fd.slash(ann, CHANNEL, "roll-bones", raw)
+                answer = await it.wait_response()
+                assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL, raw
+                assert why in answer["data"]["content"] and not answer["data"].get("embeds"), answer
+            assert len(fd.messages(CHANNEL)) == before
         clean(fd, bot)
