@@ -1,6 +1,6 @@
 """How fast /roll parses, rolls and draws: rolls per second for everyday expressions, and the time
 of the largest rolls the limits allow (1,000 dice; the worst refused ones are timed too, since a
-refusal must be as quick as an answer).
+refusal must be as quick as an answer). /roll-bones is timed the same way (throw, read, embed).
 
     .venv/bin/python bench/roll_speed.py
     .venv/bin/python bench/roll_speed.py --seconds 2
@@ -12,11 +12,14 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cogs.roll import roll_embed  # noqa: E402
+from cogs.roll_bones import MAX_TIDE, bones_embed, roll_bones  # noqa: E402
 from rules.notation import RollError, roll  # noqa: E402
 
 TYPICAL = ["1d20+5", "4d6kh3", "8d6", "2d20kh1+7", "10d10e10", "1d20[attack]+5 sneak attack"]
@@ -38,11 +41,16 @@ def once(expression: str, rng: random.Random, **options: int) -> None:
         pass
 
 
-def rate(expression: str, seconds: float, rng: random.Random) -> float:
+def bones(rng: random.Random) -> None:
+    """Everything /roll-bones does before sending: throw, read at a random Tide, draw the embed."""
+    bones_embed(roll_bones(rng.randint(1, MAX_TIDE), rng=rng), "bench")
+
+
+def rate(action: Callable[[], None], seconds: float) -> float:
     count, start = 0, time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
         for _ in range(100):
-            once(expression, rng)
+            action()
         count += 100
     return count / elapsed
 
@@ -63,7 +71,7 @@ def main() -> None:
     rng = random.Random(1)
     print("typical expressions (parse + roll + embed):")
     for expression in TYPICAL:
-        print(f"  {expression:32} {rate(expression, args.seconds, rng):10,.0f} rolls/s")
+        print(f"  {expression:32} {rate(partial(once, expression, rng), args.seconds):10,.0f} rolls/s")
     print("largest allowed rolls (slowest of 5):")
     for expression, options in LARGEST:
         label = expression if len(expression) <= 30 else expression[:27] + "..."
@@ -73,6 +81,8 @@ def main() -> None:
     for expression in REFUSED:
         label = expression if len(expression) <= 30 else expression[:27] + "..."
         print(f"  {label:32} {'':18} {worst(expression, rng) * 1000:8.1f} ms")
+    print("/roll-bones (throw + reading + embed):")
+    print(f"  {'four Bones, Tide 1-6':32} {rate(partial(bones, rng), args.seconds):10,.0f} rolls/s")
 
 
 if __name__ == "__main__":

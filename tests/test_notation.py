@@ -336,6 +336,16 @@ def test_any_text_is_rolled_or_refused(text: str, repeat: int) -> None:
     roll_within_limits(text, repeat, None, None)
 
 
+#: text made of the notation's own characters reaches far deeper into the parser than arbitrary text
+NOTATION_TEXT = st.text(alphabet=st.sampled_from(list("0123456789d%khlpreoaim<>=!+-*/(),.[] x")), max_size=80)
+
+
+@PROPERTY
+@given(NOTATION_TEXT, st.integers(1, 20))
+def test_any_text_in_the_notation_alphabet_is_rolled_or_refused(text: str, repeat: int) -> None:
+    roll_within_limits(text, repeat, None, None)
+
+
 @PROPERTY
 @given(EXPRESSIONS, COMMENTS, st.integers(1, 20), st.one_of(st.none(), st.integers(-2, 12)),
        st.one_of(st.none(), st.integers(-2, 12)))
