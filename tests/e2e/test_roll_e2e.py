@@ -72,7 +72,9 @@ async def test_plain_private_and_bad_rolls(tmp_path: Path) -> None:
             assert len(fd.messages(CHANNEL)) == before
 
             for bad, why in [("1d20+", "can't read"), ("1001d6", "limit is 1,000"), ("1d20/0", "divides by zero"),
-                             ("1d100000", "10,000 sides"), ("1d1e1", "more than 1,000 dice")]:
+                             ("1d100000", "10,000 sides"), ("1d1e1", "more than 1,000 dice"),
+                             ("-" * 400 + "1", "nested too deeply"), ("1d6 + 1.5 // 0", "divides by zero"),
+                             ("*".join(["9" * 30 + ".9"] * 14), "too large")]:
                 it = await fd.slash(ann, CHANNEL, "roll", {"expression": bad})
                 answer = await it.wait_response()
                 assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL, bad
