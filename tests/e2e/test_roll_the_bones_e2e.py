@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from rules import roll_the_bones as rtb
 from rules.base import Engine
 from tests.e2e.test_knucklebones_e2e import CHANNEL, button, clean, finished
@@ -470,4 +472,217 @@ async def test_three_players_bone_call_and_tie_to_the_end(tmp_path: Path) -> Non
             assert by["Cy"].via_hand and not by["Cy"].via_dm and fd.dm_messages(cy) == []
             checked = audit(record, sealed, list(by))
             assert checked["antes revealed"] >= 3 * rounds and checked["picks revealed"] >= rounds, checked
+        clean(fd, bot)
+
+
+async def current_dm(fd: FakeDiscord, user: FakeUser, shot: Shot) -> dict[str, Any]:
+    return await fd.wait_until(
+        lambda: next((m for m in reversed(fd.dm_messages(user)) if is_current(m, shot)), None),
+        timeout=DM_WAIT, what=f"{user.name}'s DM for the {shot.phase}")
+
+
+async def my_hand(fd: FakeDiscord, user: FakeUser) -> dict[str, Any]:
+    table = table_of(fd)
+    private = await (await fd.click(user, table, button(fd, table, "My hand"))).response_message()
+    assert private["flags"] & 64
+    return private
+
+
+def labelled(message: dict[str, Any], prefix: str) -> str:
+    found = [b["custom_id"] for b in act_buttons(message) if b["label"].startswith(prefix)]
+    assert len(found) == 1, (prefix, [b["label"] for b in act_buttons(message)])
+    return found[0]
+
+
+async def twice_at_once(fd: FakeDiscord, user: FakeUser, message: dict[str, Any], custom_id: str) -> dict[str, Any]:
+    """A double click: both presses reach the bot before either is answered. One is applied
+    (the message is updated), the other is refused privately; returns the refusal."""
+    first = await fd.click(user, message, custom_id)
+    second = await fd.click(user, message, custom_id)
+    answers = [await first.wait_response(), await second.wait_response()]
+    assert sorted(a["type"] for a in answers) == [4, 7], answers
+    refusal = next(a for a in answers if a["type"] == 4)
+    assert refusal["data"]["flags"] & 64, refusal
+    return refusal
+
+
+async def refused(fd: FakeDiscord, user: FakeUser, message: dict[str, Any], custom_id: str) -> dict[str, Any]:
+    answer = await (await fd.click(user, message, custom_id)).wait_response()
+    assert answer["type"] == 4 and answer["data"]["flags"] & 64, answer
+    return answer
+
+
+def now(fd: FakeDiscord, message: dict[str, Any]) -> dict[str, Any]:
+    fresh = fd.message(message["id"])
+    assert fresh is not None
+    return fresh
+
+
+async def test_dms_closed_plays_through_my_hand(tmp_path: Path) -> None:
+    """Bob's DMs are closed: the bot's DM is refused, the table tells him to press My hand,
+    and he plays a whole game from there. Both house options are set from the command."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob", dms_closed=True)
+        stranger = fd.add_user("dee")
+        record = PublicRecord(fd, CHANNEL)
+        async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
+            lobby = await (await fd.slash(ann, CHANNEL, "roll-the-bones new",
+                                          {"dice_set": "all_d6", "side_pots": "simple", "max_rounds": 2})
+                           ).response_message()
+            house = next(f["value"] for f in lobby["embeds"][0]["fields"] if f["name"] == "House options")
+            assert "10×d6 and the bone d12" in house and "simple side pots" in house and "round 2" in house
+            await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
+            await (await fd.click(ann, lobby, button(fd, lobby, "Start"))).wait_response()
+
+            told = await fd.wait_until(
+                lambda: f"<@{bob.id}>: I could not DM you, so press **My hand**" in (table_of(fd).get("content") or ""),
+                timeout=5, what="the table to send Bob to My hand")
+            assert told
+            assert any(r.path.endswith("/messages") and r.code == 50007 for r in fd.requests)  # the DM was refused
+            shot = shot_of(table_of(fd))
+            assert shot is not None and shot.seats["Bob"] == Counter({6: 10, 12: 1})  # all_d6
+            dm = await current_dm(fd, ann, shot)  # Ann's DMs are open: her controls came by DM
+            assert "**Your dice**: 11 (10×d6 d12🦴)" in dm["embeds"][0]["description"]
+
+            hand = await my_hand(fd, bob)
+            assert hand["embeds"][0]["title"].endswith("· your dice")
+            assert "**Your dice**: 11 (10×d6 d12🦴)" in hand["embeds"][0]["description"]
+            assert [b["label"] for b in act_buttons(hand)][-1].startswith("Fill with my smallest: 2×d6")
+            nobody = await (await fd.click(stranger, table_of(fd), button(fd, table_of(fd), "My hand"))).wait_response()
+            assert nobody["type"] == 4 and nobody["data"]["flags"] & 64 and "no hand" in nobody["data"]["content"]
+
+            players = [Player(ann, smallest, caller=True), Player(bob, largest_first)]
+            sealed = Sealed()
+            final = await play(fd, players, sealed)
+            assert finished(final) and "Roll the Bones: game over" == final["embeds"][0]["title"]
+            assert re.match(r"🏆 (Ann|Bob) (wins|and)", final["embeds"][1]["description"]) or \
+                "share the win" in final["embeds"][1]["description"]
+            assert players[1].via_hand >= 2 and players[1].via_dm == 0 and fd.dm_messages(bob) == []
+            assert players[0].via_dm >= 1
+            for text in reveals(record).values():
+                check_reveal(text, 2 * rtb.START_DICE)
+            assert audit(record, sealed, ["Ann", "Bob"])["antes revealed"] >= 2
+        clean(fd, bot)
+
+
+async def test_a_sealed_choice_made_twice_counts_once(tmp_path: Path) -> None:
+    """Double clicks on sealed choices, at once and one after the other from a second copy of
+    the controls: each choice counts once, and the reveal shows exactly what was sealed."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob", dms_closed=True)
+        record = PublicRecord(fd, CHANNEL)
+        async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
+            await open_table(fd, ann, [bob], {"max_rounds": 1})
+            shot = shot_of(await fd.wait_until(lambda: "My hand" in (table_of(fd).get("content") or "") and table_of(fd)))
+            assert shot is not None and shot.phase == "ante"
+            dm = await current_dm(fd, ann, shot)
+            before = move_of(dm)
+
+            # Ann adds a d8 with a double click: one d8 in her ante, one move
+            await twice_at_once(fd, ann, dm, labelled(dm, "Ante a d8"))
+            dm = now(fd, dm)
+            assert "**Your ante** (1/2): d8" in dm["embeds"][0]["description"]
+            assert move_of(dm) == before + 1
+            assert [b["label"] for b in act_buttons(dm) if b["label"].startswith("Ante a d8")] == ["Ante a d8 (2 free)"]
+
+            # a second copy of her controls (My hand), then the d10 pressed in both, one after the other
+            copy_ = await my_hand(fd, ann)
+            add_d10 = labelled(copy_, "Ante a d10")
+            answer = await (await fd.click(ann, dm, labelled(dm, "Ante a d10"))).wait_response()
+            assert answer["type"] == 7
+            late = await refused(fd, ann, copy_, add_d10)
+            assert "moment has passed" in late["data"]["content"]
+            dm = now(fd, dm)
+            assert "**Your ante** (2/2): d8 d10" in dm["embeds"][0]["description"]
+            assert move_of(dm) == before + 2
+
+            # sealing twice at once seals once
+            await twice_at_once(fd, ann, dm, labelled(dm, "Seal my ante: d8, d10"))
+            sealed = Sealed(antes={(1, 1): {"Ann": Counter({8: 1, 10: 1})}})
+            assert move_of(now(fd, dm)) == before + 3
+
+            # Bob (DMs closed) opens My hand twice and fills in each copy: the second is refused
+            first, second = await my_hand(fd, bob), await my_hand(fd, bob)
+            fill = labelled(first, "Fill with my smallest: 2×d4")
+            assert fill == labelled(second, "Fill with my smallest: 2×d4")
+            assert (await (await fd.click(bob, first, fill)).wait_response())["type"] == 7
+            await refused(fd, bob, second, fill)
+            first = now(fd, first)
+            assert "**Your ante** (2/2): 2×d4" in first["embeds"][0]["description"]
+            await twice_at_once(fd, bob, first, labelled(first, "Seal my ante: 2×d4"))
+            sealed.antes[(1, 1)]["Bob"] = Counter({4: 2})
+
+            # the bone calls: a double Ready on the table counts once (Bob still owes his)
+            table = await settle(fd, before + 4)
+            shot = shot_of(table)
+            assert shot is not None and shot.phase == "bone"
+            await twice_at_once(fd, ann, table, button(fd, table, "Ready"))
+            table = table_of(fd)
+            shot = shot_of(table)
+            assert shot is not None and shot.phase == "bone" and "⏳ deciding" in shot.status["Bob"]
+            assert "✅ ready" in shot.status["Ann"]
+            await (await fd.click(bob, table, button(fd, table, "Ready"))).wait_response()
+
+            # the picks: Bob rolls his smallest die with a double click in My hand
+            shot = shot_of(table_of(fd))
+            assert shot is not None and shot.phase == "pick"
+            hand = await my_hand(fd, bob)
+            roll = next(b for b in act_buttons(hand) if b["label"].startswith("Roll a "))
+            await twice_at_once(fd, bob, hand, roll["custom_id"])
+            sealed.picks[(1, 1)] = {"Bob": int(re.search(r"d(\d+)", roll["label"])[1])}  # type: ignore[index]
+
+            final = await play(fd, [Player(ann, smallest), Player(bob, smallest)], sealed)
+            shown = reveals(record)
+            check_reveal(shown[1], 2 * rtb.START_DICE)
+            first_roll = rolls_in(shown[1])[0]
+            assert set(first_roll) == {"Ann", "Bob"}  # one die each, whatever was clicked
+            assert finished(final)
+            checked = audit(record, sealed, ["Ann", "Bob"])
+            assert checked["antes revealed"] >= 2 and checked["picks revealed"] >= 1, checked
+        clean(fd, bot)
+
+
+def dm_prompts(fd: FakeDiscord, user: FakeUser) -> list[tuple[str, str]]:
+    """(title, kind of choice) of every DM the player was sent, in order."""
+    out = []
+    for m in fd.dm_messages(user):
+        text = m["embeds"][0]["description"]
+        kind = "ante" if "**Your ante**" in text or "to ante" in text else "pick" if "roll" in text else "other"
+        out.append((m["embeds"][0]["title"], kind))
+    return out
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "bot/runtime.py: a player's own click in their DM (or My hand) edits that message in place "
+    "and then also sends a fresh DM, because _respond_with_table passes the clicker in `notify` "
+    "on the private path; without the decision-stamp `notify`, the player whose Ready on the "
+    "table closes the bone calls gets no DM for the pick instead. Drop this marker once fixed."))
+async def test_every_sealed_choice_arrives_in_one_dm(tmp_path: Path) -> None:
+    """Whoever owes a sealed choice gets it by DM, including the player whose Ready on the
+    public table closed the bone calls; and their own clicks update that DM in place rather
+    than sending a fresh one each time."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
+            await open_table(fd, ann, [bob], {"max_rounds": 1})
+            sealed = Sealed()
+            players = {"Ann": Player(ann, largest_first), "Bob": Player(bob, smallest)}
+            shot = shot_of(table_of(fd))
+            while shot is not None and shot.phase == "ante":
+                owing = [n for n, s in shot.status.items() if "⏳ choosing" in s]
+                await seal_one(fd, players[owing[0]], shot, sealed)
+                shot = shot_of(table_of(fd))
+            assert shot is not None and shot.phase == "bone"
+            await bone_click(fd, players["Ann"], shot, "Ready")
+            shot = shot_of(table_of(fd))
+            assert shot is not None
+            await bone_click(fd, players["Bob"], shot, "Ready")
+            shot = shot_of(table_of(fd))
+            assert shot is not None and shot.phase == "pick"
+            await current_dm(fd, ann, shot)
+            await current_dm(fd, bob, shot)  # Bob's Ready on the table closed the calls
+            assert players["Ann"].via_dm == 3  # Ante a d10, Fill, Seal: all in one DM
+            for user in (ann, bob):
+                prompts = dm_prompts(fd, user)
+                assert len(prompts) == len(set(prompts)) == 2, (user.name, prompts)
         clean(fd, bot)
