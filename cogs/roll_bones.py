@@ -23,6 +23,7 @@ from rules.stones_and_bones_reading import (
     CROSSBONES_TEXT,
     FACES,
     BonesReading,
+    BoneView,
     IllOmensRule,
     OmenGroup,
     coins,
@@ -58,8 +59,7 @@ def roll_bones(tide: int = 1, rule: str = "product", rng: random.Random | None =
     return read_bones([die(rng, FACES) for _ in range(BONES)], tide, cast(IllOmensRule, rule))
 
 
-def _bone(reading: BonesReading, index: int) -> str:
-    bone = reading.bones[index]
+def _bone(bone: BoneView) -> str:
     marks = [m for m, on in (("Ill Omens", bone.omen), ("Bane", bone.bane), ("Blessing", bone.blessing)) if on]
     return f"**{bone.face}** {bone.tier}" + (f" ({', '.join(marks)})" if marks else "")
 
@@ -70,7 +70,7 @@ def _omen(group: OmenGroup) -> str:
 
 def bones_embed(reading: BonesReading, roller: str) -> discord.Embed:
     """The four Bones, what they show, and the bet in large type: the engine's steps, verbatim."""
-    lines = [" · ".join(_bone(reading, i) for i in range(BONES)),
+    lines = [" · ".join(_bone(bone) for bone in reading.bones),
              f"# {coins(reading.bet)}",
              f"-# bet at Tide {reading.tide}: {reading.final.text()}"]
     title = f"🦴 The Bones at Tide {reading.tide}"
