@@ -46,9 +46,19 @@ class GameSpec:
         """The options the game starts with; a game that reads seat stakes puts them in here."""
         return options
 
-    def stake_text(self, stake: int) -> str:
-        """A seat's stake in words, for the lobby."""
-        return str(stake)
+    def score_text(self, score: int) -> str:
+        """A final score in words, for the standings."""
+        return f"{score} points"
+
+    def stake_text(self, table: Table, stake: int | None) -> str | None:
+        """A seat's stake in words for the lobby (``None``: the seat set none); None shows
+        nothing. A game with a default stake shows it for every seat."""
+        return None if stake is None else str(stake)
+
+    def timer_seconds(self, table: Table, state: BaseModel) -> int | None:
+        """The time for the decisions awaited in ``state``: the table's timer, unless the rules
+        ask for a shorter window at this moment (a call that must come at once)."""
+        return table.timer_seconds
 
     def finish_messages(self, table: Table, view: BaseModel) -> list[dict[str, Any]]:
         """Messages (keyword arguments of ``channel.send``) posted after the final standings,

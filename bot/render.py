@@ -32,12 +32,15 @@ def names(table: Table) -> str:
     return people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
 
 
-def event_text(table: Table, event: Event) -> str:
+def seat_names(table: Table, text: str) -> str:
     """Engines speak of "Seat 2"; the table knows who sits there."""
-    text = event.text
     for index in sorted(range(len(table.seats)), reverse=True):
         text = text.replace(f"Seat {index + 1}", table.seats[index].name)
     return text
+
+
+def event_text(table: Table, event: Event) -> str:
+    return seat_names(table, event.text)
 
 
 def mention(table: Table, seat: int) -> str:
@@ -117,7 +120,7 @@ def table_message(
     if asked:
         lines.append(", ".join(mention(table, s) for s in asked) + ": " + spec.open_prompt(table, public))
         for index, action in enumerate(shared[:MAX_BUTTONS]):
-            view.add_item(OpenButton(gid, table.version, index, spec.action_label(public, action),
+            view.add_item(OpenButton(gid, table.version, index, seat_names(table, spec.action_label(public, action)),
                                      spec.action_style(public, action), row=index // 5))
     waiting = [table.seats[s].name for s in acting if s != controls_for and s not in asked]
     if waiting:
@@ -143,12 +146,12 @@ def _add_actions(view: discord.ui.View, runtime: TableRuntime, table: Table, sta
     if len(actions) <= MAX_BUTTONS:
         for index, action in enumerate(actions):
             view.add_item(
-                ActionButton(gid, stamp, index, spec.action_label(seen, action),
+                ActionButton(gid, stamp, index, seat_names(table, spec.action_label(seen, action)),
                              spec.action_style(seen, action), row=index // 5)
             )
         return
     options = [
-        discord.SelectOption(label=clip(spec.action_label(seen, a), 100), value=str(i))
+        discord.SelectOption(label=clip(seat_names(table, spec.action_label(seen, a)), 100), value=str(i))
         for i, a in enumerate(actions[:25])
     ]
     view.add_item(ActionSelect(gid, stamp, options, row=0))
@@ -167,7 +170,7 @@ def lobby_embed(runtime: TableRuntime, table: Table) -> discord.Embed:
     seats = "\n".join(
         f"{i + 1}. {s.name}{' (host)' if s.user_id == table.host_id and not s.ai else ''}"
         f"{' (AI)' if s.ai and not s.name.startswith('Bot ') else ''}"
-        f"{f' · {spec.stake_text(s.stake)}' if s.stake is not None else ''}"
+        f"{f' · {stake}' if (stake := spec.stake_text(table, s.stake)) else ''}"
         for i, s in enumerate(table.seats)
     ) or "Nobody yet."
     embed = discord.Embed(
@@ -190,17 +193,18 @@ def lobby_embed(runtime: TableRuntime, table: Table) -> discord.Embed:
 
 
 def standings_embed(runtime: TableRuntime, table: Table) -> discord.Embed:
-    engine = runtime.spec(table).engine
+    spec = runtime.spec(table)
+    engine = spec.engine
     outcomes = sorted(engine.outcomes(runtime.state_of(table)), key=lambda o: (o.rank, o.seat))
     winners = [table.seats[o.seat].name for o in outcomes if o.rank == 1]
     top = outcomes[0].score if outcomes else None
-    points = f" with {top} points" if top is not None else ""
+    points = f" with {spec.score_text(top)}" if top is not None else ""
     if len(winners) == 1:
         headline = f"🏆 {winners[0]} wins{points}!"
     else:
         headline = f"🏆 {', '.join(winners[:-1])} and {winners[-1]} share the win{points}!"
     lines = [
-        f"**{o.rank}.** {table.seats[o.seat].name}" + (f": {o.score}" if o.score is not None else "")
+        f"**{o.rank}.** {table.seats[o.seat].name}" + (f": {spec.score_text(o.score)}" if o.score is not None else "")
         for o in outcomes
     ]
     embed = discord.Embed(title="Final standings", description=headline, colour=discord.Colour.gold())

@@ -207,7 +207,7 @@ class TableRuntime:
             old = await self.load(game_id)
             if old.live:
                 raise Refusal("This game is still going.")
-            if old.seat_of(interaction.user.id) is None:
+            if old.seat_of(interaction.user.id) is None and interaction.user.id != old.host_id:
                 raise Refusal("Only the players of this game can ask for a rematch; "
                               f"start your own with `/{self.spec(old).command} new`.")
         seats = [seat.model_copy(update={"dm_closed": False}) for seat in reversed(old.seats)]
@@ -402,10 +402,13 @@ class TableRuntime:
     ) -> list[int]:
         """Write the new state; the table object is only changed once the write succeeded.
 
-        Returns the seats that owe a decision now and did not before: they get their private view.
+        Returns the seats that owe a decision now and did not owe this one before (a new
+        phase, or their own choice was undone): they get their private view. Judged by each
+        seat's decision stamp, so a seat that goes on from one sealed choice to the next (a
+        parley, then a vote) is told again, and one whose pending choice is untouched is not.
         """
         engine = self.spec(table).engine
-        before = set(engine.to_act(self.state_of(table))) if table.state is not None else set()
+        before = self._stamps(table, table.version, self.state_of(table)) if table.state is not None else {}
         recent = table.recent + [text for entry in entries for text in entry.events]
         # a shallow copy: every field this changes is replaced, never mutated in place
         draft = table.model_copy(update={
@@ -436,16 +439,23 @@ class TableRuntime:
             setattr(table, name, getattr(draft, name))
         if draft.status != "active":
             return []
-        return [s for s in engine.to_act(state) if s not in before]
+        now = self._stamps(table, draft.version, state)
+        return [s for s, stamp in now.items() if before.get(s) != stamp]
+
+    def _stamps(self, table: Table, version: int, state: BaseModel) -> dict[int, str]:
+        """What each seat owing a decision is asked, as its buttons would carry it."""
+        engine = self.spec(table).engine
+        return {s: engine.decision_stamp(state, s) or str(version) for s in engine.to_act(state)}
 
     def _deadline(self, table: Table, state: BaseModel | None = None) -> float | None:
         if table.status != "active" or not table.timer_seconds or table.paused:
             return None
         state = state if state is not None else self.state_of(table)
-        engine = self.spec(table).engine
-        if not any(not table.seats[s].ai for s in engine.to_act(state)):
+        spec = self.spec(table)
+        if not any(not table.seats[s].ai for s in spec.engine.to_act(state)):
             return None
-        return time.time() + float(table.timer_seconds)
+        seconds = spec.timer_seconds(table, state)
+        return None if not seconds else time.time() + float(seconds)
 
     async def expire(self, game_id: int, version: int) -> None:
         """A deadline passed: play the rulings' default for everyone still owing a decision."""

@@ -22,6 +22,7 @@ Seats are 0-based in the state and "Seat N" (1-based) in event text. Money is in
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -94,6 +95,8 @@ __all__ = [
 ]
 
 A = StonesAndBonesAction
+#: the phases whose choices are sealed until all are in (RULINGS 5.4)
+SEALED_PHASES = ("vote", "tide")
 
 
 # -- the engine ---------------------------------------------------------------------------------
@@ -164,6 +167,30 @@ class StonesAndBonesEngine(Engine[StonesAndBonesState, StonesAndBonesAction, Sto
     def has_private_view(self) -> bool:
         """Mutiny votes and Tide-rise choices are sealed."""
         return True
+
+    def open_actions(self, state: StonesAndBonesState) -> list[StonesAndBonesAction]:
+        """Every decision but the sealed ones is made in the open, on the table itself: the
+        union of what the seats owing a decision may do (a click counts for whoever pressed it,
+        if it is theirs to make). The Mutiny vote and the Tide-rise choice go to each seat
+        privately instead."""
+        if state.phase in SEALED_PHASES or state.phase == "over":
+            return []
+        shared: list[StonesAndBonesAction] = []
+        for seat in self.to_act(state):
+            shared += [a for a in self.legal_actions(state, seat) if a not in shared]
+        return shared
+
+    def decision_stamp(self, state: StonesAndBonesState, seat: int) -> str | None:
+        """In a sealed phase a seat's buttons stay valid until its own choice is made, so one
+        vote does not void the buttons another voter is about to press."""
+        if state.phase == "vote" and state.mutiny is not None:
+            mine: tuple[object, ...] = ("v", state.turns, state.waves_played, state.mutiny.votes[seat])
+        elif state.phase == "tide":
+            choice = state.tide_choices[seat]
+            mine = ("t", state.tide, state.waves_played, choice.kind if choice else None)
+        else:
+            return None
+        return f"{zlib.crc32(repr(mine).encode()):08x}"
 
     def to_act(self, state: StonesAndBonesState) -> list[int]:
         s = state

@@ -1,0 +1,208 @@
+"""Stones & Bones end to end, in tavern mode: the real bot process against the fake Discord.
+
+A game-master opens a table without a seat, seats a named NPC with a purse, sets a player's
+purse, and two players play to the end by clicking only what the bot rendered: public choices on
+the table, sealed votes and Tide-rise choices in their DMs. Every test ends with ``clean``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+from tests.e2e.test_knucklebones_e2e import button, clean, move_number
+from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake
+
+CHANNEL = "tavern"
+NPC = "One-Eyed Mags"
+#: fixed dice, so the game below goes the same way every run: a claim by the NPC in Tide 1
+#: (Mutiny on any claim, so the crew may rise against it), then the Tide rise
+ENV = {"GAME_SEED": "7", "DEFAULT_TIMER_SECONDS": "0"}
+
+
+def is_table(message: dict) -> bool:
+    return any((e.get("title") or "").startswith("Stones & Bones") and "ledger" not in (e.get("title") or "")
+               for e in message.get("embeds") or [])
+
+
+def table_now(fd: FakeDiscord) -> dict:
+    return next(m for m in reversed(fd.messages(CHANNEL)) if is_table(m))
+
+
+def text_of(message: dict) -> str:
+    return (message.get("content") or "") + json.dumps(message.get("embeds") or [], ensure_ascii=False)
+
+
+def finished(message: dict) -> bool:
+    return "Final standings" in json.dumps(message["embeds"])
+
+
+def open_buttons(fd: FakeDiscord, message: dict) -> list[dict]:
+    return [b for b in fd.buttons(message) if b["custom_id"].startswith("bn:all:")]
+
+
+def act_buttons(fd: FakeDiscord, message: dict) -> list[dict]:
+    return [b for b in fd.buttons(message) if b["custom_id"].startswith("bn:act:")]
+
+
+def asked(message: dict, players: list[FakeUser]) -> list[FakeUser]:
+    """The players the table mentions on its first line of prompts, in the order it names them."""
+    content = message.get("content") or ""
+    found = sorted((content.index(f"<@{p.id}>"), p) for p in players if f"<@{p.id}>" in content)
+    return [p for _, p in found]
+
+
+def field(message: dict, name: str) -> str:
+    for embed in message["embeds"]:
+        for f in embed.get("fields", []):
+            if f["name"].startswith(name):
+                return f["value"]
+    return ""
+
+
+async def slash_ok(fd: FakeDiscord, user: FakeUser, name: str, options: dict) -> dict:
+    answer = await (await fd.slash(user, CHANNEL, name, options)).wait_response()
+    assert answer["type"] == 4, answer
+    return answer
+
+
+async def open_gm_table(fd: FakeDiscord, gm: FakeUser, players: list[FakeUser],
+                        options: dict | None = None) -> dict:
+    """The GM opens a table without a seat, players join, the GM seats the NPC and sets a purse."""
+    lobby = await (await fd.slash(gm, CHANNEL, "stones-and-bones new",
+                                  {"gm_mode": True, **(options or {})})).response_message()
+    for p in players:
+        await (await fd.click(p, lobby, button(fd, lobby, "Join"))).wait_response()
+    said = await slash_ok(fd, gm, "stones-and-bones npc", {"name": NPC, "purse": "3pp"})
+    assert said["data"]["flags"] & 64 and NPC in said["data"]["content"]
+    said = await slash_ok(fd, gm, "stones-and-bones purse",
+                          {"seat-or-player": f"<@{players[0].id}>", "amount": "8gp 5sp"})
+    assert "8 gp 5 sp" in said["data"]["content"]
+    return await fd.wait_until(lambda: NPC in text_of(fd.messages(CHANNEL)[-1]) and "8 gp 5 sp"
+                               in text_of(fd.messages(CHANNEL)[-1]) and fd.messages(CHANNEL)[-1],
+                               timeout=3, what="the lobby to show the NPC and the purse")
+
+
+async def click_open(fd: FakeDiscord, user: FakeUser, table: dict, label_start: str) -> None:
+    choice = next(b for b in open_buttons(fd, table) if b["label"].startswith(label_start))
+    answer = await (await fd.click(user, table, choice["custom_id"])).wait_response()
+    assert answer["type"] == 7, answer
+
+
+async def dm_with_buttons(fd: FakeDiscord, user: FakeUser) -> dict | None:
+    dms = fd.dm_messages(user)
+    return dms[-1] if dms and act_buttons(fd, dms[-1]) else None
+
+
+class Story:
+    """What the players saw happen, read from the rendered messages."""
+
+    def __init__(self) -> None:
+        self.mutiny_cried = False
+        self.vote_revealed = ""
+        self.sealed_vote_seen = ""
+        self.tides_risen: set[str] = set()
+        self.sealed_tide_seen = ""
+        self.heaved: list[str] = []
+
+
+async def play(fd: FakeDiscord, players: list[FakeUser], story: Story, limit: int = 600) -> dict:
+    """Click what the bot rendered until the game ends. Public choices: pay and throw; cry
+    Mutiny once against the NPC Captain; ready; keep; stay aboard. Sealed: Yay; at a Tide rise
+    stay until a Mutiny was voted on, then everyone Heaves Down, which ends the game."""
+    for _ in range(limit):
+        table = table_now(fd)
+        if finished(table):
+            return table
+        shown = open_buttons(fd, table)
+        if shown:
+            who = asked(table, players)
+            assert who, table.get("content")
+            labels = [b["label"] for b in shown]
+            if "Mutiny!" in labels:
+                captain = re.search(r"Captain \*\*(.+?)\*\*", table["embeds"][0]["description"])
+                if not story.mutiny_cried and captain and captain[1] == NPC:
+                    story.mutiny_cried = True
+                    await click_open(fd, who[0], table, "Mutiny!")
+                else:
+                    await click_open(fd, who[0], table, "Let it be")
+            elif "Ready to vote" in labels:
+                await click_open(fd, who[0], table, "Ready to vote")
+            else:
+                await click_open(fd, who[0], table, labels[0])
+            continue
+        # a sealed phase: each player owing a choice has it in their DMs
+        waiting = await fd.wait_until(
+            lambda: [(p, m) for p in players if (m := fd.dm_messages(p) and fd.dm_messages(p)[-1])
+                     and act_buttons(fd, m)] or finished(table_now(fd)),
+            timeout=5, what="a sealed choice by DM")
+        if waiting is True:
+            continue
+        for player, dm in waiting:
+            labels = [b["label"] for b in act_buttons(fd, dm)]
+            if "Yay (back the Mutineer)" in labels:
+                story.sealed_vote_seen = field(table_now(fd), "Mutiny!")
+                pick = "Yay (back the Mutineer)"
+            else:
+                seen = field(table_now(fd), "Tide-rise choices (sealed")
+                assert seen, "a Tide-rise choice was asked but the table shows no Tide rise"
+                story.tides_risen.add(table_now(fd)["embeds"][0]["title"])
+                others = [p.name.title() for p in players if p is not player]
+                if any(f"{name}: ✅ chosen" in seen for name in others):
+                    story.sealed_tide_seen = text_of(table_now(fd))  # theirs is in, this one not yet
+                pick = next(label for label in labels
+                            if label.startswith("Heave Down" if story.vote_revealed else "Stay"))
+            answer = await (await fd.click(player, dm, button(fd, dm, pick))).wait_response()
+            assert answer["type"] == 7, answer
+        before = move_number(table)
+        await fd.wait_until(lambda: move_number(table_now(fd)) > before, timeout=5,
+                            what="the table to move on after the sealed choices")
+        votes = field(table_now(fd), "Mutiny!")
+        if votes.find("Votes: ") >= 0 and not story.vote_revealed:
+            story.vote_revealed = votes
+    raise AssertionError("the game did not end")
+
+
+async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        gm = fd.add_user("gm")
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, ENV, tmp_path / "sb.sqlite3") as bot:
+            lobby = await open_gm_table(fd, gm, players, {"mutiny_trigger": "any_claim"})
+            seats = field(lobby, "Seats")
+            assert seats.splitlines() == ["1. Ann · purse of 8 gp 5 sp", "2. Bob · purse of 5 pp",
+                                          f"3. {NPC} (AI) · purse of 3 pp"], seats
+            assert "runs this table" in field(lobby, "Game-master")
+            await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
+            table = table_now(fd)
+            assert "Ann**: 1 gp" in field(table, "Purses") or "Ann" in field(table, "Purses")
+            story = Story()
+            final = await play(fd, players, story)
+            # a Mutiny was cried against the NPC, voted on in secret, then revealed
+            assert story.mutiny_cried
+            assert "sealed until all are in" in story.sealed_vote_seen and "⏳" in story.sealed_vote_seen
+            assert "Yay" not in story.sealed_vote_seen
+            assert re.search(r"Votes: \w+ Yay", story.vote_revealed), story.vote_revealed
+            # the Tide rose; the first choice stayed sealed while the second was awaited
+            assert story.tides_risen, text_of(final)
+            assert "✅ chosen" in story.sealed_tide_seen and "⏳ choosing" in story.sealed_tide_seen
+            assert "Heaves Down" not in story.sealed_tide_seen
+            # both players Heaved Down: the NPC is the last afloat, and the cash-outs were shown
+            assert "Heaves Down with" in text_of(final)
+            # the ledger: an embed and a CSV the GM keeps; the nets sum to zero
+            ledger = await fd.wait_until(
+                lambda: next((m for m in fd.messages(CHANNEL) if m.get("attachments")), None),
+                timeout=5, what="the ledger")
+            assert "ledger" in ledger["embeds"][0]["title"] and "sum to 0 cp" in ledger["embeds"][0]["description"]
+            (name, data), = fd.attachments(ledger)
+            assert name.endswith(".csv")
+            rows = list(csv.DictReader(io.StringIO(data.decode())))
+            assert [r["name"] for r in rows] == ["Ann", "Bob", NPC]
+            assert [int(r["buy_in_cp"]) for r in rows][:1] == [850] and int(rows[2]["buy_in_cp"]) >= 3000
+            assert sum(int(r["net_cp"]) for r in rows) == 0
+            for r in rows:
+                assert int(r["net_cp"]) == int(r["cash_out_cp"]) - int(r["buy_in_cp"])
+        clean(fd, bot)
