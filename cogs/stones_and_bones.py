@@ -251,8 +251,12 @@ class StonesAndBonesSpec(GameSpec):
         return named(table, view.question)
 
     def open_prompt(self, table: Table, view: BaseModel) -> str:
+        """The question without the roller's name: the table has just mentioned them."""
         assert isinstance(view, sb.StonesAndBonesView)
-        return named(table, view.question)
+        question = named(table, view.question)
+        if view.phase == "turn" and view.current_seat is not None:
+            question = question.removeprefix(f"{table.seats[view.current_seat].name}: ")
+        return question
 
     def start_options(self, table: Table, options: BaseModel) -> BaseModel:
         """Seats whose purse the host set bring it; the others bring the starting purse."""

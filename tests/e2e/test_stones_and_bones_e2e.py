@@ -7,6 +7,7 @@ the table, sealed votes and Tide-rise choices in their DMs. Every test ends with
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -178,7 +179,11 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             assert "runs this table" in field(lobby, "Game-master")
             await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
             table = table_now(fd)
-            assert "Ann**: 1 gp" in field(table, "Purses") or "Ann" in field(table, "Purses")
+            purses = field(table, "Purses").splitlines()
+            assert [re.sub(r"[^A-Za-z -]", "", line.split(":")[0]).strip() for line in purses] == \
+                ["Ann", "Bob", NPC], purses
+            assert all(re.search(r"\*\*: (\d+ (pp|gp|sp|cp) ?)+ · net [+-]?", line) for line in purses), purses
+            assert "The Bones" in field(table, "This turn") and "× Tide 1" in field(table, "This turn")
             story = Story()
             final = await play(fd, players, story)
             # a Mutiny was cried against the NPC, voted on in secret, then revealed
@@ -205,4 +210,88 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             assert sum(int(r["net_cp"]) for r in rows) == 0
             for r in rows:
                 assert int(r["net_cp"]) == int(r["cash_out_cp"]) - int(r["buy_in_cp"])
+        clean(fd, bot)
+
+
+async def refused(fd: FakeDiscord, user: FakeUser, name: str, options: dict, words: str) -> None:
+    answer = await (await fd.slash(user, CHANNEL, name, options)).wait_response()
+    assert answer["type"] == 4 and answer["data"]["flags"] & 64, answer
+    assert words in answer["data"]["content"], answer["data"]["content"]
+
+
+async def test_only_the_gm_manages_the_lobby_and_bad_input_changes_nothing(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        gm, ann, bob = fd.add_user("gm"), fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, ENV, tmp_path / "sb.sqlite3") as bot:
+            await refused(fd, gm, "stones-and-bones new", {"starting_purse": "lots"}, "is not an amount")
+            assert fd.messages(CHANNEL) == []  # no table was opened
+            lobby = await (await fd.slash(gm, CHANNEL, "stones-and-bones new",
+                                          {"gm_mode": True, "starting_purse": "20"})).response_message()
+            assert field(lobby, "House options") == "starting purse: 2 pp"
+            # the game-master runs the table and takes no seat
+            answer = await (await fd.click(gm, lobby, button(fd, lobby, "Join"))).wait_response()
+            assert answer["data"]["flags"] & 64 and "game-master" in answer["data"]["content"]
+            await (await fd.click(ann, lobby, button(fd, lobby, "Join"))).wait_response()
+            before = fd.message(lobby["id"])
+            assert field(before, "Seats").splitlines() == ["1. Ann · purse of 2 pp"]
+            # players cannot seat NPCs or set purses
+            await refused(fd, ann, "stones-and-bones npc", {"name": "Sly Pete"}, "Only the host")
+            await refused(fd, ann, "stones-and-bones purse", {"seat-or-player": "1", "amount": "90gp"},
+                          "Only the host")
+            # bad input from the GM is refused and changes nothing
+            for amount, words in (("12 goats", "is not an amount"), ("0", "from 1 cp"),
+                                  ("5gp 5gp", "Name each coin once"), ("1.5", "is not an amount"),
+                                  ("99999999pp", "from 1 cp")):
+                await refused(fd, gm, "stones-and-bones purse", {"seat-or-player": "Ann", "amount": amount},
+                              words)
+            await refused(fd, gm, "stones-and-bones purse", {"seat-or-player": "7", "amount": "9gp"},
+                          "No seat matches")
+            await refused(fd, gm, "stones-and-bones npc", {"name": "<@1> **Mags**"}, "1 to 32 characters")
+            await refused(fd, gm, "stones-and-bones npc", {"name": "ann"}, "already called")
+            await refused(fd, gm, "stones-and-bones npc", {"name": "Sly Pete", "purse": "a few"},
+                          "is not an amount")
+            assert fd.message(lobby["id"]) == before and move_number(fd.message(lobby["id"])) == move_number(before)
+            # the GM's good input shows in the lobby
+            await slash_ok(fd, gm, "stones-and-bones npc", {"name": "Sly Pete", "purse": "4gp 2sp 1cp"})
+            await slash_ok(fd, gm, "stones-and-bones purse", {"seat-or-player": "ann", "amount": "7"})
+            await fd.wait_until(lambda: field(fd.message(lobby["id"]), "Seats").splitlines()
+                                == ["1. Ann · purse of 7 gp", "2. Sly Pete (AI) · purse of 4 gp 2 sp 1 cp"],
+                                timeout=3, what="the lobby to show both purses")
+            await refused(fd, bob, "stones-and-bones npc", {"name": "Nobody"}, "Only the host")
+        clean(fd, bot)
+
+
+async def test_the_gm_pauses_and_resumes_without_a_seat(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        gm, ann, bob = fd.add_user("gm"), fd.add_user("ann"), fd.add_user("bob")
+        env = {**ENV, "DEFAULT_TIMER_SECONDS": "1"}
+        async with running_bot(fd, env, tmp_path / "sb.sqlite3") as bot:
+            lobby = await (await fd.slash(gm, CHANNEL, "stones-and-bones new", {"gm_mode": True})).response_message()
+            for p in (ann, bob):
+                await (await fd.click(p, lobby, button(fd, lobby, "Join"))).wait_response()
+            await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
+            table = table_now(fd)
+            assert open_buttons(fd, table)
+            # the GM has no seat, so the table's buttons are not theirs
+            answer = await (await fd.click(gm, table, open_buttons(fd, table)[0]["custom_id"])).wait_response()
+            assert answer["data"]["flags"] & 64 and "not playing" in answer["data"]["content"]
+            await refused(fd, ann, "game pause", {}, "Only the host")
+            paused = await (await fd.slash(gm, CHANNEL, "game pause")).wait_response()
+            assert "paused the game" in paused["data"]["content"]
+            table = await fd.wait_until(lambda: "paused" in (table_now(fd).get("content") or "") and table_now(fd),
+                                        timeout=3, what="the table to say it is paused")
+            assert open_buttons(fd, table) == []
+            before = move_number(table)
+            await asyncio.sleep(2.5)  # well past the 1 s timer: nothing is played while paused
+            assert move_number(table_now(fd)) == before
+            assert not any("Time ran out" in (m.get("content") or "") for m in fd.messages(CHANNEL))
+            await (await fd.slash(gm, CHANNEL, "game resume")).wait_response()
+            await fd.wait_until(lambda: any("Time ran out" in (m.get("content") or "")
+                                            for m in fd.messages(CHANNEL)),
+                                timeout=6, what="the timer to run again after resume")
+            # the GM ends the game they run
+            end = await (await fd.slash(gm, CHANNEL, "game end")).response_message()
+            await (await fd.click(gm, end, button(fd, end, "End the game"))).wait_response()
+            await fd.wait_until(lambda: any("ended the game" in (m.get("content") or "")
+                                            for m in fd.messages(CHANNEL)), timeout=3, what="the end")
         clean(fd, bot)
