@@ -85,8 +85,14 @@ def bones_line(reading: BonesReading) -> str:
     return "  ".join(shown)
 
 
+def legend(reading: BonesReading) -> str:
+    marks = [text for on, text in ((reading.ill_omens, "◆ Ill Omens"), (reading.bane, "☠ Bane"),
+                                   (reading.blessing, "✚ Blessing")) if on]
+    return f" ({' · '.join(marks)})" if marks else ""
+
+
 def reading_lines(reading: BonesReading, title: str) -> list[str]:
-    lines = [f"**{title}**: {bones_line(reading)}"]
+    lines = [f"**{title}**: {bones_line(reading)}{legend(reading)}"]
     lines += [f"• {step}" for step in reading.steps]
     lines.append(f"= **{coins(reading.bet)}**")
     return lines

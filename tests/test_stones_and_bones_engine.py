@@ -4,6 +4,8 @@ the invariants of 5.6 after every step and replay from their seeds."""
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -917,3 +919,100 @@ def test_bots_alone_play_to_the_sixth_tide() -> None:
             state, _ = ENGINE.apply(state, seat, ENGINE.ai_action(state, seat, Chooser(random.Random())))
         assert state.ended_by == "tides" and state.waves_played == 24
         assert sum(r.net for r in ledger(state)) == 0
+
+
+# -- choices in the open and sealed choices -------------------------------------------------------
+
+
+def test_public_choices_are_open_to_whoever_owes_them_and_sealed_ones_are_not() -> None:
+    state = new(3, then=[5])  # seat 1 Sinks with a 5: its Stone lies on the table
+    state, _ = act(state, 0, "pay")
+    assert ENGINE.to_act(state) == [1, 0]
+    shared = [a.kind for a in ENGINE.open_actions(state)]
+    assert shared == kinds(state, 1) + kinds(state, 0) == ["pay", "pilfer", "fly", "leave_stone", "pick_up"]
+    state = to_the_vote(plundered())
+    assert ENGINE.open_actions(state) == []  # the vote goes to each voter privately
+    assert ENGINE.open_actions(at_tide_rise()) == []
+
+
+def test_one_sealed_choice_leaves_the_others_buttons_standing() -> None:
+    state = to_the_vote(plundered())
+    stamps = {seat: ENGINE.decision_stamp(state, seat) for seat in (1, 3)}
+    assert None not in stamps.values()
+    after, _ = act(state, 1, "yay")
+    assert ENGINE.decision_stamp(after, 3) == stamps[3]  # seat 4's vote buttons still stand
+    assert ENGINE.decision_stamp(after, 1) != stamps[1]  # seat 2's own vote retired theirs
+    rise = at_tide_rise()
+    before = ENGINE.decision_stamp(rise, 2)
+    rise, _ = act(rise, 0, "stay")
+    assert ENGINE.decision_stamp(rise, 2) == before
+    assert ENGINE.decision_stamp(new(3), 0) is None  # public moments: the move number decides
+
+
+# -- the Discord table's pieces (cogs/stones_and_bones.py) ----------------------------------------
+
+
+def test_purse_amounts_are_read_in_one_clear_format() -> None:
+    from bot.errors import Refusal
+    from cogs.stones_and_bones import parse_coins
+
+    assert parse_coins("12") == 1200 and parse_coins(" 12gp 5sp ") == 1250
+    assert parse_coins("1 pp, 2 GP 3 sp 4 cp") == 1234 and parse_coins("7cp") == 7
+    for bad in ("", "lots", "1.5", "-3", "5gp 5gp", "12 goats", "0", "0gp", "2000000pp", "12345678901"):
+        with pytest.raises(Refusal):
+            parse_coins(bad)
+
+
+def test_the_table_pieces_render_every_moment_of_many_games_within_discord_limits() -> None:
+    from bot.models import Seat, Table
+    from cogs.stones_and_bones import SPEC
+
+    for game in range(30):
+        options = Options(grumbles=game % 2 == 0, fold=game % 3 == 0,
+                          mutiny_trigger="any_claim" if game % 2 else "plunder")
+        seats = 2 + game % 5
+        table = Table(id=game + 1, guild_id=1, channel_id=1, game=ENGINE.key, host_id=1, seed=game,
+                      seats=[Seat(user_id=10 + i, name=f"A rather long name {i}") for i in range(seats)],
+                      options=options.model_dump())
+        state = ENGINE.new_game(seats, options, game)
+        rng = random.Random(game)
+        while not ENGINE.is_over(state):
+            for seat in [None, *ENGINE.to_act(state)]:
+                view = ENGINE.view(state, seat)
+                embed = SPEC.table_embed(table, view) if seat is None else SPEC.private_embed(table, seat, view)
+                assert len(embed) <= 6000 - 1024 and len(embed.description or "") <= 4096
+                assert all(len(f.value or "") <= 1024 for f in embed.fields)
+                for action in ENGINE.open_actions(state) if seat is None else ENGINE.legal_actions(state, seat):
+                    assert 0 < len(SPEC.action_label(view, action)) <= 80
+            if seat_is_voting := state.phase in ("vote", "tide"):
+                public = str(SPEC.table_embed(table, ENGINE.view(state, None)).to_dict())
+                assert "Your vote" not in public and "Your Tide-rise choice" not in public
+            assert seat_is_voting or len(ENGINE.open_actions(state)) <= 20
+            seat = ENGINE.to_act(state)[0]
+            state, _ = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+        view = ENGINE.view(state, None)
+        (message,) = SPEC.finish_messages(table, view)
+        rows = list(csv.DictReader(io.StringIO(message["file"].fp.read().decode())))
+        assert len(rows) == seats and sum(int(r["net_cp"]) for r in rows) == 0
+        assert [int(r["net_cp"]) for r in rows] == [p.net for p in state.pirates]
+
+
+def test_seat_purses_the_mutiny_window_and_the_standings_words() -> None:
+    from bot.models import Seat, Table
+    from cogs.stones_and_bones import MUTINY_WINDOW, SPEC
+
+    table = Table(guild_id=1, channel_id=1, game=ENGINE.key, host_id=1, seed=1, host_plays=False,
+                  seats=[Seat(user_id=2, name="Ann", stake=850), Seat(user_id=3, name="Bob"),
+                         Seat(name="One-Eyed Mags", ai=True, stake=3000)],
+                  options=Options(starting_purse=2000).model_dump(), timer_seconds=300)
+    options = SPEC.start_options(table, Options(starting_purse=2000))
+    assert isinstance(options, Options) and options.purses == [850, 2000, 3000]
+    state = ENGINE.new_game(3, options, 5)
+    assert [p.bought_in for p in state.pirates] == [850, 2000, 3000]
+    assert [SPEC.stake_text(table, s.stake) for s in table.seats] == [
+        "purse of 8 gp 5 sp", "purse of 2 pp", "purse of 3 pp"]
+    assert SPEC.timer_seconds(table, plundered()) == MUTINY_WINDOW
+    assert SPEC.timer_seconds(table, new(3)) == 300
+    lone = table.model_copy(update={"seats": table.seats[:1]})
+    assert SPEC.start_options(lone, Options()) == Options()  # too few seats: the start refuses
+    assert SPEC.score_text(-125) == "a net of -1 gp 2 sp 5 cp"
