@@ -588,6 +588,9 @@ class TableRuntime:
             await interaction.response.edit_message(
                 **self._message(table, for_user=interaction.user.id, notice=notice)
             )
+            # the clicker's own private view was just redrawn in place: no second copy for them
+            mine = table.seat_of(interaction.user.id)
+            notify = [s for s in notify if s != mine]
             await self._refresh_table(table)
         elif on_table and self._is_recent(table):
             await interaction.response.edit_message(**self._message(table, notice=notice))
