@@ -7,6 +7,7 @@ which antes appear once the ante phase has closed and picks once the dice are ro
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
@@ -41,8 +42,20 @@ def dice_list(counts: dict[str, int]) -> str:
     return " ".join(parts) or "no dice"
 
 
+#: Of the 6,000 characters Discord allows the embeds of one message, what the table may use: the
+#: host adds "What just happened" (up to 1,024), the footer and, at the end, the final standings.
+TABLE_BUDGET = 4200
+#: a field that gives way to keep the table within its budget keeps at least this much
+FIELD_FLOOR = 200
+
+
 def names_of(table: Table, seats: list[int] | tuple[int, ...]) -> str:
     return ", ".join(table.seats[s].name for s in seats) or "nobody"
+
+
+def open_to(table: Table, eligible: tuple[int, ...] | list[int], everyone: tuple[int, ...] | list[int]) -> str:
+    """Who may win a pot: "all" when it is everyone rolling, else their names."""
+    return "all" if set(eligible) == set(everyone) else names_of(table, eligible)
 
 
 def roll_line(table: Table, entry: rtb.RollEntry) -> str:
@@ -50,25 +63,32 @@ def roll_line(table: Table, entry: rtb.RollEntry) -> str:
     return f"{table.seats[entry.seat].name}: d{entry.sides}{bone} → **{entry.face}**"
 
 
-def record_lines(table: Table, record: rtb.RollRecord) -> list[str]:
+def record_text(table: Table, record: rtb.RollRecord, numbered: bool) -> str:
+    """One roll: every die thrown with its type, what the roll decided, and any pot it settled
+    (RB-7: a pot none of the tied players paid into)."""
     rolls = " · ".join(roll_line(table, e) for e in record.rolls)
     if record.result == "win" and record.winner is not None:
         outcome = f"{table.seats[record.winner].name} rolls highest"
     elif record.result == "last_die_tie":
-        outcome = f"tie at {record.top} between {names_of(table, record.tied)}: a last die was rolled, so they keep their dice and roll again"
+        outcome = (f"tie at {record.top} between {names_of(table, record.tied)}: a last die was rolled, "
+                   "so they keep their dice and roll again")
     else:
-        outcome = f"tie at {record.top} between {names_of(table, record.tied)}: every rolled die goes to the centre, they ante again"
-    lines = [f"{rolls}\n→ {outcome}"]
-    lines += [award_line(table, a) for a in record.settled]
-    return lines
+        outcome = (f"tie at {record.top} between {names_of(table, record.tied)}: every rolled die goes "
+                   "to the centre, they ante again")
+    everyone = [e.seat for e in record.rolls]
+    lines = [f"{f'Roll {record.cycle}: ' if numbered else ''}{rolls}\n→ {outcome}"]
+    lines += [award_line(table, a, everyone) for a in record.settled]
+    return "\n".join(lines)
 
 
-def award_line(table: Table, award: rtb.Award) -> str:
+def award_line(table: Table, award: rtb.Award, everyone: tuple[int, ...] | list[int]) -> str:
     counts = rtb.dice_counts(award.dice)
-    could = names_of(table, award.eligible)
-    rolloff = " (after a roll-off)" if award.rolloff else ""
-    return (f"**{award.pot}** ({len(award.dice)}: {dice_list(counts)}), open to {could} → "
-            f"**{table.seats[award.taker].name}**{rolloff}")
+    rolloff = ""
+    if award.rolloff:
+        last = ", ".join(f"{table.seats[e.seat].name} {e.face}" for e in award.rolloff[-1])
+        rolloff = f" (after a d{rtb.ROLLOFF_SIDES} roll-off: {last})"
+    return (f"**{award.pot}** ({len(award.dice)}: {dice_list(counts)}), open to "
+            f"{open_to(table, award.eligible, everyone)} → **{table.seats[award.taker].name}**{rolloff}")
 
 
 def seat_line(table: Table, view: rtb.RollTheBonesView, seat: rtb.SeatView) -> str:
@@ -84,16 +104,22 @@ def seat_line(table: Table, view: rtb.RollTheBonesView, seat: rtb.SeatView) -> s
     elif not seat.in_round and not view.over:
         status = " · sits out this roll"
     short = f" · short ante ({seat.ante_due})" if seat.short else ""
-    return f"**{name}**: {seat.total} dice ({dice_list(seat.dice)}){status}{short}"
+    dice = "die" if seat.total == 1 else "dice"
+    return f"**{name}**: {seat.total} {dice} ({dice_list(seat.dice)}){status}{short}"
 
 
-def reveal_field(table: Table, report: rtb.RoundReport) -> str:
-    lines: list[str] = []
-    for record in report.rolls:
-        lines += record_lines(table, record)
-    lines.append(f"🏆 **{table.seats[report.winner].name}** wins the round and takes the "
-                 f"{len(report.rolled_dice)} rolled dice ({dice_list(rtb.dice_counts(report.rolled_dice))})")
-    lines += [award_line(table, a) for a in report.awards]
+def rolls_of(table: Table, records: list[rtb.RollRecord] | tuple[rtb.RollRecord, ...]) -> list[str]:
+    numbered = len(records) > 1 or any(r.cycle > 1 for r in records)
+    return [record_text(table, r, numbered) for r in records]
+
+
+def accounts(table: Table, report: rtb.RoundReport) -> str:
+    """Where every die of the round went: the rolled dice, each pot with who could win it and
+    who took it, every player's dice count after the round, eliminations and the new ante."""
+    everyone = [e.seat for e in report.rolls[0].rolls]
+    lines = [f"🏆 **{table.seats[report.winner].name}** wins the round and takes the "
+             f"{len(report.rolled_dice)} rolled dice ({dice_list(rtb.dice_counts(report.rolled_dice))})"]
+    lines += [award_line(table, a, everyone) for a in report.awards]
     counts = " · ".join(
         f"{table.seats[s].name} {before}→{after}"
         for s, (before, after) in enumerate(zip(report.counts_before, report.counts_after))
@@ -104,7 +130,49 @@ def reveal_field(table: Table, report: rtb.RoundReport) -> str:
         lines.append(f"💀 Out: {names_of(table, report.eliminated)}")
     if report.ante_after != report.ante_before:
         lines.append(f"The ante rises to **{report.ante_after}**.")
-    return clip("\n".join(lines), FIELD_VALUE)
+    return "\n".join(lines)
+
+
+def fit(units: list[str], limit: int, what: str) -> str:
+    """``units`` (each one or more lines) joined, leaving out the oldest whole ones until the
+    text fits ``limit``, and saying so: the latest rolls matter most, and the log keeps all."""
+    for start in range(len(units)):
+        note = [f"… {start} earlier {what} in `/game log`"] if start else []
+        text = "\n".join(note + units[start:])
+        if len(text) <= limit:
+            return text
+    return clip(units[-1], limit) if units else ""
+
+
+@dataclass
+class Part:
+    """One field of the table. A part with ``what`` may give up its oldest units for room."""
+
+    name: str
+    units: list[str]
+    what: str | None = None
+    limit: int = FIELD_VALUE
+
+    def value(self) -> str:
+        if self.what is not None:
+            return fit(self.units, self.limit, self.what) or "—"
+        return clip("\n".join(self.units), self.limit) or "—"
+
+
+def add_parts(embed: discord.Embed, parts: list[Part], budget: int = TABLE_BUDGET) -> discord.Embed:
+    """Add the fields, shrinking the largest part that may give way while the embed is over
+    ``budget``: a long round of ties must not push the table past Discord's limits."""
+    base = len(embed)
+    while True:
+        over = base + sum(len(p.name) + len(p.value()) for p in parts) - budget
+        flexible = [p for p in parts if p.what is not None and p.limit > FIELD_FLOOR]
+        if over <= 0 or not flexible:
+            break
+        largest = max(flexible, key=lambda p: len(p.value()))
+        largest.limit = max(FIELD_FLOOR, len(largest.value()) - over)
+    for part in parts:
+        embed.add_field(name=part.name, value=part.value(), inline=False)
+    return embed
 
 
 class RollTheBonesSpec(GameSpec):
@@ -124,27 +192,25 @@ class RollTheBonesSpec(GameSpec):
             description = (f"Ante **{view.ante}** (base {view.base_ante} + {view.eliminations} "
                            f"eliminated) · {view.dice_total} dice in play\n{PHASES[view.phase]}")
         embed = discord.Embed(title=title, description=description, colour=self.colour)
-        players = "\n".join(seat_line(table, view, s) for s in view.seats)
-        embed.add_field(name="Players", value=clip(players, FIELD_VALUE), inline=False)
+        parts = [Part("Players", [seat_line(table, view, s) for s in view.seats])]
         if view.pots and not view.over:
-            pots = "\n".join(
+            parts.append(Part(f"Centre: {view.pot_total} dice", [
                 f"**{p.name}**: {p.count} ({dice_list(p.dice)})"
-                + (f", open to {names_of(table, p.eligible)}" if len(view.pots) > 1 else "")
+                + (f", open to {open_to(table, p.eligible, view.in_round)}" if len(view.pots) > 1 else "")
                 for p in view.pots
-            )
-            embed.add_field(name=f"Centre: {view.pot_total} dice", value=clip(pots, FIELD_VALUE), inline=False)
+            ]))
         if view.antes is not None and not view.over:
             antes = " · ".join(
                 f"{table.seats[s].name}: {dice_list(a)}" for s, a in enumerate(view.antes) if a
             )
-            embed.add_field(name="Antes this roll", value=clip(antes or "none", FIELD_VALUE), inline=False)
+            parts.append(Part("Antes this roll", [antes or "none"]))
         if view.this_round and not view.over:
-            lines = [line for record in view.this_round for line in record_lines(table, record)]
-            embed.add_field(name="This round so far", value=clip("\n".join(lines), FIELD_VALUE), inline=False)
+            parts.append(Part("This round so far", rolls_of(table, view.this_round), what="rolls"))
         if view.last_round is not None:
-            embed.add_field(name=f"Round {view.last_round.round}: the reveal",
-                            value=reveal_field(table, view.last_round), inline=False)
-        return embed
+            report = view.last_round
+            parts.append(Part(f"Round {report.round}: the rolls", rolls_of(table, report.rolls), what="rolls"))
+            parts.append(Part(f"Round {report.round}: where the dice went", [accounts(table, report)]))
+        return add_parts(embed, parts)
 
     def private_embed(self, table: Table, seat: int, view: BaseModel) -> discord.Embed:
         assert isinstance(view, rtb.RollTheBonesView) and view.me is not None

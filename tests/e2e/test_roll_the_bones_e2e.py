@@ -27,8 +27,10 @@ from tests.e2e.test_knucklebones_e2e import CHANNEL, button, clean, finished
 from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake
 
 TITLE = re.compile(r"^Roll the Bones · round (\d+)(?: · tie roll (\d+))?$")
-SEAT_LINE = re.compile(r"^\*\*(?P<name>[^*]+)\*\*: (?P<total>\d+) dice \((?P<dice>[^)]*)\)(?P<rest>.*)$")
+SEAT_LINE = re.compile(r"^\*\*(?P<name>[^*]+)\*\*: (?P<total>\d+) dic?e \((?P<dice>[^)]*)\)(?P<rest>.*)$")
 ROLL = re.compile(r"(?P<name>\w+): d(?P<sides>\d+)(?P<bone> 🦴)? → \*\*(?P<face>\d+)\*\*")
+REVEAL = re.compile(r"Round (\d+): the rolls")
+ACCOUNTS = re.compile(r"Round (\d+): where the dice went")
 DIE_NAME = re.compile(r"\bd(4|6|8|10|12)\b")
 #: the only news a sealed phase may add to the table: who has chosen, never what
 SEALED_NEWS = re.compile(r"^\w+ has (sealed their ante|picked a die)\.$")
@@ -126,13 +128,16 @@ def move_of(message: dict[str, Any]) -> int:
     return int(found[1])
 
 
-def rolls_in(text: str) -> list[dict[str, tuple[int, int, bool]]]:
-    """The roll records in a field, in order: {name: (sides, face, bone)} per roll."""
-    records = []
+def rolls_in(text: str) -> dict[int, dict[str, tuple[int, int, bool]]]:
+    """The rolls in a field by cycle ("Roll 2: ..."; unnumbered: the round's only roll):
+    {cycle: {name: (sides, face, bone)}}."""
+    records = {}
     for line in text.splitlines():
         entries = list(ROLL.finditer(line))
         if entries:
-            records.append({e["name"]: (int(e["sides"]), int(e["face"]), bool(e["bone"])) for e in entries})
+            numbered = re.match(r"Roll (\d+): ", line)
+            records[int(numbered[1]) if numbered else 1] = {
+                e["name"]: (int(e["sides"]), int(e["face"]), bool(e["bone"])) for e in entries}
     return records
 
 
@@ -179,7 +184,8 @@ def audit(record: PublicRecord, sealed: Sealed, names: list[str]) -> dict[str, i
             assert not DIE_NAME.search(message.get("content") or ""), message["content"]
             assert "Antes this roll" not in shot.fields or shot.phase == "pick"
             done_rolls = rolls_in(shot.fields.get("This round so far", ""))
-            assert len(done_rolls) == shot.cycle - 1, "a roll of this cycle is shown before the dice are thrown"
+            assert shot.cycle not in done_rolls and len(done_rolls) == shot.cycle - 1, \
+                "a roll of this cycle is shown before the dice are thrown"
             if shot.phase == "ante":
                 for name, dice in sealed.antes.get(cycle, {}).items():
                     assert not dice - shot.seats[name], f"{name}'s sealed ante left the collection early"
@@ -203,10 +209,10 @@ def audit(record: PublicRecord, sealed: Sealed, names: list[str]) -> dict[str, i
     for message in record.versions:
         for embed in message.get("embeds") or []:
             for f in embed.get("fields", []):
-                found = re.match(r"Round (\d+): the reveal", f["name"])
+                found = REVEAL.match(f["name"])
                 if not found:
                     continue
-                for cycle_no, rolled in enumerate(rolls_in(f["value"]), start=1):
+                for cycle_no, rolled in rolls_in(f["value"]).items():
                     for name, sides in sealed.picks.get((int(found[1]), cycle_no), {}).items():
                         assert rolled[name][0] == sides, f"{name} sealed d{sides}, the reveal shows {rolled[name]}"
                         checked["picks revealed"] += 1
@@ -397,19 +403,20 @@ def seed_with_a_tie(rounds: int) -> int:
 # -- the tests ---------------------------------------------------------------------------------
 
 
-REVEAL = re.compile(r"Round (\d+): the reveal")
 AWARD = re.compile(r"^\*\*(?P<pot>Main pot|Side pot \d+)\*\* \((?P<n>\d+): (?P<dice>[^)]*)\), "
                    r"open to (?P<open>[^→]+) → \*\*(?P<taker>\w+)\*\*")
 
 
 def reveals(record: PublicRecord) -> dict[int, str]:
-    """The last public reveal of every round."""
+    """The last public reveal of every round: its rolls, then where the dice went."""
     found: dict[int, str] = {}
     for message in record.versions:
         for embed in message.get("embeds") or []:
-            for f in embed.get("fields", []):
+            fields = embed.get("fields", [])
+            for f, after in zip(fields, fields[1:]):
                 if (head := REVEAL.match(f["name"])):
-                    found[int(head[1])] = f["value"]
+                    assert ACCOUNTS.match(after["name"]), after["name"]
+                    found[int(head[1])] = f["value"] + "\n" + after["value"]
     return found
 
 
@@ -421,7 +428,8 @@ def check_reveal(text: str, total: int) -> list[str]:
     for award in awards:
         assert award is not None
         assert sum(dice_of(award["dice"]).values()) == int(award["n"]), award[0]
-        assert award["taker"] in award["open"].split(", "), award[0]
+        could = award["open"].strip()
+        assert could == "all" or award["taker"] in could.split(", "), award[0]
     now = re.search(r"^Dice now: (.*)$", text, re.M)
     assert now, text
     after = [int(x) for x in re.findall(r"\d+→(\d+)", now[1])]
@@ -634,7 +642,7 @@ async def test_a_sealed_choice_made_twice_counts_once(tmp_path: Path) -> None:
             final = await play(fd, [Player(ann, smallest), Player(bob, smallest)], sealed)
             shown = reveals(record)
             check_reveal(shown[1], 2 * rtb.START_DICE)
-            first_roll = rolls_in(shown[1])[0]
+            first_roll = rolls_in(shown[1])[1]
             assert set(first_roll) == {"Ann", "Bob"}  # one die each, whatever was clicked
             assert finished(final)
             checked = audit(record, sealed, ["Ann", "Bob"])
