@@ -97,7 +97,9 @@ def seat_line(table: Table, view: rtb.RollTheBonesView, seat: rtb.SeatView) -> s
         return f"~~{name}~~: out (round {seat.eliminated_round})"
     status = ""
     if seat.in_round and view.phase in ("ante", "pick"):
-        status = " · ✅ sealed" if seat.chosen else " · ⏳ choosing"
+        # a bone call is public and binding (RB-2), so the pick phase still shows it
+        call = f" · {BONE} called" if seat.called and view.phase == "pick" else ""
+        status = call + (" · ✅ sealed" if seat.chosen else " · ⏳ choosing")
     elif seat.in_round and view.phase == "bone":
         call = f" · {BONE} called" if seat.called else ""
         status = call + (" · ✅ ready" if seat.ready else " · ⏳ deciding")

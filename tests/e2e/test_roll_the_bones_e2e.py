@@ -28,12 +28,12 @@ from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake
 
 TITLE = re.compile(r"^Roll the Bones · round (\d+)(?: · tie roll (\d+))?$")
 SEAT_LINE = re.compile(r"^\*\*(?P<name>[^*]+)\*\*: (?P<total>\d+) dic?e \((?P<dice>[^)]*)\)(?P<rest>.*)$")
-ROLL = re.compile(r"(?P<name>\w+): d(?P<sides>\d+)(?P<bone> 🦴)? → \*\*(?P<face>\d+)\*\*")
+ROLL = re.compile(r"(?:^|· |Roll \d+: )(?P<name>[^·:\n]+): d(?P<sides>\d+)(?P<bone> 🦴)? → \*\*(?P<face>\d+)\*\*")
 REVEAL = re.compile(r"Round (\d+): the rolls")
 ACCOUNTS = re.compile(r"Round (\d+): where the dice went")
 DIE_NAME = re.compile(r"\bd(4|6|8|10|12)\b")
 #: the only news a sealed phase may add to the table: who has chosen, never what
-SEALED_NEWS = re.compile(r"^\w+ has (sealed their ante|picked a die)\.$")
+SEALED_NEWS = re.compile(r"^[\w ]+ has (sealed their ante|picked a die)\.$")
 #: waiting for a DM that the bot owes a player; returns as soon as it arrives
 DM_WAIT = 2.0
 
@@ -356,10 +356,13 @@ async def play(fd: FakeDiscord, players: list[Player], sealed: Sealed, limit: in
     raise AssertionError("the game did not end")
 
 
-async def open_table(fd: FakeDiscord, host: FakeUser, others: list[FakeUser], options: dict[str, Any]) -> None:
+async def open_table(fd: FakeDiscord, host: FakeUser, others: list[FakeUser], options: dict[str, Any],
+                     bots: int = 0) -> None:
     lobby = await (await fd.slash(host, CHANNEL, "roll-the-bones new", options)).response_message()
     for user in others:
         await (await fd.click(user, lobby, button(fd, lobby, "Join"))).wait_response()
+    for _ in range(bots):
+        await (await fd.click(host, lobby, button(fd, lobby, "Add AI"))).wait_response()
     await (await fd.click(host, lobby, button(fd, lobby, "Start"))).wait_response()
 
 
@@ -404,7 +407,7 @@ def seed_with_a_tie(rounds: int) -> int:
 
 
 AWARD = re.compile(r"^\*\*(?P<pot>Main pot|Side pot \d+)\*\* \((?P<n>\d+): (?P<dice>[^)]*)\), "
-                   r"open to (?P<open>[^→]+) → \*\*(?P<taker>\w+)\*\*")
+                   r"open to (?P<open>[^→]+) → \*\*(?P<taker>[^*]+)\*\*")
 
 
 def reveals(record: PublicRecord) -> dict[int, str]:
@@ -693,4 +696,55 @@ async def test_every_sealed_choice_arrives_in_one_dm(tmp_path: Path) -> None:
             for user in (ann, bob):
                 prompts = dm_prompts(fd, user)
                 assert len(prompts) == len(set(prompts)) == 2, (user.name, prompts)
+        clean(fd, bot)
+
+
+async def test_timeouts_play_the_rulings_defaults(tmp_path: Path) -> None:
+    """RULINGS 2.3 when nobody answers: the smallest dice are anted, a bone call stays as it
+    is, and the largest ordinary die (or the called bone die) is rolled."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        record = PublicRecord(fd, CHANNEL)
+        async with running_bot(fd, {"DEFAULT_TIMER_SECONDS": "2"}, tmp_path / "rtb.sqlite3") as bot:
+            await open_table(fd, ann, [bob], {"max_rounds": 1})
+
+            def phase_table(phase: str) -> dict[str, Any] | None:
+                shot = shot_of(table_of(fd))
+                return shot.message if shot is not None and shot.key == (1, 1, phase) else None
+
+            table = await fd.wait_until(lambda: phase_table("bone"), timeout=8, what="the ante to time out")
+            assert "Time ran out for Ann, Bob" in (table.get("content") or "")
+            await bone_click(fd, Player(ann, smallest), shot_of(table), "Call or withdraw")  # type: ignore[arg-type]
+            assert "🦴 called" in shot_of(table_of(fd)).status["Ann"]  # type: ignore[union-attr]
+            final = await fd.wait_until(lambda: finished(table_of(fd)) and table_of(fd), timeout=30,
+                                        what="the game to play itself out")
+            assert final["embeds"][1]["title"] == "Final standings"
+            # what the defaults sealed, checked like any sealed choice
+            sealed = Sealed(antes={(1, 1): {"Ann": Counter({4: 2}), "Bob": Counter({4: 2})}},
+                            picks={(1, 1): {"Ann": rtb.BONE, "Bob": 10}})
+            checked = audit(record, sealed, ["Ann", "Bob"])
+            assert checked["antes revealed"] == 2 and checked["picks revealed"] >= 2, checked
+            assert re.search(r"Ann: d12 🦴 → \*\*\d+\*\*", reveals(record)[1])
+        clean(fd, bot)
+
+
+async def test_ai_seats_ante_smallest_call_the_bone_and_roll_it(tmp_path: Path) -> None:
+    """Two bot seats beside Ann: their sealed choices are made at once and revealed like
+    anyone's: the smallest dice anted, the bone called and rolled while they hold one."""
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        record = PublicRecord(fd, CHANNEL)
+        async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
+            await open_table(fd, ann, [], {"max_rounds": 2}, bots=2)
+            sealed = Sealed()
+            final = await play(fd, [Player(ann, smallest)], sealed)
+            assert final["embeds"][1]["title"] == "Final standings"
+            first = next(shot_of(m) for m in record.versions
+                         if (s := shot_of(m)) is not None and s.key == (1, 1, "pick"))
+            assert first is not None
+            assert first.fields["Antes this roll"] == "Ann: 2×d4 · Bot 1: 2×d4 · Bot 2: 2×d4"
+            assert "🦴 called" in first.status["Bot 1"] and "🦴 called" in first.status["Bot 2"]
+            rolled = rolls_in(reveals(record)[1])[1]
+            assert rolled["Bot 1"][0] == rolled["Bot 2"][0] == rtb.BONE and rolled["Bot 1"][2]
+            audit(record, sealed, ["Ann", "Bot 1", "Bot 2"])
         clean(fd, bot)
