@@ -210,6 +210,11 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             assert sum(int(r["net_cp"]) for r in rows) == 0
             for r in rows:
                 assert int(r["net_cp"]) == int(r["cash_out_cp"]) - int(r["buy_in_cp"])
+            # the game-master, who had no seat, may call a rematch: same seats and purses, reversed
+            again = await (await fd.click(gm, final, button(fd, final, "Rematch"))).response_message()
+            assert field(again, "Seats").splitlines() == [
+                f"1. {NPC} (AI) · purse of 3 pp", "2. Bob · purse of 5 pp", "3. Ann · purse of 8 gp 5 sp"]
+            assert "runs this table" in field(again, "Game-master")
         clean(fd, bot)
 
 
