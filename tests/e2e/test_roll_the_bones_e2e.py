@@ -9,7 +9,6 @@ change the public table, before its phase closes. Every test ends with ``clean(f
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import json
 import re
@@ -18,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
 
 from rules import roll_the_bones as rtb
 from rules.base import Engine
