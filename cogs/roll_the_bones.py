@@ -253,6 +253,10 @@ class RollTheBonesSpec(GameSpec):
     def open_prompt(self, table: Table, view: BaseModel) -> str:
         return "call the bone if you will roll it, then press **Ready**. Calls are public and binding."
 
+    def score_text(self, score: int) -> str:
+        """The score is the dice a player holds at the end (RB-10)."""
+        return f"{score} {'die' if score == 1 else 'dice'}"
+
     def rules_text(self, options: BaseModel) -> str:
         assert isinstance(options, rtb.RollTheBonesOptions)
         return rtb.rules_summary(options)
