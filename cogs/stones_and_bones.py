@@ -280,9 +280,13 @@ class StonesAndBonesSpec(GameSpec):
         return f"purse of {coins(stake if stake is not None else options.starting_purse)}"
 
     def timer_seconds(self, table: Table, state: BaseModel) -> int | None:
+        """RULINGS 5.4: the «Mutiny!» call is open for 60 s after the Captain plunders, even at
+        a table whose timer is off (otherwise one silent player would hold the game there for
+        ever); a shorter table timer shortens it. Every other decision keeps the table's timer
+        (None: no deadline)."""
         assert isinstance(state, sb.StonesAndBonesState)
-        if state.phase == "mutiny_call" and table.timer_seconds:
-            return min(table.timer_seconds, MUTINY_WINDOW)
+        if state.phase == "mutiny_call":
+            return min(table.timer_seconds, MUTINY_WINDOW) if table.timer_seconds else MUTINY_WINDOW
         return table.timer_seconds
 
     def finish_messages(self, table: Table, view: BaseModel) -> list[dict[str, Any]]:
@@ -304,10 +308,9 @@ class StonesAndBonesSpec(GameSpec):
     def rules_text(self, options: BaseModel) -> str:
         assert isinstance(options, sb.StonesAndBonesOptions)
         return sb.rules_summary(options) + (
-            "\n\n**Tavern mode**: `/stones-and-bones new gm_mode:True` lets the host run the table "
-            "without a seat; `/stones-and-bones npc` seats a named NPC, `/stones-and-bones purse` "
-            "sets a seat's starting purse; `/game pause` and `/game resume`; a ledger (embed and "
-            "CSV) is posted at the end.")
+            "\n\n**Tavern mode** (`/stones-and-bones …`): `new gm_mode:True` runs the table without "
+            "a seat, `npc` seats a named NPC, `purse` sets a seat's purse; `/game pause`, `/game "
+            "resume`; a ledger (embed and CSV) at the end.")
 
     def option_lines(self, options: BaseModel) -> list[str]:
         assert isinstance(options, sb.StonesAndBonesOptions)

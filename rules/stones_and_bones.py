@@ -236,13 +236,13 @@ class StonesAndBonesEngine(Engine[StonesAndBonesState, StonesAndBonesAction, Sto
                 return [_a("leave_stone"), _a("pick_up")]
             turn = s.turn
             assert turn is not None and turn.bones is not None
-            bet = bet_at(s, turn.bones)
-            actions = [_a("pay")] if pirate.purse >= bet else [_a("plank")]
+            can_pay = pirate.purse >= bet_at(s, turn.bones)
+            actions = [_a("pay")] if can_pay else [_a("plank")]
             if can_pilfer(s):
                 actions.append(_a("pilfer"))
             if pirate.flew_tide != s.tide:
                 actions.append(_a("fly"))
-            if s.options.fold:
+            if s.options.fold and can_pay:  # SB-10 over SB-11: «If broke on bet» → the Plank
                 actions.append(_a("fold"))
             return actions
         if s.phase == "grumble":

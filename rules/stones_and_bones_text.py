@@ -240,7 +240,9 @@ def action_label(view: StonesAndBonesView, action: StonesAndBonesAction) -> str:
 
 
 def rules_summary(options: StonesAndBonesOptions | None = None) -> str:
-    """The quick rules, the rulings, the errata and the options in force (Markdown, < 4000)."""
+    """The quick rules, the rulings, the errata and the options in force (Markdown). With the
+    host's tavern-mode note it must fit one embed description (4,096 characters): ``/game
+    rules`` shows nothing else, so whatever ran past that would be lost."""
     o = options or StonesAndBonesOptions()
     purse = ("set per seat by the host" if o.purses is not None
              else f"{coins(o.starting_purse)} each")
@@ -248,17 +250,24 @@ def rules_summary(options: StonesAndBonesOptions | None = None) -> str:
             else "ante 1 sp × Tide")
     omens = ("each matching group multiplies (3,3,5,5: ×4)" if o.ill_omens == "product"
              else "only the largest group counts (3,3,5,5: ×2)")
-    fold = " or **fold** (no bet, no Stone)" if o.fold else ""
+    fold = " or, if you can pay it, **fold** (no bet, no Stone)" if o.fold else ""
     pilfer = {
-        "window": " **Pilfer!**: after a Sink the Stone lies until its owner picks it up or you "
-                  "throw; throw it with yours.",
-        "always": " **Pilfer!**: after a Sink you may throw the last Stone with yours.",
+        "window": " **Pilfer!**: after a Sink the Stone lies until its owner picks it up or the "
+                  "next player throws; throw it with yours",
+        "always": " **Pilfer!**: after a Sink you may throw the last Stone with yours",
         "off": "",
     }[o.pilfer]
+    if o.pilfer != "off":  # SB-7, and which Stone a Blessing leaves lying
+        pilfer += (" (3 Stones with a Blessing; a pilfered 13 is no Luck; of a Blessing's two "
+                   "Stones only the second is left).")
     trigger = "on any claim" if o.mutiny_trigger == "any_claim" else "when the Captain claims again"
     grumbles = ("\n**Grumbles**: after a claim another player may pay 1 gp × Tide (into the next "
-                "coffer) to have the deciding dice thrown again, unless anyone objects."
+                "coffer) to have the deciding dice thrown again, unless anyone objects. A reroll "
+                "that voids a Crossbones is a Sink (on the Plank: out); money with no next coffer "
+                "goes back to its payer."
                 if o.grumbles else "")
+    grumble_timeout = "; no Grumbles, no objection" if o.grumbles else ""
+    stone_timeout = "; the Stone is left on the table" if o.pilfer == "window" else ""
     buy = ", ".join(coins(b) for b in o.buy_ins)
     return f"""**Stones & Bones** (Quick Core Rules v1.2): the Bones (4 d20) set your bet, your Stone (d20) claims the coffer.
 Coins: 10 cp = 1 sp, 10 sp = 1 gp, 10 gp = 1 pp, change made for you. Purse: {purse}. 2-6 players.
@@ -267,15 +276,16 @@ Coins: 10 cp = 1 sp, 10 sp = 1 gp, 10 gp = 1 pp, change made for you. Purse: {pu
 1. {ante[0].upper() + ante[1:]}.
 2. The Bones: 1-5 = 1 cp, 6-10 = 1 sp, 11-20 = 1 gp each. **Ill Omens**: matching Bones multiply their tier ({omens}). **Bane**: any 20 doubles the bet, once. **Blessing**: any 1 gives you two Stones.
 3. Pay the bet × Tide; or **Fly the Black** once per Tide (throw the Bones again and pay that bet instead; no Stone, only Crossbones wins){fold}. Broke (bet or ante)? **Walk the Plank**: all in, the Bones again: Crossbones or you're out.
-4. A **Crossbones** on the Bones wins at once. Else throw: **Float** (your Stone matches a Bone) or the Captain's 13 (**Captain's Luck**) claims the coffer; else **Sink**.{pilfer}
+4. A **Crossbones** on the Bones wins at once (Cursed or not) and no Stone is thrown. Else throw: **Float** (your Stone matches a Bone) or the Captain's 13 (**Captain's Luck**, on either Blessing Stone) claims the coffer; else **Sink**.{pilfer}
 Whoever claims is Captain. Four Waves make a Tide: then the Tide rises (bets × Tide), Captain is re-rolled, and each may stay, **Heave Down** (cash out), buy in ({buy}) or vote to end.
 
 **Crossbones** (claim + **Curse**: no Stone until another claims; you may **Swallow the Anchor**, cashing out at once): Daggers (2+ ones), Dubloons (2+ twenties), Jacob's Ladder (any run of 4), Thirteen Thrice (3+ thirteens), Rum Runner (any four of a kind). 4,982 rolls in 160,000 (3.11 %).
 
-**Mutiny** ({trigger}): the first to cry Mutiny is the Mutineer; parley (deals, gifts); the rest vote in secret, a strict Yay majority forces a Challenge. Each non-Captain pays d4 gp; Captain d20 + d6 + Nay d4s vs Mutineer d20 + d4 + Yay d4s, ties to the Captain. The winner takes the coffer and may split it. **Cutthroat** (2 afloat): a coin flip, heads = d20 + d6 + d4 each, no cost.{grumbles}
+**Mutiny** ({trigger}; up to 60 s to cry it): the first to cry Mutiny is the Mutineer; parley (deals, gifts); the rest vote in secret, a strict Yay majority forces a Challenge. Each non-Captain pays d4 gp (not × Tide); Captain d20 + d6 + Nay d4s vs Mutineer d20 + d4 + Yay d4s, ties to the Captain. The winner takes the coffer and may split it. **Cutthroat** (2 afloat): a coin flip, heads = d20 + d6 + d4 each, no cost, ties to the Captain.{grumbles}
 
-**End**: after Wave 4 of Tide 6, when one pirate is left afloat, or by unanimous vote at a Tide rise. Ranked by net: purse + cash-outs − buy-ins.
+**End**: after Wave 4 of Tide 6 (24 Waves at most), when one pirate is left afloat, by unanimous vote at a Tide rise, or at the 2,000-turn safety cap. Ranked by net: purse + cash-outs − buy-ins.
 
 **Rulings**: turns in order, not all at once (SB-1); a Plank claim makes you Captain and Cursed; only the last Crossbones winner is Cursed; mutiny costs are paid only if a Challenge happens; the Captain is rolled on Stones, ties re-roll.
+**House choices** (the rulings are silent): a won Mutiny lifts the Curse; only a Crossbones winner who kept the coffer may Swallow the Anchor; a Captain who leaves mid-Tide is replaced by a roll-off, and a rolled-off Captain's first claim is a plunder; at the turn cap, a coffer in play is shared among those afloat.
 **Errata**: (10,10,12,12) bets 4 sp, 4 gp, not «4sp, 1gp»; (20,2,4,2) bets 12 cp, 2 gp, not «12cp, 4gp». «1:738» for Daggers and Dubloons is a slip for 1:73.9 (1:71 with 2+ ones); the Crossbones total is 3.11 %, not 2.88 %.
-**Timeouts**: pay and throw (the Plank if broke); no Mutiny; Nay; keep the coffer; stay aboard; stay at the Tide rise."""
+**Timeouts**: pay and throw (the Plank if broke; never Fly, Pilfer or fold){stone_timeout}{grumble_timeout}; no Mutiny; ready at the parley; Nay; keep the coffer; stay aboard; stay at the Tide rise, no buy-in."""

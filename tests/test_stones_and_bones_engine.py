@@ -307,6 +307,58 @@ def test_a_pilfered_13_is_no_captains_luck_sb7() -> None:
     assert state.last_turn.pilfered == 13
 
 
+def test_captains_luck_counts_on_the_second_blessing_stone_sb7() -> None:
+    blessed = (1, 7, 12, 16)  # a Blessing: two Stones; neither 5 nor 13 is among the Bones
+    state, texts = act(new(3, captain=0, bones=blessed, then=[5, 13]), 0, "pay")
+    assert state.turn is not None and state.turn.stones == [5, 13] and state.turn.result == "luck"
+    assert any("Captain's Luck" in t for t in texts) and state.phase == "mutiny_call"
+    view = ENGINE.view(state, None).turn
+    assert view is not None and [(v.luck, v.floats) for v in view.stones] == [(False, False), (True, False)]
+    # the same two Stones for a player who is not Captain: a Sink, and only the second Stone
+    # is left on the table
+    other, _ = act(restage(new(3, captain=0), 1, blessed, then=[5, 13]), 1, "pay")
+    assert other.last_turn is not None and other.last_turn.seat == 1
+    assert other.last_turn.result == "sink" and other.last_turn.stones == [5, 13]
+    assert other.table_stone is not None and (other.table_stone.owner, other.table_stone.value) == (1, 13)
+
+
+def test_a_blessing_and_a_pilfer_make_three_stones_sb7() -> None:
+    # seat 1 Sinks a 2; seat 2 throws a Blessing, Pilfers the 2 and throws two Stones of its own
+    state = new(3, captain=0, then=[2, 1, 2, 9, 14, 5, 6, *QUIET])
+    state, _ = act(state, 0, "pay")
+    assert kinds(state, 1) == ["pay", "pilfer", "fly"]
+    state, texts = act(state, 1, "pilfer")
+    assert "Seat 2 throws the Stone (Blessing: two Stones): 5 and 6, Pilfering Seat 1's 2." in texts
+    record = state.last_turn
+    assert record is not None and record.seat == 1 and record.result == "float"
+    assert record.stones == [5, 6] and record.pilfered == 2
+    assert state.captain == 1 and state.waves_played == 1
+    # exactly two Stones of its own were thrown: the next Bones are the dice forced after them
+    assert state.turn is not None and state.turn.bones == list(QUIET) and state.dice.forced == []
+    stones = ENGINE.view(state, None).last_turn.stones  # type: ignore[union-attr]
+    assert [(v.value, v.pilfered, v.floats) for v in stones] == [(5, False, False), (6, False, False),
+                                                                 (2, True, True)]
+
+
+def test_the_pilfer_window_closes_when_the_next_player_throws_sb14() -> None:
+    # seat 1 Sinks a 2; seat 2 throws without Pilfering and Sinks a 4
+    state = new(3, captain=0, then=[2, *QUIET, 4, *QUIET])
+    state, _ = act(state, 0, "pay")
+    assert ENGINE.to_act(state) == [1, 0] and "pilfer" in kinds(state, 1)
+    state, _ = act(state, 1, "pay")
+    assert state.last_turn is not None and state.last_turn.pilfered is None
+    assert state.table_stone is not None and (state.table_stone.owner, state.table_stone.value) == (1, 4)
+    assert ENGINE.to_act(state) == [2, 1] and kinds(state, 0) == []  # seat 1's 2 is gone
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, 0, A(kind="pick_up"))
+    state, _ = act(state, 2, "pilfer")
+    assert state.last_turn is not None and state.last_turn.pilfered == 4  # seat 2's, not seat 1's
+    # Flying the Black throws no Stone: the window closes and nothing is left to Pilfer
+    flown, _ = act(new(3, captain=0, then=[2, *QUIET, *QUIET]), 0, "pay")
+    flown, _ = act(flown, 1, "fly")
+    assert flown.table_stone is None and ENGINE.to_act(flown) == [2] and "pilfer" not in kinds(flown, 2)
+
+
 def test_fold_only_with_the_option() -> None:
     assert "fold" not in kinds(new(3), 0)
     state = new(3, fold=True)
@@ -314,6 +366,28 @@ def test_fold_only_with_the_option() -> None:
     state, _ = act(state, 0, "fold")
     assert state.last_turn is not None and state.last_turn.result == "fold"
     assert purses(state)[0] == 4990 and state.coffer == 20 and state.current == 1
+
+
+def test_a_player_who_cannot_pay_the_bet_may_not_fold_sb10() -> None:
+    """SB-10 over SB-11: «If broke on bet» → Walk the Plank, even with fold on; fold stays for a
+    player who can pay."""
+    broke = restage(new(3, fold=True, purses=[5000, 300, 5000]), 1, (17, 17, 20, 17),
+                    then=[2, 5, 9, 14])
+    assert kinds(broke, 1) == ["plank", "fly"]  # 2 pp 4 gp against 2 gp 9 sp
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(broke, 1, A(kind="fold"))
+    assert ENGINE.timeout_action(broke, 1).kind == "plank"
+    assert ENGINE.ai_action(broke, 1, Chooser(random.Random(1))).kind in ("plank", "fly")
+    broke, _ = act(broke, 1, "plank")
+    assert broke.pirates[1].status == "eliminated" and conserved(broke)
+    flown = restage(new(3, fold=True, purses=[5000, 300, 5000]), 1, (17, 17, 20, 17))
+    flown.pirates[1].flew_tide = 1  # Fly the Black already used this Tide: the Plank only
+    assert kinds(flown, 1) == ["plank"]
+    able = restage(new(3, fold=True, purses=[5000, 300, 5000]), 1, QUIET)
+    assert kinds(able, 1) == ["pay", "fly", "fold"]  # 2 gp 1 sp 1 cp from 2 gp 9 sp
+    able, _ = act(able, 1, "fold")
+    assert able.last_turn is not None and able.last_turn.result == "fold"
+    assert able.pirates[1].purse == 290 and able.pirates[1].status == "afloat"
 
 
 def test_ante_per_wave_all() -> None:
@@ -393,6 +467,19 @@ def test_fly_the_black_into_crossbones() -> None:
     assert state.cursed == 0 and state.phase == "mutiny_call"  # the Captain claimed again
 
 
+def test_fly_the_black_into_a_bet_too_big_walks_the_plank_sb9() -> None:
+    state = restage(new(3, purses=[5000, 300, 5000]), 1, QUIET, then=[17, 17, 20, 17, 2, 5, 9, 14])
+    assert kinds(state, 1) == ["pay", "fly"]  # the first bet (2 gp 1 sp 1 cp) could be paid
+    state, texts = act(state, 1, "fly")
+    assert "Seat 2 cannot cover the new bet of 2 pp 4 gp." in texts
+    record = state.last_turn
+    assert record is not None and record.flown == [17, 17, 20, 17] and record.plank == [2, 5, 9, 14]
+    assert record.result == "drowned" and record.stones == [] and record.paid == 290  # all in
+    assert state.pirates[1].status == "eliminated" and state.pirates[1].purse == 0
+    assert state.pirates[1].flew_tide == 1 and state.current == 2
+    assert state.coffer == 10 + 290 + 10 and conserved(state)  # the antes of seats 2 and 3
+
+
 # -- the Curse and Swallow the Anchor ---------------------------------------------------------------
 
 
@@ -412,6 +499,27 @@ def test_curse_no_stone_until_another_claims() -> None:
     assert state.last_turn.result == "sink" and state.table_stone is None
     state, texts = act(state, 2, "pay")
     assert state.cursed is None and state.captain == 2 and any("Curse" in t for t in texts)
+
+
+def test_a_crossbones_throws_no_stone_and_wins_even_when_cursed_sb6() -> None:
+    state = restage(new(3), 1, (1, 1, 8, 15), then=[8, 15])  # Daggers, and a Blessing too
+    state, _ = act(state, 1, "pay")
+    assert state.turn is not None and state.turn.result == "crossbones" and state.phase == "anchor"
+    assert state.turn.stones == [] and state.dice.forced == [8, 15]  # no Stone was thrown
+    assert state.cursed == 1 and state.captain == 1
+    # the Cursed Captain opens Wave 2 with Dubloons: the Crossbones wins (a plunder)
+    state.dice.forced = [20, 3, 20, 4, 3, 4]
+    state, _ = act(state, 1, "stay_aboard")
+    assert state.turn is not None and state.turn.cursed and state.turn.captain
+    coffer = state.coffer + 804  # (2 cp + 4 gp) × 2
+    state, texts = act(state, 1, "pay")
+    assert "Crossbones (Dubloons)! Seat 2 claims the coffer (8 gp 1 sp 4 cp)." in texts
+    assert state.turn.result == "crossbones" and state.turn.stones == [] and state.dice.forced == [3, 4]
+    assert state.phase == "mutiny_call" and state.cursed == 1 and state.coffer == coffer
+    before = state.pirates[1].purse
+    for seat in (0, 2):
+        state, _ = act(state, seat, "pass")
+    assert state.phase == "anchor" and state.pirates[1].purse == before + coffer
 
 
 def test_only_the_latest_crossbones_winner_is_cursed() -> None:
@@ -526,6 +634,66 @@ def test_a_tied_challenge_goes_to_the_captain() -> None:
     state, _ = act(state, 3, "yay")
     assert state.mutiny is not None and state.mutiny.captain_total == state.mutiny.mutineer_total == 14
     assert state.mutiny.winner == 0
+
+
+def test_the_cost_of_mutiny_is_not_multiplied_by_the_tide_sb12() -> None:
+    state = new(4, captain=0)
+    state.tide = 2
+    state = restage(state, 0, QUIET, then=[7])
+    state, _ = act(state, 0, "pay")
+    assert state.phase == "mutiny_call" and state.coffer == 20 + 2 * QUIET_BET
+    state = to_the_vote(state)
+    state.dice.forced = [2, 3, 4, 15, 6, 5]
+    state, _ = act(state, 1, "yay")
+    state, texts = act(state, 3, "yay")
+    m = state.mutiny
+    assert m is not None and m.d4 == [None, 2, 3, 4]
+    assert m.paid == [0, 200, 300, 400]  # d4 gp each at Tide 2, not × 2
+    assert state.coffer == 20 + 2 * QUIET_BET + 900 and conserved(state)
+    assert any("Seat 2 d4 2 pays 2 gp" in t for t in texts)
+
+
+def test_a_tied_cutthroat_goes_to_the_captain_sb13() -> None:
+    state = new(2, then=[7, 1, 10, 3, 2, 12, 2, 1])  # Float; heads; 10+3+2 = 15 vs 12+2+1 = 15
+    state, _ = act(state, 0, "pay")
+    m = state.mutiny
+    assert m is not None and m.cutthroat and m.coin == "heads"
+    assert m.captain_total == m.mutineer_total == 15 and m.winner == 0
+    assert state.phase == "split" and ENGINE.to_act(state) == [0] and state.captain == 0
+    state, _ = act(state, 0, "keep")
+    assert state.captain == 0 and purses(state) == [5000 - 10, 5000] and conserved(state)  # their own 221 back
+
+
+def cursed_captain_plunders() -> StonesAndBonesState:
+    """Seat 1, Captain, throws Dubloons: Cursed, and a plunder; seat 3 cries Mutiny."""
+    state = new(4, captain=0, bones=(20, 3, 20, 4))
+    state, _ = act(state, 0, "pay")
+    assert state.claim is not None and state.claim.kind == "crossbones" and state.cursed == 0
+    return to_the_vote(state)
+
+
+def test_a_successful_mutiny_lifts_the_curse_and_no_anchor_is_swallowed() -> None:
+    state = cursed_captain_plunders()
+    state.dice.forced = [2, 3, 4, 3, 1, 18]  # the Mutineer wins, 4 against 27
+    state, _ = act(state, 1, "yay")
+    state, _ = act(state, 3, "yay")
+    assert state.mutiny is not None and state.mutiny.winner == 2
+    assert state.cursed is None and state.captain == 2  # the Mutineer claimed the coffer
+    state, _ = act(state, 2, "keep")
+    # the Crossbones winner lost the coffer: no Swallow the Anchor, the next Wave begins
+    assert state.phase == "turn" and state.waves_played == 1 and state.current == 2
+    assert "anchor" not in [a.kind for seat in range(4) for a in ENGINE.legal_actions(state, seat)]
+    assert state.pirates[0].status == "afloat" and conserved(state)
+
+
+def test_a_crossbones_captain_who_beats_the_mutiny_may_swallow_the_anchor() -> None:
+    state = cursed_captain_plunders()
+    state.dice.forced = [2, 3, 4, 15, 6, 5]  # the Captain wins, 21 against 14
+    state, _ = act(state, 1, "yay")
+    state, _ = act(state, 3, "yay")
+    state, _ = act(state, 0, "keep")
+    assert state.phase == "anchor" and ENGINE.to_act(state) == [0] and state.cursed == 0
+    assert kinds(state, 0) == ["stay_aboard", "anchor"]
 
 
 def test_a_player_who_cannot_pay_the_cost_pays_everything() -> None:
@@ -765,9 +933,42 @@ def test_rules_summary_has_the_errata_and_the_options() -> None:
                                  mutiny_trigger="any_claim", pilfer="off", grumbles=True,
                                  purses=[100, 200]))
     assert len(text) < 4000 and "Pilfer!" not in text
-    for words in ("start of each Wave", "largest group", "**fold**", "on any claim",
-                  "**Grumbles**", "set per seat"):
+    for words in ("start of each Wave", "largest group", "if you can pay it, **fold**", "on any claim",
+                  "**Grumbles**", "set per seat", "voids a Crossbones is a Sink",
+                  "goes back to its payer", "no Grumbles, no objection"):
         assert words in text, words
+
+
+def test_rules_summary_shows_the_rulings_in_force_and_fits_one_embed() -> None:
+    """SB-7, the end and the cap, the house choices where the rulings are silent, and every
+    timeout default; ``/game rules`` shows only the embed description (clipped at 4,096), so
+    the whole text, with the tavern-mode note, must fit it under any options."""
+    from bot.render import EMBED_DESCRIPTION, clip
+    from cogs.stones_and_bones import SPEC
+
+    text = rules_summary(Options())
+    for words in (
+        "**Captain's Luck**, on either Blessing Stone", "3 Stones with a Blessing",
+        "a pilfered 13 is no Luck", "only the second is left", "Cursed or not",
+        "no Stone is thrown", "24 Waves at most", "2,000-turn safety cap", "d4 gp (not × Tide)",
+        "no cost, ties to the Captain", "up to 60 s", "a won Mutiny lifts the Curse",
+        "only a Crossbones winner who kept the coffer may Swallow the Anchor",
+        "a Captain who leaves mid-Tide is replaced by a roll-off",
+        "a rolled-off Captain's first claim is a plunder",
+        "at the turn cap, a coffer in play is shared among those afloat",
+        "never Fly, Pilfer or fold", "the Stone is left on the table", "no Mutiny",
+        "ready at the parley", "Nay", "keep the coffer", "stay aboard",
+        "stay at the Tide rise, no buy-in",
+    ):
+        assert words in text, words
+    assert "Grumbles" not in text  # the Grumbles rulings only when Grumbles is on
+    widest = 999_999_999  # "999999 pp 9 gp 9 sp 9 cp", five times
+    for options in (Options(), Options(fold=True, grumbles=True, mutiny_trigger="any_claim",
+                                       ante="per_wave_all", ill_omens="max_group",
+                                       purses=[100, 200], buy_ins=[widest - n for n in range(5)])):
+        shown = SPEC.rules_text(options)
+        assert shown.startswith(rules_summary(options)) and shown.endswith("at the end.")
+        assert len(shown) <= EMBED_DESCRIPTION and clip(shown, EMBED_DESCRIPTION) == shown
 
 
 # -- random games -----------------------------------------------------------------------------------
@@ -995,6 +1196,23 @@ def test_the_table_pieces_render_every_moment_of_many_games_within_discord_limit
         rows = list(csv.DictReader(io.StringIO(message["file"].fp.read().decode())))
         assert len(rows) == seats and sum(int(r["net_cp"]) for r in rows) == 0
         assert [int(r["net_cp"]) for r in rows] == [p.net for p in state.pirates]
+
+
+def test_the_mutiny_window_holds_with_or_without_a_table_timer() -> None:
+    """RULINGS 5.4: «"Mutiny!" button for 60 s after the Captain plunders»: 60 s at a table
+    without a timer, the table's timer if shorter; every other moment keeps the table's timer."""
+    from bot.models import Table
+    from cogs.stones_and_bones import MUTINY_WINDOW, SPEC
+
+    def table(timer: int | None) -> Table:
+        return Table(guild_id=1, channel_id=1, game=ENGINE.key, host_id=1, seed=1, timer_seconds=timer)
+
+    call, turn = plundered(), new(3)
+    assert call.phase == "mutiny_call" and turn.phase == "turn" and MUTINY_WINDOW == 60
+    assert [SPEC.timer_seconds(table(t), call) for t in (None, 0, 20, 60, 300)] == [60, 60, 20, 60, 60]
+    assert [SPEC.timer_seconds(table(t), turn) for t in (None, 20, 300)] == [None, 20, 300]
+    parley, _ = act(call, 2, "mutiny")  # the window is only for the call
+    assert parley.phase == "parley" and SPEC.timer_seconds(table(None), parley) is None
 
 
 def test_seat_purses_the_mutiny_window_and_the_standings_words() -> None:
