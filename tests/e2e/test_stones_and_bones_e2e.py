@@ -300,3 +300,31 @@ async def test_the_gm_pauses_and_resumes_without_a_seat(tmp_path: Path) -> None:
             await fd.wait_until(lambda: any("ended the game" in (m.get("content") or "")
                                             for m in fd.messages(CHANNEL)), timeout=3, what="the end")
         clean(fd, bot)
+
+
+async def test_the_rules_commands_show_every_ruling_in_force_unclipped(tmp_path: Path) -> None:
+    """``/stones-and-bones rules`` (the defaults) and ``/game rules`` (this table's options) show
+    the whole rules text: the rulings, house choices and timeouts, with nothing clipped."""
+    from cogs.stones_and_bones import SPEC
+    from rules.stones_and_bones import StonesAndBonesOptions
+
+    async with running_fake() as fd:
+        gm = fd.add_user("gm")
+        async with running_bot(fd, ENV, tmp_path / "sb.sqlite3") as bot:
+            answer = await slash_ok(fd, gm, "stones-and-bones rules", {})
+            assert answer["data"]["flags"] & 64
+            shown = answer["data"]["embeds"][0]["description"]
+            assert shown == SPEC.rules_text(StonesAndBonesOptions())
+            assert "a won Mutiny lifts the Curse" in shown and shown.endswith("at the end.")
+            lobby = await (await fd.slash(gm, CHANNEL, "stones-and-bones new", {
+                "fold": True, "grumbles": True, "mutiny_trigger": "any_claim"})).response_message()
+            assert "Grumbles: on" in field(lobby, "House options")
+            answer = await slash_ok(fd, gm, "game rules", {})
+            assert answer["data"]["flags"] & 64
+            shown = answer["data"]["embeds"][0]["description"]
+            options = StonesAndBonesOptions(fold=True, grumbles=True, mutiny_trigger="any_claim")
+            assert shown == SPEC.rules_text(options)
+            for words in ("if you can pay it, **fold**", "goes back to its payer", "on any claim",
+                          "no Grumbles, no objection", "2,000-turn safety cap"):
+                assert words in shown, words
+        clean(fd, bot)
