@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.components import EndButton
 from bot.errors import Refusal, guarded
+from bot.replies import reply
 from bot.render import clip
 
 if TYPE_CHECKING:
@@ -29,9 +30,9 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     async def status(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             table = await self.runtime.live_table(interaction.channel_id or 0)
-            async with self.runtime.lock(table.id or 0):
+            async with self.runtime.turn(interaction, table.id or 0):
                 table = await self.runtime.load(table.id or 0)
-                await interaction.response.send_message("Here is the table.", ephemeral=True)
+                await reply(interaction, content="Here is the table.", ephemeral=True)
                 await self.runtime.post_table(table)
 
         await guarded(interaction, run)

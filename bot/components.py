@@ -62,23 +62,23 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn
         await guarded(interaction, lambda: _runtime(interaction).act(interaction, self.game_id, self.stamp, [self.index]), game_id=self.game_id)
 
 
-class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:all:(?P<gid>\d+):(?P<ver>\d+):(?P<idx>\d+)"):
+class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:all:(?P<gid>\d+):(?P<stamp>[0-9a-z]+):(?P<idx>\d+)"):
     """A choice on the public table that any seat owing a decision may press (Engine.open_actions)."""
 
-    def __init__(self, game_id: int, version: int, index: int, label: str = "…",
+    def __init__(self, game_id: int, stamp: str, index: int, label: str = "…",
                  style: discord.ButtonStyle = discord.ButtonStyle.primary, row: int | None = None) -> None:
         super().__init__(
             discord.ui.Button(label=label[:80], style=style, row=row,
-                              custom_id=f"bn:all:{game_id}:{version}:{index}")
+                              custom_id=f"bn:all:{game_id}:{stamp}:{index}")
         )
-        self.game_id, self.version, self.index = game_id, version, index
+        self.game_id, self.stamp, self.index = game_id, stamp, index
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "OpenButton":
-        return cls(int(match["gid"]), int(match["ver"]), int(match["idx"]))
+        return cls(int(match["gid"]), match["stamp"], int(match["idx"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: _runtime(interaction).act_in_open(interaction, self.game_id, self.version, self.index), game_id=self.game_id)
+        await guarded(interaction, lambda: _runtime(interaction).act_in_open(interaction, self.game_id, self.stamp, self.index), game_id=self.game_id)
 
 
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"bn:pick:(?P<gid>\d+):(?P<stamp>[0-9a-z.]+)"):
@@ -103,7 +103,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"bn
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:hand:(?P<gid>\d+)"):
     def __init__(self, game_id: int, row: int | None = None) -> None:
         super().__init__(
-            discord.ui.Button(label="My hand", emoji="🂠", style=discord.ButtonStyle.secondary,
+            discord.ui.Button(label="My hand", emoji="🃏", style=discord.ButtonStyle.secondary,
                               custom_id=f"bn:hand:{game_id}", row=row)
         )
         self.game_id = game_id

@@ -31,3 +31,8 @@ async def send_private(client: discord.Client, user_id: int, **message: Any) -> 
     except discord.NotFound:
         log.warning("DM to user %s: no such user", user_id)
         return False
+    except discord.HTTPException as exc:
+        # Discord failing after its retries: this player reads the view through My hand, and
+        # the other seats still get theirs.
+        log.warning("DM to user %s failed: %s %s", user_id, exc.status, exc.text)
+        return False

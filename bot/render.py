@@ -120,7 +120,7 @@ def table_message(
     if asked:
         lines.append(", ".join(mention(table, s) for s in asked) + ": " + spec.open_prompt(table, public))
         for index, action in enumerate(shared[:MAX_BUTTONS]):
-            view.add_item(OpenButton(gid, table.version, index, seat_names(table, spec.action_label(public, action)),
+            view.add_item(OpenButton(gid, runtime.open_stamp(shared), index, seat_names(table, spec.action_label(public, action)),
                                      spec.action_style(public, action), row=index // 5))
     waiting = [table.seats[s].name for s in acting if s != controls_for and s not in asked]
     if waiting:

@@ -8,11 +8,14 @@ Nothing about a game lives in this process between clicks, so a restart loses no
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
+import json
 import logging
 import random
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -23,6 +26,7 @@ from bot.errors import Refusal
 from bot.games import GameSpec
 from bot.models import LogEntry, Seat, Table
 from bot.private import send_private
+from bot.replies import announce, defer, reply, update
 from bot.store import ChannelBusy, Store, VersionConflict
 from rules.base import Chooser, Event, GameError
 
@@ -37,6 +41,9 @@ MAX_AUTOMATIC_STEPS = 2_000
 SCROLLED_AWAY = 4
 RECENT_EVENTS = 6
 
+
+#: seconds a click may wait for its game's lock before it is deferred (Discord allows three)
+QUEUE_PATIENCE = 1.0
 
 class TableRuntime:
     def __init__(self, bot: Boneyard, store: Store, default_timer: int | None, *,
@@ -68,6 +75,22 @@ class TableRuntime:
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
+
+    @contextlib.asynccontextmanager
+    async def turn(self, interaction: discord.Interaction, game_id: int) -> AsyncIterator[None]:
+        """The game's lock, for one interaction. Whoever holds it may be sending DMs or waiting
+        out a rate limit, so an interaction that has queued for a while is deferred: waiting in
+        line never runs past Discord's three seconds, and a short wait changes nothing."""
+        lock = self.lock(game_id)
+        try:
+            await asyncio.wait_for(lock.acquire(), QUEUE_PATIENCE)
+        except TimeoutError:
+            await defer(interaction)
+            await lock.acquire()
+        try:
+            yield
+        finally:
+            lock.release()
 
     def spec(self, table: Table) -> GameSpec:
         return self.specs[table.game]
@@ -134,8 +157,9 @@ class TableRuntime:
             busy = await self.store.live_in_channel(interaction.channel_id)
             raise Refusal(self._busy_text(busy)) from None
         async with self.lock(table.id or 0):
-            await interaction.response.send_message(**self._message(table))
-            message = await interaction.original_response()
+            message = await reply(interaction, **self._message(table))
+            if message is None:
+                message = await interaction.original_response()
             await self._set_message(table, message.id)
 
     def _busy_text(self, table: Table | None) -> str:
@@ -154,7 +178,7 @@ class TableRuntime:
         )
 
     async def lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
-        async with self.lock(game_id):
+        async with self.turn(interaction, game_id):
             table = await self.load(game_id)
             if table.status != "lobby":
                 raise Refusal("This lobby has closed; the game has already started or ended.")
@@ -178,6 +202,8 @@ class TableRuntime:
                 if is_host and table.host_plays:
                     raise Refusal("The host cannot leave the lobby; use **Cancel** to close it.")
                 table.seats.pop(seat)
+                notice = f"{user.display_name} left the lobby."
+
             elif op == "ai":
                 self._host_only(table, user, "add AI players")
                 if len(table.seats) >= spec.engine.max_seats:
@@ -203,7 +229,7 @@ class TableRuntime:
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """A new lobby with the same players and options, seats in reverse order (KB-7), so the
         table does not have to gather again. Whoever asks hosts it."""
-        async with self.lock(game_id):
+        async with self.turn(interaction, game_id):
             old = await self.load(game_id)
             if old.live:
                 raise Refusal("This game is still going.")
@@ -223,7 +249,7 @@ class TableRuntime:
         """A host's change to the lobby from a game's own command (an NPC seat, a seat's stake):
         ``change`` edits the table or raises Refusal, and returns what to tell the host."""
         table = await self.live_table(interaction.channel_id or 0)
-        async with self.lock(table.id or 0):
+        async with self.turn(interaction, table.id or 0):
             table = await self.load(table.id or 0)
             if table.status != "lobby":
                 raise Refusal("Seats can only be changed in the lobby, before the game starts.")
@@ -232,13 +258,13 @@ class TableRuntime:
             said = change(table)
             table.version += 1
             await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
-            await interaction.response.send_message(said, ephemeral=True)
+            await reply(interaction, content=said, ephemeral=True)
             await self._refresh_table(table)
 
     async def pause(self, interaction: discord.Interaction, paused: bool) -> None:
         """The host (a game-master, say) stops the clock and the moves, and starts them again."""
         table = await self.live_table(interaction.channel_id or 0)
-        async with self.lock(table.id or 0):
+        async with self.turn(interaction, table.id or 0):
             table = await self.load(table.id or 0)
             if table.status != "active":
                 raise Refusal("Only a game in play can be paused.")
@@ -253,9 +279,7 @@ class TableRuntime:
             await self.store.save(table, expected, interaction_id=interaction.id, deadline=due)
             self.deadline_written(due)
             who = interaction.user.display_name
-            await interaction.response.send_message(
-                f"⏸ {who} paused the game." if paused else f"▶ {who} resumed the game."
-            )
+            await announce(interaction, f"⏸ {who} paused the game." if paused else f"▶ {who} resumed the game.")
             await self._refresh_table(table)
 
     def _host_only(self, table: Table, user: discord.abc.User, what: str) -> None:
@@ -286,7 +310,7 @@ class TableRuntime:
     async def act(
         self, interaction: discord.Interaction, game_id: int, stamp: str, choices: Sequence[int]
     ) -> None:
-        async with self.lock(game_id):
+        async with self.turn(interaction, game_id):
             table = await self.load(game_id)
             self._playable(table)
             engine = self.spec(table).engine
@@ -304,21 +328,29 @@ class TableRuntime:
                 raise Refusal("That choice is not available.")
             await self._play(interaction, table, state, seat, actions[choices[0]])
 
+    @staticmethod
+    def open_stamp(shared: Sequence[BaseModel]) -> str:
+        """What a row of open choices is tied to: the choices themselves. Several players pressing
+        Ready together must all count, so another player's click, which changes the move number
+        but not the row, leaves these buttons good."""
+        text = json.dumps([a.model_dump(mode="json") for a in shared], sort_keys=True)
+        return hashlib.blake2s(text.encode(), digest_size=5).hexdigest()
+
     async def act_in_open(
-        self, interaction: discord.Interaction, game_id: int, version: int, index: int
+        self, interaction: discord.Interaction, game_id: int, stamp: str, index: int
     ) -> None:
         """A click on a choice the table offers to everyone who owes one (Engine.open_actions)."""
-        async with self.lock(game_id):
+        async with self.turn(interaction, game_id):
             table = await self.load(game_id)
             self._playable(table)
-            if version != table.version:
+            engine = self.spec(table).engine
+            state = self.state_of(table)
+            if stamp != self.open_stamp(engine.open_actions(state)):
                 await self._stale(interaction, table)
                 return
-            engine = self.spec(table).engine
             seat = table.seat_of(interaction.user.id)
             if seat is None:
                 raise Refusal("You are not playing at this table.")
-            state = self.state_of(table)
             if seat not in engine.to_act(state):
                 raise Refusal(f"Nothing is asked of you now: waiting for {self._waiting_for(table, state)}.")
             shared = engine.open_actions(state)
@@ -349,9 +381,10 @@ class TableRuntime:
 
     async def _stale(self, interaction: discord.Interaction, table: Table) -> None:
         message = self._message(table, for_user=interaction.user.id)
-        message["content"] = "That moment has passed. Here is the table now:\n" + (message["content"] or "")
+        message["content"] = render.clip(
+            "That moment has passed. Here is the table now:\n" + (message["content"] or ""), render.CONTENT)
         message.pop("allowed_mentions", None)
-        await interaction.response.send_message(ephemeral=True, **message)
+        await reply(interaction, ephemeral=True, **message)
 
     def _waiting_for(self, table: Table, state: BaseModel) -> str:
         seats = self.spec(table).engine.to_act(state)
@@ -448,7 +481,7 @@ class TableRuntime:
         return {s: engine.decision_stamp(state, s) or str(version) for s in engine.to_act(state)}
 
     def _deadline(self, table: Table, state: BaseModel | None = None) -> float | None:
-        if table.status != "active" or not table.timer_seconds or table.paused:
+        if table.status != "active" or table.paused:
             return None
         state = state if state is not None else self.state_of(table)
         spec = self.spec(table)
@@ -487,7 +520,7 @@ class TableRuntime:
         if table.status == "lobby":
             await self.lobby(interaction, table.id or 0, "leave")
             return
-        async with self.lock(table.id or 0):
+        async with self.turn(interaction, table.id or 0):
             table = await self.load(table.id or 0)
             seat = table.seat_of(interaction.user.id)
             if table.status != "active" or seat is None:
@@ -498,15 +531,13 @@ class TableRuntime:
             state, entries = self._run_bots(table, self.state_of(table), expected + 1)
             table.recent.append(f"{interaction.user.display_name} left; a bot plays their seat.")
             fresh = await self._commit(table, state, expected, entries, interaction.id)
-            await interaction.response.send_message(
-                "You left the game; a bot plays your seat from here.", ephemeral=True
-            )
+            await reply(interaction, content="You left the game; a bot plays your seat from here.", ephemeral=True)
             await self.post_table(
                 table, notice=f"{interaction.user.display_name} left the table.", notify=fresh
             )
 
     async def end(self, interaction: discord.Interaction, game_id: int) -> None:
-        async with self.lock(game_id):
+        async with self.turn(interaction, game_id):
             table = await self.load(game_id)
             if not table.live:
                 raise Refusal("This game has already ended.")
@@ -516,7 +547,7 @@ class TableRuntime:
             table.status = "cancelled"
             table.version += 1
             await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
-            await interaction.response.edit_message(content="The game was ended.", view=None)
+            await update(interaction, content="The game was ended.", view=None)
             await self.post_table(
                 table, notice=f"{interaction.user.display_name} ended the game early."
             )
@@ -527,7 +558,7 @@ class TableRuntime:
 
     async def set_timer(self, interaction: discord.Interaction, seconds: int | None) -> None:
         table = await self.live_table(interaction.channel_id or 0)
-        async with self.lock(table.id or 0):
+        async with self.turn(interaction, table.id or 0):
             table = await self.load(table.id or 0)
             if interaction.user.id != table.host_id:
                 raise Refusal("Only the host can change the turn timer.")
@@ -538,7 +569,7 @@ class TableRuntime:
             await self.store.save(table, expected, interaction_id=interaction.id, deadline=due)
             self.deadline_written(due)
             said = f"{seconds} seconds per decision" if seconds else "off"
-            await interaction.response.send_message(f"Turn timer: {said}.")
+            await announce(interaction, f"Turn timer: {said}.")
             await self._refresh_table(table)
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -546,9 +577,7 @@ class TableRuntime:
         seat = table.seat_of(interaction.user.id)
         if seat is None or table.status != "active":
             raise Refusal("You have no hand at this table.")
-        await interaction.response.send_message(
-            ephemeral=True, **self._message(table, for_user=interaction.user.id)
-        )
+        await reply(interaction, ephemeral=True, **self._message(table, for_user=interaction.user.id))
 
     async def deliver_private_views(self, table: Table, seats: Sequence[int]) -> None:
         """Send each newly acting person their private view; note who must use My hand instead."""
@@ -582,10 +611,15 @@ class TableRuntime:
     ) -> None:
         """Answer a click with the new table: edit it while recent, else post it afresh."""
         message = interaction.message
-        on_table = message is not None and message.id == table.message_id
-        private = message is not None and (message.flags.ephemeral or interaction.guild_id is None)
+        if message is None:  # a command (/game leave in a lobby), not a click on the table
+            await reply(interaction, content=notice or "Done.", ephemeral=True)
+            await self._refresh_table(table)
+            await self._after_show(table, notify)
+            return
+        on_table = message.id == table.message_id
+        private = message.flags.ephemeral or interaction.guild_id is None
         if private:
-            await interaction.response.edit_message(
+            await update(interaction, 
                 **self._message(table, for_user=interaction.user.id, notice=notice)
             )
             # the clicker's own private view was just redrawn in place: no second copy for them
@@ -593,9 +627,9 @@ class TableRuntime:
             notify = [s for s in notify if s != mine]
             await self._refresh_table(table)
         elif on_table and self._is_recent(table):
-            await interaction.response.edit_message(**self._message(table, notice=notice))
+            await update(interaction, **self._message(table, notice=notice))
         else:
-            await interaction.response.edit_message(view=None)
+            await update(interaction, view=None)
             await self.post_table(table, notice=notice, replace=False, notify=notify)
             return  # post_table has done what follows a shown table
         await self._after_show(table, notify)

@@ -11,6 +11,7 @@ import asyncio
 import json
 import sqlite3
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
@@ -19,6 +20,9 @@ from typing import Any, Literal
 import aiosqlite
 
 from bot.models import LogEntry, Table
+
+#: live games whose JSON stays in memory; older ones are read from the file again when clicked
+LIVE_CACHE = 2000
 
 
 class StoreError(Exception):
@@ -50,9 +54,10 @@ class Store:
         self._conn = conn
         # One connection, so one transaction at a time: statements of two writes must not interleave.
         self._lock = asyncio.Lock()
-        # This process is the only writer, so the JSON of every live game it wrote or read is
-        # kept: a click then costs no read of the database, only the write.
-        self._live: dict[int, str] = {}
+        # This process is the only writer, so the JSON of the live games it wrote or read lately
+        # is kept: a click then costs no read of the database, only the write. Bounded, because
+        # abandoned lobbies and untimed games stay live for ever.
+        self._live: OrderedDict[int, str] = OrderedDict()
 
     @classmethod
     async def open(cls, path: Path | str) -> "Store":
@@ -97,6 +102,7 @@ class Store:
         """A fresh copy of the game: callers change it freely and only save() makes it count."""
         cached = self._live.get(game_id)
         if cached is not None:
+            self._live.move_to_end(game_id)
             return Table.model_validate_json(cached)
         async with self._lock:
             cur = await self._conn.execute("SELECT table_json FROM games WHERE id=?", (game_id,))
@@ -105,8 +111,14 @@ class Store:
             return None
         table = Table.model_validate_json(row[0])
         if table.live:
-            self._live[game_id] = row[0]
+            self._remember(game_id, row[0])
         return table
+
+    def _remember(self, game_id: int, text: str) -> None:
+        self._live[game_id] = text
+        self._live.move_to_end(game_id)
+        while len(self._live) > LIVE_CACHE:
+            self._live.popitem(last=False)
 
     async def live_in_channel(self, channel_id: int) -> Table | None:
         async with self._lock:
@@ -196,7 +208,7 @@ class Store:
                 text = table.model_dump_json()
                 await self._conn.execute("UPDATE games SET table_json=? WHERE id=?", (text, table.id))
                 await self._conn.execute("COMMIT")
-                self._live[table.id] = text
+                self._remember(table.id, text)
             except sqlite3.IntegrityError as exc:
                 await self._conn.execute("ROLLBACK")
                 raise ChannelBusy(str(exc)) from exc
@@ -264,7 +276,7 @@ class Store:
                 await conn.execute("ROLLBACK")
                 raise
         if table.live and table.id is not None:
-            self._live[table.id] = text
+            self._remember(table.id, text)
         else:
             self._live.pop(table.id or 0, None)
 

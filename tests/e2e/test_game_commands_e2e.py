@@ -6,14 +6,15 @@ force, leaving mid-game, re-posting the table, and an unexpected exception still
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
 
 from tests.e2e.test_knucklebones_e2e import (
-    CHANNEL, actor, clean, finished, open_table, play_to_end, table_now,
+    CHANNEL, actor, button, clean, finished, open_table, play_to_end, table_now,
 )
-from tests.fakediscord import FLAG_EPHEMERAL, running_bot, running_fake
+from tests.fakediscord import FLAG_EPHEMERAL, BotProcess, FakeDiscord, running_bot, running_fake
 
 
 def footer(message: dict) -> str:
@@ -93,3 +94,84 @@ async def test_an_unexpected_error_answers_with_a_reference_and_is_logged(tmp_pa
             roll = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d6"})).wait_response()
             assert roll["type"] == 4 and roll["data"].get("embeds")
         assert len(bot.error_records()) == 2
+
+
+async def test_leaving_a_lobby_by_command_is_answered_and_leaves_one_lobby(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {}, tmp_path / "g.sqlite3") as bot:
+            lobby = await (await fd.slash(ann, CHANNEL, "knucklebones new")).response_message()
+            await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
+            left = await (await fd.slash(bob, CHANNEL, "game leave")).response_message()
+            assert left["flags"] & FLAG_EPHEMERAL and "Bob left the lobby" in left["content"]
+
+            def seats() -> list[str]:
+                fields = fd.message(lobby["id"])["embeds"][0]["fields"]
+                return next(f["value"] for f in fields if f["name"].startswith("Seats")).splitlines()
+
+            await fd.wait_until(lambda: seats() == ["1. Ann (host)"], timeout=3, what="the lobby without Bob")
+            with_buttons = [m for m in fd.messages(CHANNEL) if fd.buttons(m)]
+            assert [m["id"] for m in with_buttons] == [lobby["id"]]
+            again = await (await fd.slash(bob, CHANNEL, "game leave")).wait_response()
+            assert again["data"]["flags"] & FLAG_EPHEMERAL and "do not have a seat" in again["data"]["content"]
+        clean(fd, bot)
+
+
+class SlowDMs(FakeDiscord):
+    """Opening a DM takes 0.8 s, as it may on a busy day: four seats keep a game busy for 3 s."""
+
+    async def _r_create_dm(self, request, m):  # noqa: ANN001, ANN202
+        await asyncio.sleep(0.8)
+        return await super()._r_create_dm(request, m)
+
+
+async def test_clicks_queued_behind_slow_dms_are_deferred_not_lost(tmp_path: Path) -> None:
+    fd = SlowDMs()
+    await fd.start()
+    try:
+        users = [fd.add_user(n) for n in ("ann", "bob", "cy", "dee")]
+        env = {"EXTRA_COGS": "tests.fixtures.sealed_game"}
+        async with running_bot(fd, env, tmp_path / "s.sqlite3") as bot:
+            lobby = await (await fd.slash(users[0], CHANNEL, "sealedpick new")).response_message()
+            for user in users[1:]:
+                await (await fd.click(user, lobby, button(fd, lobby, "Join"))).wait_response()
+            start = await fd.click(users[0], lobby, button(fd, lobby, "Start"))
+            assert (await start.wait_response())["type"] == 7
+            # Ann's DM is out after 0.8 s; the other three take 2.4 s more, under the game's lock
+            dm = await fd.wait_until(lambda: fd.dm_messages(users[0])[-1:] or None, timeout=3)
+            pick = await fd.click(users[0], dm[0], fd.buttons(dm[0])[0]["custom_id"])
+            status = await fd.slash(users[1], CHANNEL, "game status")
+            assert (await pick.wait_response())["type"] == 6  # deferred while it waited in line
+            assert (await status.wait_response())["type"] == 5
+            said = await status.response_message(timeout=6)
+            assert said["flags"] & FLAG_EPHEMERAL and said["content"] == "Here is the table."
+            edited = await pick.response_message(timeout=6)  # the DM shows the sealed pick
+            assert "You picked" in json.dumps(edited) or edited["id"] == dm[0]["id"]
+            await fd.wait_until(lambda: all(fd.dm_messages(u) for u in users), timeout=6, what="every DM")
+            assert fd.violations == [], fd.violations  # nothing answered late
+        clean(fd, bot)
+    finally:
+        await fd.stop()
+
+
+async def test_a_turn_timer_survives_a_sigkill(tmp_path: Path) -> None:
+    db = tmp_path / "k.sqlite3"
+    env = {"DEFAULT_TIMER_SECONDS": "3"}
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        first = await BotProcess(fd, env, db).start()
+        try:
+            table = await open_table(fd, ann, [bob])
+            late = actor(table, [ann, bob])
+            first.kill()
+            await first.wait()
+        finally:
+            await first.stop()
+        assert not any("Time ran out" in (m.get("content") or "") for m in fd.messages(CHANNEL))
+        async with running_bot(fd, env, db) as second:
+            notice = await fd.wait_until(
+                lambda: next((m for m in fd.messages(CHANNEL) if "Time ran out" in (m.get("content") or "")), None),
+                timeout=10, what="the stored deadline to expire in the new process")
+            assert late.name.title() in notice["content"]
+        clean(fd, second)
+        assert first.error_records() == []

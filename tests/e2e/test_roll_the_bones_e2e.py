@@ -731,3 +731,28 @@ async def test_ai_seats_ante_smallest_call_the_bone_and_roll_it(tmp_path: Path) 
             assert rolled["Bot 1"][0] == rolled["Bot 2"][0] == rtb.BONE and rolled["Bot 1"][2]
             audit(record, sealed, ["Ann", "Bot 1", "Bot 2"])
         clean(fd, bot)
+
+
+async def test_two_players_pressing_ready_together_both_count(tmp_path: Path) -> None:
+    """Ready is one row of buttons for everyone who owes a call: a press by one player changes
+    the move number but not the row, so a press by another arriving at the same time counts."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann", dms_closed=True), fd.add_user("bob", dms_closed=True)
+        async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
+            await open_table(fd, ann, [bob], {"max_rounds": 1})
+            await fd.wait_until(lambda: "My hand" in (table_of(fd).get("content") or ""), what="the ante")
+            for user in (ann, bob):
+                hand = await my_hand(fd, user)
+                assert (await (await fd.click(user, hand, labelled(hand, "Fill with my smallest"))).wait_response())["type"] == 7
+                hand = now(fd, hand)
+                assert (await (await fd.click(user, hand, labelled(hand, "Seal my ante"))).wait_response())["type"] == 7
+            table = await fd.wait_until(lambda: (s := shot_of(table_of(fd))) is not None and s.phase == "bone"
+                                        and table_of(fd), what="the bone calls")
+            ready = button(fd, table, "Ready")
+            first, second = await fd.click(ann, table, ready), await fd.click(bob, table, ready)
+            answers = [await first.wait_response(), await second.wait_response()]
+            assert [a["type"] for a in answers] == [7, 7], answers
+            shot = await fd.wait_until(lambda: (s := shot_of(table_of(fd))) is not None and s.phase == "pick" and s,
+                                       what="the picks, once both are Ready")
+            assert shot.round == 1
+        clean(fd, bot)

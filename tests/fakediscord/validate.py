@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import emoji
+
 FLAG_COMPONENTS_V2 = 1 << 15
 
 
@@ -25,6 +27,13 @@ class FormError(Exception):
         return {"code": self.code, "message": self.message,
                 "errors": {"_errors": [{"code": "BASE_TYPE_INVALID", "message": p} for p in self.problems]}}
 
+
+
+def _check_emoji(problems: list[str], where: str, value: dict[str, Any] | None) -> None:
+    """Discord answers 400 BUTTON_COMPONENT_INVALID_EMOJI for a unicode "emoji" that is not one
+    (a custom emoji has an id instead, and is not checked here)."""
+    if value and not value.get("id") and not emoji.is_emoji(value.get("name") or ""):
+        problems.append(f"{where}: invalid emoji {value.get('name')!r}")
 
 def _too_long(problems: list[str], where: str, value: Any, limit: int) -> None:
     if isinstance(value, str) and len(value) > limit:
@@ -119,6 +128,7 @@ def _check_components(problems: list[str], components: list[dict[str, Any]]) -> 
                 problems.append(f"{where}: non-link buttons need a custom_id")
             if not comp.get("label") and not comp.get("emoji"):
                 problems.append(f"{where}: a button needs a label or an emoji")
+            _check_emoji(problems, f"{where}.emoji", comp.get("emoji"))
         elif ctype == 3:
             opts = comp.get("options") or []
             if not 1 <= len(opts) <= 25:
@@ -128,6 +138,7 @@ def _check_components(problems: list[str], components: list[dict[str, Any]]) -> 
                 _too_long(problems, f"{where}.options.{k}.label", o.get("label"), 100)
                 _too_long(problems, f"{where}.options.{k}.value", o.get("value"), 100)
                 _too_long(problems, f"{where}.options.{k}.description", o.get("description"), 100)
+                _check_emoji(problems, f"{where}.options.{k}.emoji", o.get("emoji"))
                 if o.get("value") in values:
                     problems.append(f"{where}.options.{k}.value: option values must be unique")
                 values.add(o.get("value"))

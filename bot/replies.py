@@ -1,0 +1,54 @@
+"""Answering an interaction the same way whether or not it was deferred first.
+
+A click that has to wait for its game's lock (another click, a timer, DMs being sent) is
+deferred before it waits, so Discord's three seconds never run out in the queue. What answers it
+afterwards must then use the follow-up routes; these helpers choose the route, so the code that
+handles a click never needs to know whether it waited.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+
+async def defer(interaction: discord.Interaction) -> None:
+    """Acknowledge now, answer later. A button click keeps its message as it is; a command shows
+    an ephemeral "thinking…" (a refusal must stay private, and a deferred answer keeps the
+    visibility of its defer: see ``announce`` for answers the channel should see)."""
+    if interaction.response.is_done():
+        return
+    if interaction.type == discord.InteractionType.component:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def reply(interaction: discord.Interaction, **kwargs: Any) -> discord.Message | None:
+    """A new message answering the interaction (``ephemeral=True`` for the user's eyes only).
+    Returns the message when it was sent as a follow-up; an initial answer returns None."""
+    if interaction.response.is_done():
+        # a follow-up takes no None for a view or an embed: leave such keys out
+        return await interaction.followup.send(wait=True, **{k: v for k, v in kwargs.items() if v is not None})
+    await interaction.response.send_message(**kwargs)
+    return None
+
+
+async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the message whose button was clicked."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
+async def announce(interaction: discord.Interaction, text: str) -> None:
+    """A command's answer that the whole channel should see (the game was paused). Deferred, the
+    answer can only be private, so the user is told there and the channel gets its own message."""
+    if not interaction.response.is_done():
+        await interaction.response.send_message(text)
+        return
+    await interaction.followup.send("Done.", ephemeral=True)
+    if interaction.channel is not None:
+        await interaction.channel.send(text)  # type: ignore[union-attr]
