@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import pkgutil
 from typing import Any
@@ -49,6 +48,8 @@ class Boneyard(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             tree_cls=BoneyardTree,
+            # players' names reach messages: a nickname like "<@&role>" or "@everyone" pings nobody
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             help_command=None,
             guild_ready_timeout=0.05 if settings.discord_api_base else 2.0,
         )

@@ -111,18 +111,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
     @app_commands.command(name="rules", description="The rules, rulings and options of this channel's game")
     async def rules(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            table = await self.runtime.latest_table(interaction.channel_id or 0)
-            spec = self.runtime.spec(table)
-            options = spec.engine.Options.model_validate(table.options)
-            embed = discord.Embed(
-                title=f"{spec.engine.title}: rules in force",
-                description=clip(spec.rules_text(options), 4096),
-                colour=spec.colour,
-            )
-            await interaction.response.send_message(embed=embed, ephemeral=True)
-
-        await guarded(interaction, run)
+        await guarded(interaction, lambda: self.runtime.show_rules(interaction))
 
 
 async def setup(bot: Boneyard) -> None:

@@ -15,9 +15,14 @@ log = logging.getLogger(__name__)
 
 #: upper bound on a sleep, so a deadline written by another process is noticed eventually
 MAX_SLEEP = 30.0
+#: after a restart, a decision whose time ran out while the bot was down gets this long again
+RESTART_GRACE = 15.0
 
 
 async def run_deadlines(runtime: TableRuntime) -> None:
+    postponed = await runtime.store.postpone_overdue(time.time() + RESTART_GRACE)
+    if postponed:
+        log.info("turn timers that ran out while the bot was down: %d; each gets %d s more", postponed, RESTART_GRACE)
     while True:
         try:
             runtime.deadline_changed.clear()

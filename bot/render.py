@@ -188,7 +188,7 @@ def lobby_embed(runtime: TableRuntime, table: Table) -> discord.Embed:
     changed = spec.option_lines(options)
     if changed:
         embed.add_field(name="House options", value=clip("\n".join(changed), FIELD_VALUE), inline=False)
-    embed.set_footer(text=footer(table) + f" · /game rules for the rules")
+    embed.set_footer(text=footer(table) + " · /game rules for the rules")
     return embed
 
 

@@ -572,6 +572,24 @@ class TableRuntime:
             await announce(interaction, f"Turn timer: {said}.")
             await self._refresh_table(table)
 
+    async def show_rules(self, interaction: discord.Interaction, spec: GameSpec | None = None) -> None:
+        """The rules with the rulings and options in force: those of this channel's game (the
+        live one, else the last), or, asked about another game, that game's defaults."""
+        table = await self.store.latest_in_channel(interaction.channel_id or 0)
+        here = table is not None and table.game in self.specs
+        if spec is None:
+            if not here:
+                raise Refusal("No game has been played in this channel yet. Start one with `/<game> new`.")
+            spec = self.specs[table.game]  # type: ignore[union-attr]
+        engine = spec.engine
+        if here and table.game == engine.key:  # type: ignore[union-attr]
+            options, title = engine.Options.model_validate(table.options), f"{engine.title}: rules in force here"  # type: ignore[union-attr]
+        else:
+            options, title = engine.Options(), f"{engine.title}: rules (default options)"
+        embed = discord.Embed(title=title, description=render.clip(spec.rules_text(options), 4096),
+                              colour=spec.colour)
+        await reply(interaction, embed=embed, ephemeral=True)
+
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         table = await self.load(game_id)
         seat = table.seat_of(interaction.user.id)

@@ -23,6 +23,8 @@ from bot.models import LogEntry, Table
 
 #: live games whose JSON stays in memory; older ones are read from the file again when clicked
 LIVE_CACHE = 2000
+#: seconds an applied interaction id is remembered (Discord retries within 15 minutes)
+INTERACTIONS_KEPT = 24 * 3600.0
 
 
 class StoreError(Exception):
@@ -69,6 +71,10 @@ class Store:
         await conn.execute("PRAGMA busy_timeout=5000")
         store = cls(conn)
         await store._migrate()
+        # An interaction can only come back within its 15-minute token life: older ids have done
+        # their job of applying a click once, and would only grow the file.
+        async with store._lock:
+            await conn.execute("DELETE FROM interactions WHERE at<?", (time.time() - INTERACTIONS_KEPT,))
         return store
 
     async def close(self) -> None:
@@ -171,6 +177,13 @@ class Store:
             )
             row = await cur.fetchone()
         return (row[0], row[1], row[2]) if row else None
+
+    async def postpone_overdue(self, until: float) -> int:
+        """Move every deadline that passed while the bot was down to ``until``: nobody could act
+        then, so nobody should lose a turn for it. One statement, whatever the number of games."""
+        async with self._lock:
+            cur = await self._conn.execute("UPDATE deadlines SET due_at=? WHERE due_at<?", (until, until))
+            return cur.rowcount
 
     async def due_deadlines(self, now: float) -> list[tuple[int, int]]:
         async with self._lock:

@@ -212,12 +212,7 @@ class KnucklebonesCog(commands.GroupCog, group_name="knucklebones",
 
     @app_commands.command(name="rules", description="How Knucklebones is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            embed = discord.Embed(title="Knucklebones", description=clip(kb.rules_summary(), 4096),
-                                  colour=SPEC.colour)
-            await interaction.response.send_message(embed=embed, ephemeral=True)
-
-        await guarded(interaction, run)
+        await guarded(interaction, lambda: self.bot.runtime.show_rules(interaction, SPEC))
 
 
 async def setup(bot: Boneyard) -> None:

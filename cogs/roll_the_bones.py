@@ -312,12 +312,7 @@ class RollTheBonesCog(commands.GroupCog, group_name="roll-the-bones",
 
     @app_commands.command(name="rules", description="How Roll the Bones is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            embed = discord.Embed(title="Roll the Bones", description=clip(rtb.rules_summary(), 4096),
-                                  colour=SPEC.colour)
-            await interaction.response.send_message(embed=embed, ephemeral=True)
-
-        await guarded(interaction, run)
+        await guarded(interaction, lambda: self.bot.runtime.show_rules(interaction, SPEC))
 
 
 async def setup(bot: Boneyard) -> None:

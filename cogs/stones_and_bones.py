@@ -459,12 +459,7 @@ class StonesAndBonesCog(commands.GroupCog, group_name="stones-and-bones",
 
     @app_commands.command(name="rules", description="How Stones & Bones is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            embed = discord.Embed(title="Stones & Bones", description=clip(SPEC.rules_text(sb.StonesAndBonesOptions()), 4096),
-                                  colour=SPEC.colour)
-            await interaction.response.send_message(embed=embed, ephemeral=True)
-
-        await guarded(interaction, run)
+        await guarded(interaction, lambda: self.bot.runtime.show_rules(interaction, SPEC))
 
 
 async def setup(bot: Boneyard) -> None:

@@ -1088,7 +1088,7 @@ def rules_summary(options: RollTheBonesOptions | None = None) -> str:
 3. **Pick** (sealed): choose the die to roll. The bot rolls every die at once.
 4. The highest roll takes the pot and every rolled die, their own included.
 
-**Ties**: every die rolled goes to the centre; the tied players ante again and roll again with any die. If a tied player rolled their last die, all tied players keep their rolled dice and roll again without a new ante (untied dice still go to the centre). Untied players can't win the pots.
+**Ties**: every die rolled goes to the centre; the tied players ante again and roll again with any die. If a tied player rolled their last die, all tied players keep their rolled dice and roll again without a new ante (untied dice still go to the centre). Untied players can't win the pots a tied player paid into; a side pot no tied player paid into is decided at once, by that roll, among those who paid into it.
 
 {pots}
 

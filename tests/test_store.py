@@ -150,3 +150,34 @@ async def test_results_feed_stats(store: Store) -> None:
         ])
     assert await store.stats(1, 7) == [("knucklebones", 2, 1)]
     assert await store.stats(2, 7) == []
+
+
+async def test_overdue_deadlines_are_postponed_together(store: Store) -> None:
+    """After a restart, timers that ran out while the bot was down get a grace, not a default."""
+    overdue, later = await store.create(_table(30)), await store.create(_table(31))
+    for table, due in ((overdue, 100.0), (later, 5000.0)):
+        table.status, table.version = "active", 1
+        await store.save(table, 0, deadline=due)
+    assert await store.postpone_overdue(1000.0) == 1
+    assert await store.due_deadlines(999.0) == []
+    assert await store.due_deadlines(1000.0) == [(overdue.id, 1)]
+    assert await store.next_deadline() == (overdue.id, 1, 1000.0)
+    assert await store.due_deadlines(5000.0) == [(overdue.id, 1), (later.id, 1)]
+
+
+async def test_old_interaction_ids_are_pruned_on_open(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    store = await Store.open(path)
+    table = await store.create(_table())
+    table.version = 1
+    await store.save(table, 0, interaction_id=111)
+    await store.close()
+    with sqlite3.connect(path) as conn:  # the click was applied two days ago
+        conn.execute("UPDATE interactions SET at=at-2*86400 WHERE id=111")
+        conn.execute("INSERT INTO interactions (id, game_id, at) VALUES (222, ?, strftime('%s','now'))", (table.id,))
+    store = await Store.open(path)
+    try:
+        assert not await store.interaction_seen(111)
+        assert await store.interaction_seen(222)
+    finally:
+        await store.close()

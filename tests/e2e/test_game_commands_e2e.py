@@ -155,8 +155,10 @@ async def test_clicks_queued_behind_slow_dms_are_deferred_not_lost(tmp_path: Pat
 
 
 async def test_a_turn_timer_survives_a_sigkill(tmp_path: Path) -> None:
+    """The timer runs out while the bot is down: the new process finds it in the store and, after
+    a short grace (the player could not act meanwhile), plays the default."""
     db = tmp_path / "k.sqlite3"
-    env = {"DEFAULT_TIMER_SECONDS": "3"}
+    env = {"DEFAULT_TIMER_SECONDS": "1"}
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         first = await BotProcess(fd, env, db).start()
@@ -167,11 +169,13 @@ async def test_a_turn_timer_survives_a_sigkill(tmp_path: Path) -> None:
             await first.wait()
         finally:
             await first.stop()
+        await asyncio.sleep(1.5)  # the timer runs out while no bot is running
         assert not any("Time ran out" in (m.get("content") or "") for m in fd.messages(CHANNEL))
         async with running_bot(fd, env, db) as second:
             notice = await fd.wait_until(
                 lambda: next((m for m in fd.messages(CHANNEL) if "Time ran out" in (m.get("content") or "")), None),
-                timeout=10, what="the stored deadline to expire in the new process")
+                timeout=25, what="the stored deadline to expire in the new process")
             assert late.name.title() in notice["content"]
+            assert any("ran out while the bot was down: 1;" in line for line in second.lines)
         clean(fd, second)
         assert first.error_records() == []

@@ -319,11 +319,13 @@ async def test_the_rules_commands_show_every_ruling_in_force_unclipped(tmp_path:
             lobby = await (await fd.slash(gm, CHANNEL, "stones-and-bones new", {
                 "fold": True, "grumbles": True, "mutiny_trigger": "any_claim"})).response_message()
             assert "Grumbles: on" in field(lobby, "House options")
-            answer = await slash_ok(fd, gm, "game rules", {})
-            assert answer["data"]["flags"] & 64
-            shown = answer["data"]["embeds"][0]["description"]
             options = StonesAndBonesOptions(fold=True, grumbles=True, mutiny_trigger="any_claim")
-            assert shown == SPEC.rules_text(options)
+            for command in ("game rules", "stones-and-bones rules"):  # at this table: its options
+                answer = await slash_ok(fd, gm, command, {})
+                assert answer["data"]["flags"] & 64
+                assert answer["data"]["embeds"][0]["title"] == "Stones & Bones: rules in force here"
+                shown = answer["data"]["embeds"][0]["description"]
+                assert shown == SPEC.rules_text(options)
             for words in ("if you can pay it, **fold**", "goes back to its payer", "on any claim",
                           "no Grumbles, no objection", "2,000-turn safety cap"):
                 assert words in shown, words
