@@ -10,6 +10,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from rules.stones_and_bones_reading import coins, read_bones
 from tests.fakediscord import FLAG_EPHEMERAL, FakeDiscord, running_bot, running_fake
 
@@ -81,7 +83,11 @@ async def test_plain_private_and_bad_rolls(tmp_path: Path) -> None:
                 assert why in answer["data"]["content"] and "`4d6kh3`" in answer["data"]["content"], answer
             it = await fd.slash(ann, CHANNEL, "roll", {"expression": "3d6", "fail": 1})
             assert "needs a `target`" in (await it.wait_response())["data"]["content"]
-            # past the declared ranges (which Discord enforces; the fake passes raw options through)
+            # past the declared ranges: Discord's client (and so the fake) will not send them typed...
+            for typed in ({"expression": "1d6", "repeat": 21}, {"expression": "1" * 501}):
+                with pytest.raises(ValueError):
+                    await fd.slash(ann, CHANNEL, "roll", typed)
+            # ...but a raw request could, and the bot answers it too
             for raw, why in [([{"name": "expression", "type": 3, "value": "1+" * 250 + "1"}], "501 characters"),
                              ([{"name": "expression", "type": 3, "value": "1d6"},
                                {"name": "repeat", "type": 4, "value": 21}], "between 1 and 20"),

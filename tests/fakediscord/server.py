@@ -1091,6 +1091,12 @@ class FakeDiscord:
             choices = decl.get("choices")
             if choices and value not in [c["value"] for c in choices]:
                 raise ValueError(f"/{where}: {value!r} is not a choice of {decl['name']!r}")
+            # Discord's client enforces declared ranges and lengths; pass a raw list to go past them
+            low, high = decl.get("min_value"), decl.get("max_value")
+            if kind in (4, 10) and ((low is not None and value < low) or (high is not None and value > high)):
+                raise ValueError(f"/{where}: {value!r} is outside {decl['name']!r}'s {low}..{high}")
+            if kind == 3 and not decl.get("min_length", 0) <= len(value) <= decl.get("max_length", 6000):
+                raise ValueError(f"/{where}: {decl['name']!r} has a length outside its declared range")
             out.append({"name": decl["name"], "type": kind, "value": value})
         return out
 
