@@ -62,7 +62,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn
         await guarded(interaction, lambda: _runtime(interaction).act(interaction, self.game_id, self.stamp, [self.index]), game_id=self.game_id)
 
 
-class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:all:(?P<gid>\d+):(?P<stamp>[0-9a-z]+):(?P<idx>\d+)"):
+class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:all:(?P<gid>\d+):(?P<stamp>[0-9a-z.]+):(?P<idx>\d+)"):
     """A choice on the public table that any seat owing a decision may press (Engine.open_actions)."""
 
     def __init__(self, game_id: int, stamp: str, index: int, label: str = "…",

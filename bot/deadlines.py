@@ -20,9 +20,14 @@ RESTART_GRACE = 15.0
 
 
 async def run_deadlines(runtime: TableRuntime) -> None:
-    postponed = await runtime.store.postpone_overdue(time.time() + RESTART_GRACE)
-    if postponed:
-        log.info("turn timers that ran out while the bot was down: %d; each gets %d s more", postponed, RESTART_GRACE)
+    try:
+        now = time.time()
+        postponed = await runtime.store.postpone_overdue(now, now + RESTART_GRACE)
+        if postponed:
+            log.info("turn timers that ran out while the bot was down: %d; each gets %d s more",
+                     postponed, RESTART_GRACE)
+    except Exception:
+        log.exception("could not give overdue turn timers their grace; they fire now")
     while True:
         try:
             runtime.deadline_changed.clear()

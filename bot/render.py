@@ -6,6 +6,7 @@ message inside Discord's limits.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,11 +33,17 @@ def names(table: Table) -> str:
     return people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
 
 
+_SEAT = re.compile(r"\bSeat (\d+)\b")
+
+
 def seat_names(table: Table, text: str) -> str:
-    """Engines speak of "Seat 2"; the table knows who sits there."""
-    for index in sorted(range(len(table.seats)), reverse=True):
-        text = text.replace(f"Seat {index + 1}", table.seats[index].name)
-    return text
+    """Engines speak of "Seat 2"; the table knows who sits there. One pass, so a player who
+    calls themselves "Seat 1" is never taken for the player in seat 1."""
+    def name(found: re.Match[str]) -> str:
+        number = int(found[1])
+        return table.seats[number - 1].name if 1 <= number <= len(table.seats) else found[0]
+
+    return _SEAT.sub(name, text)
 
 
 def event_text(table: Table, event: Event) -> str:
@@ -120,7 +127,7 @@ def table_message(
     if asked:
         lines.append(", ".join(mention(table, s) for s in asked) + ": " + spec.open_prompt(table, public))
         for index, action in enumerate(shared[:MAX_BUTTONS]):
-            view.add_item(OpenButton(gid, runtime.open_stamp(shared), index, seat_names(table, spec.action_label(public, action)),
+            view.add_item(OpenButton(gid, runtime.open_stamp(table, state, asked), index, seat_names(table, spec.action_label(public, action)),
                                      spec.action_style(public, action), row=index // 5))
     waiting = [table.seats[s].name for s in acting if s != controls_for and s not in asked]
     if waiting:

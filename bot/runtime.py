@@ -82,11 +82,18 @@ class TableRuntime:
         out a rate limit, so an interaction that has queued for a while is deferred: waiting in
         line never runs past Discord's three seconds, and a short wait changes nothing."""
         lock = self.lock(game_id)
+        waiting = asyncio.ensure_future(lock.acquire())  # keeps its place in line throughout
         try:
-            await asyncio.wait_for(lock.acquire(), QUEUE_PATIENCE)
-        except TimeoutError:
-            await defer(interaction)
-            await lock.acquire()
+            done, _ = await asyncio.wait({waiting}, timeout=QUEUE_PATIENCE)
+            if not done:
+                await defer(interaction)
+            await waiting
+        except BaseException:
+            if waiting.done() and not waiting.cancelled():
+                lock.release()
+            else:
+                waiting.cancel()
+            raise
         try:
             yield
         finally:
@@ -131,7 +138,7 @@ class TableRuntime:
     async def open_lobby(
         self, interaction: discord.Interaction, spec: GameSpec, options: BaseModel, *,
         seats: list[Seat] | None = None, timer_seconds: int | None | Literal["default"] = "default",
-        host_plays: bool = True,
+        host_plays: bool = True, host_id: int | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refusal("Games are played in a server channel, not in DMs.")
@@ -142,7 +149,7 @@ class TableRuntime:
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             game=spec.engine.key,
-            host_id=interaction.user.id,
+            host_id=host_id if host_id is not None else interaction.user.id,
             host_plays=host_plays,
             seats=seats if seats is not None else (
                 [Seat(user_id=interaction.user.id, name=interaction.user.display_name)] if host_plays else []
@@ -238,7 +245,9 @@ class TableRuntime:
                               f"start your own with `/{self.spec(old).command} new`.")
         seats = [seat.model_copy(update={"dm_closed": False}) for seat in reversed(old.seats)]
         await self.open_lobby(interaction, self.spec(old), self.spec(old).engine.Options.model_validate(old.options),
-                              seats=seats, timer_seconds=old.timer_seconds, host_plays=old.host_plays)
+                              seats=seats, timer_seconds=old.timer_seconds, host_plays=old.host_plays,
+                              # a game-master runs the next game too, whoever asked for it
+                              host_id=None if old.host_plays else old.host_id)
         if interaction.message is not None:
             try:
                 await interaction.message.edit(view=None)
@@ -328,13 +337,16 @@ class TableRuntime:
                 raise Refusal("That choice is not available.")
             await self._play(interaction, table, state, seat, actions[choices[0]])
 
-    @staticmethod
-    def open_stamp(shared: Sequence[BaseModel]) -> str:
-        """What a row of open choices is tied to: the choices themselves. Several players pressing
-        Ready together must all count, so another player's click, which changes the move number
-        but not the row, leaves these buttons good."""
-        text = json.dumps([a.model_dump(mode="json") for a in shared], sort_keys=True)
-        return hashlib.blake2s(text.encode(), digest_size=5).hexdigest()
+    def open_stamp(self, table: Table, state: BaseModel, asked: Sequence[int]) -> str:
+        """What a row of open choices is tied to: the choices as labelled, and the seats it was
+        shown to. Several players pressing Ready together must all count, so another player's
+        click, which changes the move number but not the row, leaves the buttons good for the
+        seats that were asked; a row drawn for one player's turn never counts for the next."""
+        spec = self.spec(table)
+        public = spec.engine.view(state, None)
+        shown = [[a.model_dump(mode="json"), spec.action_label(public, a)] for a in spec.engine.open_actions(state)]
+        digest = hashlib.blake2s(json.dumps(shown, sort_keys=True).encode(), digest_size=5).hexdigest()
+        return f"{digest}.{sum(1 << s for s in asked):x}"
 
     async def act_in_open(
         self, interaction: discord.Interaction, game_id: int, stamp: str, index: int
@@ -345,12 +357,17 @@ class TableRuntime:
             self._playable(table)
             engine = self.spec(table).engine
             state = self.state_of(table)
-            if stamp != self.open_stamp(engine.open_actions(state)):
-                await self._stale(interaction, table)
-                return
             seat = table.seat_of(interaction.user.id)
             if seat is None:
                 raise Refusal("You are not playing at this table.")
+            shown, _, mask = stamp.partition(".")
+            try:
+                asked = int(mask, 16)
+            except ValueError:
+                asked = 0
+            if shown != self.open_stamp(table, state, ()).partition(".")[0] or not asked >> seat & 1:
+                await self._stale(interaction, table)  # another moment's row, or one drawn for others
+                return
             if seat not in engine.to_act(state):
                 raise Refusal(f"Nothing is asked of you now: waiting for {self._waiting_for(table, state)}.")
             shared = engine.open_actions(state)
@@ -525,6 +542,8 @@ class TableRuntime:
             seat = table.seat_of(interaction.user.id)
             if table.status != "active" or seat is None:
                 raise Refusal("You do not have a seat in the game here.")
+            if table.paused:
+                raise Refusal("The game is paused: leave once the host resumes it (a bot then plays your seat).")
             expected = table.version
             table.seats[seat].ai = True
             table.seats[seat].name = f"{table.seats[seat].name} (bot)"

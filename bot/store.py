@@ -178,11 +178,12 @@ class Store:
             row = await cur.fetchone()
         return (row[0], row[1], row[2]) if row else None
 
-    async def postpone_overdue(self, until: float) -> int:
-        """Move every deadline that passed while the bot was down to ``until``: nobody could act
-        then, so nobody should lose a turn for it. One statement, whatever the number of games."""
+    async def postpone_overdue(self, now: float, until: float) -> int:
+        """Move every deadline that passed (before ``now``) while the bot was down to ``until``:
+        nobody could act then, so nobody should lose a turn for it. One statement, whatever the
+        number of games."""
         async with self._lock:
-            cur = await self._conn.execute("UPDATE deadlines SET due_at=? WHERE due_at<?", (until, until))
+            cur = await self._conn.execute("UPDATE deadlines SET due_at=? WHERE due_at<?", (until, now))
             return cur.rowcount
 
     async def due_deadlines(self, now: float) -> list[tuple[int, int]]:

@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from bot.errors import Refusal, guarded
 from bot.games import GameSpec
 from bot.models import Seat, Table
-from bot.render import FIELD_VALUE, clip
+from bot.render import FIELD_VALUE, clip, seat_names
 from rules import stones_and_bones as sb
 from rules.stones_and_bones_models import MAX_PURSE, MAX_SEATS, LedgerRow, MutinyView, TurnView
 from rules.stones_and_bones_reading import TIER_ABBR, BonesReading, coins, signed_coins
@@ -65,11 +65,6 @@ def parse_coins(text: str) -> int:
     return amount
 
 
-def named(table: Table, text: str) -> str:
-    """Engine words speak of "Seat 2"; the table knows who sits there."""
-    for index in sorted(range(len(table.seats)), reverse=True):
-        text = text.replace(f"Seat {index + 1}", table.seats[index].name)
-    return text
 
 
 def seat_name(table: Table, seat: int | None) -> str:
@@ -119,7 +114,7 @@ def turn_lines(table: Table, turn: TurnView) -> list[str]:
             stones.append(f"`{stone.value}`{whose}{mark}")
         label = "Stones" if len(turn.stones) > 1 else "Stone"
         lines.append(f"**{label}**: " + " · ".join(stones))
-    lines.append(f"**Outcome**: {named(table, turn.result_text)}")
+    lines.append(f"**Outcome**: {seat_names(table, turn.result_text)}")
     return lines
 
 
@@ -162,12 +157,18 @@ def ledger_lines(table: Table, rows: list[LedgerRow]) -> list[str]:
             f"{r.cashed_out_text} · net **{r.net_text}**" for r in rows]
 
 
+def _cell(text: str) -> str:
+    """A name as a spreadsheet cell: one starting like a formula ("=HYPERLINK(...)") is quoted,
+    so opening the GM's ledger never runs what a player typed as their name."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def ledger_csv(table: Table, rows: list[LedgerRow]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["seat", "name", "buy_in_cp", "cash_out_cp", "net_cp", "buy_in", "cash_out", "net"])
     for r in rows:
-        writer.writerow([r.seat + 1, table.seats[r.seat].name, r.bought_in, r.cashed_out + r.at_table,
+        writer.writerow([r.seat + 1, _cell(table.seats[r.seat].name), r.bought_in, r.cashed_out + r.at_table,
                          r.net, r.bought_in_text, coins(r.cashed_out + r.at_table), r.net_text])
     return out.getvalue()
 
@@ -189,13 +190,13 @@ class StonesAndBonesSpec(GameSpec):
             f"{captain}{cursed}",
             f"💰 Coffer **{view.coffer_text}** · ante {coins(view.ante)} · bets × {view.tide}"
             + (f" · Grumbles money waiting {coins(view.carry)}" if view.carry else ""),
-            named(table, view.question),
+            seat_names(table, view.question),
         ]
         embed = discord.Embed(title=title, description="\n".join(x for x in lines if x), colour=self.colour)
         purses = "\n".join(pirate_line(table, view, p) for p in view.pirates)
         embed.add_field(name="Purses", value=clip(purses, FIELD_VALUE), inline=False)
         if view.last_turn is not None and view.turn is not None and view.turn.result == "pending":
-            embed.add_field(name="Last turn", value=clip(named(table, view.last_turn.result_text), FIELD_VALUE),
+            embed.add_field(name="Last turn", value=clip(seat_names(table, view.last_turn.result_text), FIELD_VALUE),
                             inline=False)
         if view.turn is not None:
             embed.add_field(name="This turn" if view.turn.result == "pending" else "The turn",
@@ -254,12 +255,12 @@ class StonesAndBonesSpec(GameSpec):
             return "your sealed vote on the Mutiny: Yay backs the Mutineer, Nay the Captain."
         if view.phase == "tide":
             return "your sealed Tide-rise choice: stay, Heave Down (cash out), buy in, or vote to end."
-        return named(table, view.question)
+        return seat_names(table, view.question)
 
     def open_prompt(self, table: Table, view: BaseModel) -> str:
         """The question without the roller's name: the table has just mentioned them."""
         assert isinstance(view, sb.StonesAndBonesView)
-        question = named(table, view.question)
+        question = seat_names(table, view.question)
         if view.phase == "turn" and view.current_seat is not None:
             question = question.removeprefix(f"{table.seats[view.current_seat].name}: ")
         return question

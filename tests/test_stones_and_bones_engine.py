@@ -1168,6 +1168,7 @@ def test_the_table_pieces_render_every_moment_of_many_games_within_discord_limit
     from bot.models import Seat, Table
     from cogs.stones_and_bones import SPEC
 
+    cast = 0  # moments with a sealed vote or choice already made, but not yet shown
     for game in range(30):
         options = Options(grumbles=game % 2 == 0, fold=game % 3 == 0,
                           mutiny_trigger="any_claim" if game % 2 else "plunder")
@@ -1186,8 +1187,17 @@ def test_the_table_pieces_render_every_moment_of_many_games_within_discord_limit
                 for action in ENGINE.open_actions(state) if seat is None else ENGINE.legal_actions(state, seat):
                     assert 0 < len(SPEC.action_label(view, action)) <= 80
             if seat_is_voting := state.phase in ("vote", "tide"):
-                public = str(SPEC.table_embed(table, ENGINE.view(state, None)).to_dict())
-                assert "Your vote" not in public and "Your Tide-rise choice" not in public
+                # sealed until all are in: the public view holds no vote or choice, and the table
+                # names none of the words a vote or a Tide-rise choice is shown with
+                seen = ENGINE.view(state, None)
+                public = str(SPEC.table_embed(table, seen).to_dict())
+                if state.phase == "vote":
+                    assert seen.mutiny is not None and not seen.mutiny.revealed
+                    assert seen.mutiny.votes == [None] * seats and "Votes:" not in public
+                    cast += any(v is not None for v in state.mutiny.votes)  # type: ignore[union-attr]
+                else:
+                    assert all(c.choice is None for c in seen.tide_choices)
+                    cast += any(c is not None for c in state.tide_choices)
             assert seat_is_voting or len(ENGINE.open_actions(state)) <= 20
             seat = ENGINE.to_act(state)[0]
             state, _ = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
@@ -1196,6 +1206,7 @@ def test_the_table_pieces_render_every_moment_of_many_games_within_discord_limit
         rows = list(csv.DictReader(io.StringIO(message["file"].fp.read().decode())))
         assert len(rows) == seats and sum(int(r["net_cp"]) for r in rows) == 0
         assert [int(r["net_cp"]) for r in rows] == [p.net for p in state.pirates]
+    assert cast > 10  # the sealed-vote checks above really saw votes waiting to be revealed
 
 
 def test_the_mutiny_window_holds_with_or_without_a_table_timer() -> None:
@@ -1234,3 +1245,17 @@ def test_seat_purses_the_mutiny_window_and_the_standings_words() -> None:
     lone = table.model_copy(update={"seats": table.seats[:1]})
     assert SPEC.start_options(lone, Options()) == Options()  # too few seats: the start refuses
     assert SPEC.score_text(-125) == "a net of -1 gp 2 sp 5 cp"
+
+
+def test_the_ledger_csv_never_hands_a_spreadsheet_a_formula() -> None:
+    """A player's name goes into a file the game-master opens in a spreadsheet: a name that
+    starts like a formula is written as text."""
+    from bot.models import Seat, Table
+    from cogs.stones_and_bones import ledger_csv
+
+    names = ["=HYPERLINK(\"http://x\",\"pay\")", "+1", "-Mags", "@Pete", "Ann"]
+    table = Table(guild_id=1, channel_id=1, game="stonesandbones", host_id=1, seed=1,
+                  seats=[Seat(user_id=i + 1, name=n) for i, n in enumerate(names)])
+    state = ENGINE.new_game(len(names), StonesAndBonesOptions(), seed=3)
+    rows = list(csv.DictReader(io.StringIO(ledger_csv(table, ledger(state)))))
+    assert [r["name"] for r in rows] == ["'" + n for n in names[:4]] + ["Ann"]

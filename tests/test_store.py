@@ -158,7 +158,7 @@ async def test_overdue_deadlines_are_postponed_together(store: Store) -> None:
     for table, due in ((overdue, 100.0), (later, 5000.0)):
         table.status, table.version = "active", 1
         await store.save(table, 0, deadline=due)
-    assert await store.postpone_overdue(1000.0) == 1
+    assert await store.postpone_overdue(900.0, 1000.0) == 1
     assert await store.due_deadlines(999.0) == []
     assert await store.due_deadlines(1000.0) == [(overdue.id, 1)]
     assert await store.next_deadline() == (overdue.id, 1, 1000.0)

@@ -137,16 +137,25 @@ async def test_clicks_queued_behind_slow_dms_are_deferred_not_lost(tmp_path: Pat
                 await (await fd.click(user, lobby, button(fd, lobby, "Join"))).wait_response()
             start = await fd.click(users[0], lobby, button(fd, lobby, "Start"))
             assert (await start.wait_response())["type"] == 7
-            # Ann's DM is out after 0.8 s; the other three take 2.4 s more, under the game's lock
+            # Ann's DM is out after 0.8 s, Bob's after 1.6 s; all four take 3.2 s, under the lock
             dm = await fd.wait_until(lambda: fd.dm_messages(users[0])[-1:] or None, timeout=3)
-            pick = await fd.click(users[0], dm[0], fd.buttons(dm[0])[0]["custom_id"])
+            ann_pick = fd.buttons(dm[0])[0]
+            pick = await fd.click(users[0], dm[0], ann_pick["custom_id"])
             status = await fd.slash(users[1], CHANNEL, "game status")
+            bob_dm = await fd.wait_until(lambda: fd.dm_messages(users[1])[-1:] or None, timeout=3)
+            bob_pick = await fd.click(users[1], bob_dm[0], fd.buttons(bob_dm[0])[-1]["custom_id"])
             assert (await pick.wait_response())["type"] == 6  # deferred while it waited in line
             assert (await status.wait_response())["type"] == 5
+            assert (await bob_pick.wait_response())["type"] == 6
             said = await status.response_message(timeout=6)
             assert said["flags"] & FLAG_EPHEMERAL and said["content"] == "Here is the table."
-            edited = await pick.response_message(timeout=6)  # the DM shows the sealed pick
-            assert "You picked" in json.dumps(edited) or edited["id"] == dm[0]["id"]
+            edited = await pick.response_message(timeout=6)  # the DM now shows the sealed pick
+            assert f"You picked {ann_pick['label']}." in json.dumps(edited["embeds"])
+            await bob_pick.response_message(timeout=6)
+            # they were applied in the order they were clicked, though both waited and were deferred
+            log = await (await fd.slash(users[2], CHANNEL, "game log")).response_message()
+            moves = log["embeds"][0]["description"]
+            assert moves.index("Ann has chosen") < moves.index("Bob has chosen"), moves
             await fd.wait_until(lambda: all(fd.dm_messages(u) for u in users), timeout=6, what="every DM")
             assert fd.violations == [], fd.violations  # nothing answered late
         clean(fd, bot)

@@ -247,6 +247,9 @@ async def test_pause_stops_moves_and_timers_until_resumed(tmp_path: Path) -> Non
                 what="the table to say it is paused")
             assert action_buttons(fd, table) == []
             before = move_number(table)
+            # no moves while paused, not even a leaver's seat played by a bot
+            stay = await (await fd.slash(players[1], CHANNEL, "game leave")).wait_response()
+            assert stay["data"]["flags"] & 64 and "paused" in stay["data"]["content"]
             await asyncio.sleep(2.5)  # well past the 1 s turn timer
             assert not any("Time ran out" in (m.get("content") or "") for m in fd.messages(CHANNEL))
             assert move_number(the_table()) == before

@@ -210,11 +210,17 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             assert sum(int(r["net_cp"]) for r in rows) == 0
             for r in rows:
                 assert int(r["net_cp"]) == int(r["cash_out_cp"]) - int(r["buy_in_cp"])
-            # the game-master, who had no seat, may call a rematch: same seats and purses, reversed
-            again = await (await fd.click(gm, final, button(fd, final, "Rematch"))).response_message()
+            # a player calls the rematch: same seats and purses, reversed, and the game-master
+            # (who had no seat) still runs the table
+            ann = players[0]
+            again = await (await fd.click(ann, final, button(fd, final, "Rematch"))).response_message()
             assert field(again, "Seats").splitlines() == [
                 f"1. {NPC} (AI) · purse of 3 pp", "2. Bob · purse of 5 pp", "3. Ann · purse of 8 gp 5 sp"]
-            assert "runs this table" in field(again, "Game-master")
+            assert f"<@{gm.id}> runs this table" in field(again, "Game-master")
+            start = await (await fd.click(ann, again, button(fd, again, "Start"))).wait_response()
+            assert start["type"] == 4 and "Only the host" in start["data"]["content"]
+            said = await slash_ok(fd, gm, "stones-and-bones npc", {"name": "Salty Pete"})
+            assert said["data"]["flags"] & 64 and "Salty Pete" in said["data"]["content"]
         clean(fd, bot)
 
 
@@ -329,4 +335,32 @@ async def test_the_rules_commands_show_every_ruling_in_force_unclipped(tmp_path:
             for words in ("if you can pay it, **fold**", "goes back to its payer", "on any claim",
                           "no Grumbles, no objection", "2,000-turn safety cap"):
                 assert words in shown, words
+        clean(fd, bot)
+
+
+async def test_a_row_drawn_for_one_turn_never_plays_the_next(tmp_path: Path) -> None:
+    """With these dice Bob's first bet reads exactly as Ann's did, so the table's row looks the
+    same after Ann pays. Bob pressing Ann's row at the same moment must not pay Bob's bet on
+    Bones he never saw: the row was drawn for Ann alone."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        env = {"GAME_SEED": "2", "DEFAULT_TIMER_SECONDS": "0"}
+        async with running_bot(fd, env, tmp_path / "sb.sqlite3") as bot:
+            lobby = await (await fd.slash(ann, CHANNEL, "stones-and-bones new", {"pilfer": "off"})).response_message()
+            await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
+            await (await fd.click(ann, lobby, button(fd, lobby, "Start"))).wait_response()
+            table = table_now(fd)
+            assert asked(table, [ann, bob]) == [ann]
+            row = [b["label"] for b in open_buttons(fd, table)]
+            pay = next(b["custom_id"] for b in open_buttons(fd, table) if b["label"].startswith("Pay"))
+            first, second = await fd.click(ann, table, pay), await fd.click(bob, table, pay)
+            assert (await first.wait_response())["type"] == 7
+            late = await second.wait_response()
+            assert late["type"] == 4 and late["data"]["flags"] & 64 and "moment has passed" in late["data"]["content"]
+            now = await fd.wait_until(lambda: asked(table_now(fd), [ann, bob]) == [bob] and table_now(fd),
+                                      timeout=3, what="Bob's turn")
+            assert [b["label"] for b in open_buttons(fd, now)] == row  # the case this test is about
+            log = await (await fd.slash(ann, CHANNEL, "game log")).response_message()
+            moves = log["embeds"][0]["description"]
+            assert "Ann pays" in moves and "Bob pays" not in moves
         clean(fd, bot)
