@@ -281,15 +281,21 @@ class TableRuntime:
                 raise Refusal("Only the host or someone with Manage Channel can pause or resume the game.")
             if table.paused == paused:
                 raise Refusal("The game is already paused." if paused else "The game is not paused.")
-            expected = table.version
             table.paused = paused
-            table.version += 1
-            due = self._deadline(table)
-            await self.store.save(table, expected, interaction_id=interaction.id, deadline=due)
-            self.deadline_written(due)
             who = interaction.user.display_name
-            await announce(interaction, f"⏸ {who} paused the game." if paused else f"▶ {who} resumed the game.")
-            await self._refresh_table(table)
+            await self._setting_changed(interaction, table,
+                                        f"⏸ {who} paused the game." if paused else f"▶ {who} resumed the game.")
+
+    async def _setting_changed(self, interaction: discord.Interaction, table: Table, said: str) -> None:
+        """Store a host's change to how the table runs (its clock, a pause): a new move number,
+        the deadline it now implies, the channel told, the table redrawn."""
+        expected = table.version
+        table.version += 1
+        due = self._deadline(table)
+        await self.store.save(table, expected, interaction_id=interaction.id, deadline=due)
+        self.deadline_written(due)
+        await announce(interaction, said)
+        await self._refresh_table(table)
 
     def _host_only(self, table: Table, user: discord.abc.User, what: str) -> None:
         if user.id != table.host_id:
@@ -581,15 +587,9 @@ class TableRuntime:
             table = await self.load(table.id or 0)
             if interaction.user.id != table.host_id:
                 raise Refusal("Only the host can change the turn timer.")
-            expected = table.version
             table.timer_seconds = seconds
-            table.version += 1
-            due = self._deadline(table)
-            await self.store.save(table, expected, interaction_id=interaction.id, deadline=due)
-            self.deadline_written(due)
             said = f"{seconds} seconds per decision" if seconds else "off"
-            await announce(interaction, f"Turn timer: {said}.")
-            await self._refresh_table(table)
+            await self._setting_changed(interaction, table, f"Turn timer: {said}.")
 
     async def show_rules(self, interaction: discord.Interaction, spec: GameSpec | None = None) -> None:
         """The rules with the rulings and options in force: those of this channel's game (the
