@@ -258,3 +258,25 @@ async def test_pause_stops_moves_and_timers_until_resumed(tmp_path: Path) -> Non
                 lambda: any("Time ran out" in (m.get("content") or "") for m in fd.messages(CHANNEL)),
                 timeout=6, what="the timer to run again after resume")
         clean(fd, bot)
+
+
+async def test_the_table_is_edited_while_recent_and_posted_again_once_it_scrolled_away(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        players = [fd.add_user(n) for n in ("ann", "bob")]
+        async with running_bot(fd, {}, tmp_path / "kb.sqlite3") as bot:
+            table = await open_table(fd, players[0], players[1:])
+            edited = await click_once(fd, players)
+            assert edited["id"] == table["id"]  # a click on a recent table edits it in place
+            for n in range(4):  # the table scrolls away under the chat
+                await fd.post_user_message(players[n % 2], CHANNEL, f"chatter {n}")
+            await asyncio.sleep(0.5)  # the bot has seen them (gateway MESSAGE_CREATE)
+            choices = action_buttons(fd, edited)
+            it = await fd.click(actor(edited, players), edited, choices[-1]["custom_id"])
+            assert (await it.wait_response())["type"] == 7
+            fresh = await fd.wait_until(
+                lambda: (m := fd.last_message(CHANNEL)) is not None and m["embeds"] and m["id"] != table["id"] and m,
+                timeout=3, what="a fresh table at the bottom")
+            assert action_buttons(fd, fresh)
+            await fd.wait_until(lambda: fd.buttons(fd.message(table["id"])) == [], timeout=3,
+                                what="the scrolled-away table to lose its buttons")
+        clean(fd, bot)
