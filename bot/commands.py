@@ -10,7 +10,9 @@ from discord.ext import commands
 
 from bot.components import EndButton
 from bot.errors import Refusal, guarded
+from bot.models import Table
 from bot.replies import reply
+from bot.seats import find_seat
 from bot.render import clip
 
 if TYPE_CHECKING:
@@ -56,6 +58,19 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     @app_commands.command(name="leave", description="Leave this channel's game (a bot plays your seat)")
     async def leave(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: self.runtime.leave(interaction))
+
+    @app_commands.command(name="unseat", description="Remove a seat from the lobby: an AI, an NPC or a player (host)")
+    @app_commands.describe(seat="A seat number, an @player or a name")
+    async def unseat(self, interaction: discord.Interaction, seat: app_commands.Range[str, 1, 100]) -> None:
+        def change(table: Table) -> str:
+            index = find_seat(table, seat)
+            gone = table.seats[index]
+            if table.host_plays and not gone.ai and gone.user_id == table.host_id:
+                raise Refusal("The host keeps their seat; use **Cancel** to close the lobby.")
+            table.seats.pop(index)
+            return f"{gone.name} no longer has a seat."
+
+        await guarded(interaction, lambda: self.runtime.edit_lobby(interaction, change))
 
     @app_commands.command(name="pause", description="Pause this channel's game: no moves, no timers (host)")
     async def pause(self, interaction: discord.Interaction) -> None:

@@ -215,7 +215,8 @@ class TableRuntime:
                 self._host_only(table, user, "add AI players")
                 if len(table.seats) >= spec.engine.max_seats:
                     raise Refusal(f"The table is full ({spec.engine.max_seats} seats).")
-                number = sum(1 for s in table.seats if s.ai) + 1
+                taken = {s.name for s in table.seats}
+                number = next(n for n in range(1, len(table.seats) + 2) if f"Bot {n}" not in taken)
                 table.seats.append(Seat(name=f"Bot {number}", ai=True))
             elif op == "cancel":
                 self._host_only(table, user, "cancel the game")

@@ -26,6 +26,7 @@ from bot.errors import Refusal, guarded
 from bot.games import GameSpec
 from bot.models import Seat, Table
 from bot.render import FIELD_VALUE, clip, seat_names
+from bot.seats import find_seat
 from rules import stones_and_bones as sb
 from rules.stones_and_bones_models import MAX_PURSE, MAX_SEATS, LedgerRow, MutinyView, TurnView
 from rules.stones_and_bones_reading import TIER_ABBR, BonesReading, coins, signed_coins
@@ -348,25 +349,6 @@ def _npc_name(raw: str, table: Table) -> str:
     if any(s.name.casefold() == name.casefold() for s in table.seats):
         raise Refusal(f"Someone at this table is already called {name}; pick another name.")
     return name
-
-
-def find_seat(table: Table, text: str) -> int:
-    """A seat by number (`2`), by @mention, or by name (any case)."""
-    raw = text.strip()
-    number = re.fullmatch(r"(?:seat\s*)?#?(\d{1,2})", raw, re.IGNORECASE)
-    if number and 1 <= int(number[1]) <= len(table.seats):
-        return int(number[1]) - 1
-    mention = re.fullmatch(r"<@!?(\d+)>", raw)
-    if mention:
-        seat = table.seat_of(int(mention[1]))
-        if seat is not None:
-            return seat
-    for index, seat_info in enumerate(table.seats):
-        if seat_info.name.casefold() == raw.casefold():
-            return index
-    seats = ", ".join(f"{i + 1}. {s.name}" for i, s in enumerate(table.seats)) or "none yet"
-    raise Refusal(f"No seat matches `{clip(raw, 40)}`. Give a seat number, an @mention or a name "
-                  f"(seats: {seats}).")
 
 
 def _ours(table: Table) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from tests.e2e.test_knucklebones_e2e import (
     CHANNEL, actor, button, clean, finished, open_table, play_to_end, table_now,
 )
-from tests.fakediscord import FLAG_EPHEMERAL, BotProcess, FakeDiscord, running_bot, running_fake
+from tests.fakediscord import FLAG_EPHEMERAL, BotProcess, FakeDiscord, FakeUser, running_bot, running_fake
 
 
 def footer(message: dict) -> str:
@@ -188,3 +188,40 @@ async def test_a_turn_timer_survives_a_sigkill(tmp_path: Path) -> None:
             assert any("ran out while the bot was down: 1;" in line for line in second.lines)
         clean(fd, second)
         assert first.error_records() == []
+
+
+async def test_the_host_unseats_a_seat_added_by_mistake(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {}, tmp_path / "g.sqlite3") as bot:
+            lobby = await (await fd.slash(ann, CHANNEL, "knucklebones new")).response_message()
+            await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
+            for _ in range(2):
+                await (await fd.click(ann, lobby, button(fd, lobby, "Add AI"))).wait_response()
+
+            def seats() -> list[str]:
+                fields = fd.message(lobby["id"])["embeds"][0]["fields"]
+                return next(f["value"] for f in fields if f["name"].startswith("Seats")).splitlines()
+
+            async def unseat(user: FakeUser, which: str) -> dict:
+                return (await (await fd.slash(user, CHANNEL, "game unseat", {"seat": which})).wait_response())["data"]
+
+            assert seats() == ["1. Ann (host)", "2. Bob", "3. Bot 1", "4. Bot 2"]
+            for user, which, words in ((bob, "Bot 1", "Only the host"), (ann, "Ann", "host keeps their seat"),
+                                       (ann, "9", "No seat matches")):
+                refused = await unseat(user, which)
+                assert refused["flags"] & FLAG_EPHEMERAL and words in refused["content"], refused
+            assert seats() == ["1. Ann (host)", "2. Bob", "3. Bot 1", "4. Bot 2"]  # refusals changed nothing
+            done = await unseat(ann, "bot 1")
+            assert done["flags"] & FLAG_EPHEMERAL and "Bot 1 no longer has a seat" in done["content"]
+            await fd.wait_until(lambda: seats() == ["1. Ann (host)", "2. Bob", "3. Bot 2"], timeout=3,
+                                what="Bot 1 to go")
+            await (await fd.click(ann, lobby, button(fd, lobby, "Add AI"))).wait_response()
+            await fd.wait_until(lambda: seats()[-1] == "4. Bot 1", timeout=3, what="a new bot with a free name")
+            await unseat(ann, f"<@{bob.id}>")
+            await fd.wait_until(lambda: seats() == ["1. Ann (host)", "2. Bot 2", "3. Bot 1"], timeout=3,
+                                what="Bob to go")
+            await (await fd.click(ann, lobby, button(fd, lobby, "Start"))).wait_response()
+            late = await unseat(ann, "2")
+            assert late["flags"] & FLAG_EPHEMERAL and "only be changed in the lobby" in late["content"]
+        clean(fd, bot)
