@@ -476,11 +476,14 @@ class TableRuntime:
         results = None
         if engine.is_over(state):
             draft.status = "finished"
+            # A player who left (their seat kept its user, a bot played on) played this game but
+            # did not win it, whatever the bot did: they rank after everyone who stayed.
+            last = len(draft.seats) + 1
             results = [
                 {
                     "seat": o.seat,
-                    "user_id": None if draft.seats[o.seat].ai else draft.seats[o.seat].user_id,
-                    "rank": o.rank,
+                    "user_id": draft.seats[o.seat].user_id,
+                    "rank": last if draft.seats[o.seat].ai and draft.seats[o.seat].user_id else o.rank,
                     "score": o.score,
                 }
                 for o in engine.outcomes(state)

@@ -71,6 +71,9 @@ async def test_timer_rules_status_and_leave(tmp_path: Path) -> None:
             stats = await (await fd.slash(bob, CHANNEL, "game stats", {"player": ann})).wait_response()
             assert "Knucklebones" in json.dumps(stats["data"]["embeds"])
             assert "of 1 played" in json.dumps(stats["data"]["embeds"])
+            # Bob left: the game counts as played, never as won, whatever his bot did
+            stats = await (await fd.slash(bob, CHANNEL, "game stats")).wait_response()
+            assert "**Knucklebones**: 0 won of 1 played" in stats["data"]["embeds"][0]["description"]
         clean(fd, bot)
 
 
