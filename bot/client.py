@@ -1,10 +1,16 @@
-"""The bot process: connects, opens the store, loads every game cog, syncs commands."""
+"""The bot process: connects its shards, opens the store, loads every game cog, syncs commands.
+
+One process may run every shard (the default), or a cluster of processes (boneyard-cluster)
+each runs some of them over one shared PostgreSQL store; then only the process with shard 0
+syncs the slash commands, so they are not synced once per process.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import pkgutil
+import time
 from typing import Any
 
 import discord
@@ -40,7 +46,11 @@ class BoneyardTree(app_commands.CommandTree["Boneyard"]):
         await guarded(interaction, reraise)
 
 
-class Boneyard(commands.Bot):
+#: seconds between two IDENTIFYs in one of Discord's identify buckets
+IDENTIFY_GAP = 5.0
+
+
+class Boneyard(commands.AutoShardedBot):
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
@@ -52,20 +62,28 @@ class Boneyard(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             help_command=None,
             guild_ready_timeout=0.05 if settings.discord_api_base else 2.0,
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
         )
         self.settings = settings
         self.runtime: TableRuntime = None  # type: ignore[assignment]  # set in setup_hook
         self._deadline_task: asyncio.Task[Any] | None = None
 
     async def setup_hook(self) -> None:
-        store = await Store.open(self.settings.database_path)
+        target = self.settings.store_target
+        store = await Store.open(target)
+        log.info("games are kept in %s", target.shown)
         self.runtime = TableRuntime(self, store, self.settings.default_timer_seconds or None,
                                     game_seed=self.settings.game_seed)
+        store.watch_deadlines(self.runtime.deadline_written)
         await self.load_extension("bot.commands")
         for name in game_extensions(self.settings.extra_cogs):
             await self.load_extension(name)
         self.add_dynamic_items(*ALL_ITEMS)
         self._deadline_task = asyncio.create_task(run_deadlines(self.runtime), name="deadlines")
+        if not self.settings.syncs_commands:
+            log.info("games: %s; the process with shard 0 syncs the commands", ", ".join(sorted(self.runtime.specs)))
+            return
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -74,8 +92,27 @@ class Boneyard(commands.Bot):
             synced = await self.tree.sync()
         log.info("synced %d commands; games: %s", len(synced), ", ".join(sorted(self.runtime.specs)))
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Discord lets ``identify_concurrency`` shards identify every 5 seconds. Processes of a
+        cluster start together, so each shard waits for its own slot counted from the cluster's
+        start; a lone process keeps discord.py's own pacing."""
+        started = self.settings.cluster_started_at
+        if started is None or shard_id is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        slot = started + (shard_id // self.settings.identify_concurrency) * IDENTIFY_GAP
+        wait = slot - time.time()
+        if wait > 0:
+            log.info("shard %s identifies in %.1f s, in its turn", shard_id, wait)
+            await asyncio.sleep(wait)
+        elif not initial:
+            await asyncio.sleep(IDENTIFY_GAP)  # a reconnect long after the start: Discord's own pace
+
     async def on_ready(self) -> None:
         log.info("connected as %s (%s)", self.user, self.user.id if self.user else "?")
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("shard %s of %s is ready", shard_id, self.shard_count)
 
     async def on_message(self, message: discord.Message) -> None:
         if self.runtime is not None:

@@ -10,13 +10,55 @@ from discord.ext import commands
 
 from bot.components import EndButton
 from bot.errors import Refusal, guarded
-from bot.models import Table
+from bot.models import LogEntry, Table
 from bot.replies import reply
 from bot.seats import find_seat
 from bot.render import clip
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
+
+
+#: moves /game log reads; it shows the newest that fit one embed
+LOG_ENTRIES = 200
+#: a win rate means little over fewer games
+MIN_GAMES_FOR_RATE = 3
+
+
+def log_text(entries: list[LogEntry], limit: int = 4000) -> str:
+    """Moves grouped under their turn or round, newest last; when they do not all fit, the
+    oldest are dropped, never the newest."""
+    blocks: list[tuple[str, list[str]]] = []
+    for entry in entries:
+        if not entry.events:
+            continue
+        if not blocks or blocks[-1][0] != entry.chapter:
+            blocks.append((entry.chapter, []))
+        blocks[-1][1].extend(entry.events)
+    lines: list[str] = []
+    for chapter, events in blocks:
+        if chapter:
+            lines.append(f"**{chapter}**")
+        lines.extend(f"· {clip(text, 300)}" for text in events)
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        if size + len(line) + 1 > limit:
+            kept.append("…")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(reversed(kept))
+
+
+def leaderboard_lines(rows: list[tuple[str, int, int, int]]) -> dict[str, list[str]]:
+    """Per game: place, player, wins of games, and the win rate once it means something."""
+    out: dict[str, list[str]] = {}
+    for game, user_id, played, won in rows:
+        lines = out.setdefault(game, [])
+        rate = f" · {round(100 * won / played)}%" if played >= MIN_GAMES_FOR_RATE else ""
+        lines.append(f"{len(lines) + 1}. <@{user_id}>: {won} won of {played}{rate}")
+    return out
 
 
 class GameCommands(commands.GroupCog, group_name="game", group_description="The game in this channel"):
@@ -30,14 +72,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
     @app_commands.command(name="status", description="Show the table of this channel's game again")
     async def status(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            table = await self.runtime.live_table(interaction.channel_id or 0)
-            async with self.runtime.turn(interaction, table.id or 0):
-                table = await self.runtime.load(table.id or 0)
-                await reply(interaction, content="Here is the table.", ephemeral=True)
-                await self.runtime.post_table(table)
-
-        await guarded(interaction, run)
+        await guarded(interaction, lambda: self.runtime.show_table(interaction))
 
     @app_commands.command(name="end", description="End this channel's game (host or Manage Channel)")
     async def end(self, interaction: discord.Interaction) -> None:
@@ -84,13 +119,11 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     async def log(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             table = await self.runtime.latest_table(interaction.channel_id or 0)
-            entries = await self.runtime.store.recent_log(table.id or 0, limit=20)
-            lines = [f"`{e.version:>3}` " + " · ".join(e.events) for e in entries if e.events]
-            embed = discord.Embed(
-                title=f"Game #{table.id}: latest moves",
-                description=clip("\n".join(lines) or "No moves yet.", 4096),
-            )
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            entries = await self.runtime.store.recent_log(table.id or 0, limit=LOG_ENTRIES)
+            embed = discord.Embed(title=f"Game #{table.id}: latest moves",
+                                  description=log_text(entries) or "No moves yet.")
+            embed.set_footer(text="Newest last")
+            await reply(interaction, embed=embed, ephemeral=True)
 
         await guarded(interaction, run)
 
@@ -106,21 +139,26 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
         await guarded(interaction, run)
 
-    @app_commands.command(name="stats", description="Games played and won in this server")
-    @app_commands.describe(player="Whose record (default: yours)")
+    @app_commands.command(name="stats", description="This server's leaderboard, or one player's record")
+    @app_commands.describe(player="Whose record (default: the server's leaderboard for every game)")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         async def run() -> None:
             if interaction.guild_id is None:
                 raise Refusal("Records are kept per server; ask in a server channel.")
-            who = player or interaction.user
-            rows = await self.runtime.store.stats(interaction.guild_id, who.id)
             titles = {key: spec.engine.title for key, spec in self.runtime.specs.items()}
-            lines = [f"**{titles.get(g, g)}**: {won} won of {played} played" for g, played, won in rows]
-            embed = discord.Embed(
-                title=f"{who.display_name}'s record here",
-                description="\n".join(lines) or "No finished games yet.",
-            )
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            if player is None:
+                rows = await self.runtime.store.leaderboard(interaction.guild_id)
+                embed = discord.Embed(title="Leaderboard", description=None if rows else "No finished games yet.")
+                for game, lines in leaderboard_lines(rows).items():
+                    embed.add_field(name=titles.get(game, game), value=clip("\n".join(lines), 1024), inline=False)
+                embed.set_footer(text=f"Win rate shown from {MIN_GAMES_FOR_RATE} games · /game stats player: for one record")
+            else:
+                rows3 = await self.runtime.store.stats(interaction.guild_id, player.id)
+                lines = [f"**{titles.get(g, g)}**: {won} won of {played} played" for g, played, won in rows3]
+                who = f"<@{player.id}>"  # a mention reads as their name whether or not Discord resolved the user
+                embed = discord.Embed(title="Record in this server",
+                                      description=f"{who}\n" + ("\n".join(lines) or "No finished games yet."))
+            await reply(interaction, embed=embed, ephemeral=True)
 
         await guarded(interaction, run)
 

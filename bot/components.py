@@ -7,18 +7,31 @@ and a click loads its game from the store. Ids stay far under Discord's 100 char
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import discord
 
 from bot.errors import guarded
 
-if TYPE_CHECKING:
-    from bot.runtime import TableRuntime
+
+class Clicks(Protocol):
+    """What a click is handed to. The runtime provides it; components never import the runtime,
+    so imports run one way: client -> runtime -> render -> components."""
+
+    async def lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None: ...
+    async def act(self, interaction: discord.Interaction, game_id: int, seat: int | None, stamp: str,
+                  choices: Sequence[int]) -> None: ...
+    async def act_in_open(self, interaction: discord.Interaction, game_id: int, stamp: str, index: int) -> None: ...
+    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None: ...
+    async def show_details(self, interaction: discord.Interaction, game_id: int) -> None: ...
+    async def how_to_play(self, interaction: discord.Interaction, game_id: int) -> None: ...
+    async def end(self, interaction: discord.Interaction, game_id: int) -> None: ...
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
 
-def _runtime(interaction: discord.Interaction) -> "TableRuntime":
-    return interaction.client.runtime  # type: ignore[attr-defined]
+def _runtime(interaction: discord.Interaction) -> Clicks:
+    return interaction.client.runtime  # type: ignore[attr-defined,no-any-return]
 
 
 LOBBY_OPS = {"join": "Join", "leave": "Leave", "start": "Start", "cancel": "Cancel", "ai": "Add AI"}
@@ -45,21 +58,34 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:
         await guarded(interaction, lambda: _runtime(interaction).lobby(interaction, self.game_id, self.op), game_id=self.game_id)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:act:(?P<gid>\d+):(?P<stamp>[0-9a-z.]+):(?P<idx>\d+)"):
-    def __init__(self, game_id: int, stamp: str, index: int, label: str = "…",
+def _seat(match: re.Match[str]) -> int | None:
+    return int(match["seat"]) if match["seat"] is not None else None
+
+
+def _seat_part(seat: int | None) -> str:
+    return "" if seat is None else f"s{seat}:"
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"bn:act:(?P<gid>\d+):(?:s(?P<seat>\d+):)?(?P<stamp>[0-9a-z.]+):(?P<idx>\d+)"):
+    """One seat's move. The id names the seat it was drawn for, so a click by anyone else is
+    told whose button it is, and a stale one is told the moment passed."""
+
+    def __init__(self, game_id: int, seat: int | None, stamp: str, index: int, label: str = "…",
                  style: discord.ButtonStyle = discord.ButtonStyle.primary, row: int | None = None) -> None:
         super().__init__(
             discord.ui.Button(label=label[:80], style=style, row=row,
-                              custom_id=f"bn:act:{game_id}:{stamp}:{index}")
+                              custom_id=f"bn:act:{game_id}:{_seat_part(seat)}{stamp}:{index}")
         )
-        self.game_id, self.stamp, self.index = game_id, stamp, index
+        self.game_id, self.seat, self.stamp, self.index = game_id, seat, stamp, index
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "ActionButton":
-        return cls(int(match["gid"]), match["stamp"], int(match["idx"]))
+        return cls(int(match["gid"]), _seat(match), match["stamp"], int(match["idx"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: _runtime(interaction).act(interaction, self.game_id, self.stamp, [self.index]), game_id=self.game_id)
+        await guarded(interaction, lambda: _runtime(interaction).act(
+            interaction, self.game_id, self.seat, self.stamp, [self.index]), game_id=self.game_id)
 
 
 class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:all:(?P<gid>\d+):(?P<stamp>[0-9a-z.]+):(?P<idx>\d+)"):
@@ -81,23 +107,26 @@ class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:a
         await guarded(interaction, lambda: _runtime(interaction).act_in_open(interaction, self.game_id, self.stamp, self.index), game_id=self.game_id)
 
 
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"bn:pick:(?P<gid>\d+):(?P<stamp>[0-9a-z.]+)"):
-    def __init__(self, game_id: int, stamp: str, options: list[discord.SelectOption] | None = None,
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"bn:pick:(?P<gid>\d+):(?:s(?P<seat>\d+):)?(?P<stamp>[0-9a-z.]+)"):
+    def __init__(self, game_id: int, seat: int | None, stamp: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str = "Choose…", row: int | None = None) -> None:
         super().__init__(
-            discord.ui.Select(custom_id=f"bn:pick:{game_id}:{stamp}", options=options or [discord.SelectOption(label="…", value="0")],
+            discord.ui.Select(custom_id=f"bn:pick:{game_id}:{_seat_part(seat)}{stamp}",
+                              options=options or [discord.SelectOption(label="…", value="0")],
                               placeholder=placeholder, row=row)
         )
-        self.game_id, self.stamp = game_id, stamp
+        self.game_id, self.seat, self.stamp = game_id, seat, stamp
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "ActionSelect":
-        return cls(int(match["gid"]), match["stamp"])
+        return cls(int(match["gid"]), _seat(match), match["stamp"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
         choices = [int(v) for v in values if str(v).isdigit()]
-        await guarded(interaction, lambda: _runtime(interaction).act(interaction, self.game_id, self.stamp, choices), game_id=self.game_id)
+        await guarded(interaction, lambda: _runtime(interaction).act(
+            interaction, self.game_id, self.seat, self.stamp, choices), game_id=self.game_id)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:hand:(?P<gid>\d+)"):
@@ -114,6 +143,42 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:h
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: _runtime(interaction).show_hand(interaction, self.game_id), game_id=self.game_id)
+
+
+class DetailsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:info:(?P<gid>\d+)"):
+    """The rest of the table (full sheet, legend, fine print), answered privately."""
+
+    def __init__(self, game_id: int, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(label="Details", emoji="📋", style=discord.ButtonStyle.secondary,
+                              custom_id=f"bn:info:{game_id}", row=row)
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "DetailsButton":
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _runtime(interaction).show_details(interaction, self.game_id), game_id=self.game_id)
+
+
+class HowToButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:how:(?P<gid>\d+)"):
+    """The lobby's rules, privately, for whoever is deciding whether to join."""
+
+    def __init__(self, game_id: int, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(label="How to play", emoji="📖", style=discord.ButtonStyle.secondary,
+                              custom_id=f"bn:how:{game_id}", row=row)
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "HowToButton":
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _runtime(interaction).how_to_play(interaction, self.game_id), game_id=self.game_id)
 
 
 class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:end:(?P<gid>\d+)"):
@@ -146,4 +211,5 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
         await guarded(interaction, lambda: _runtime(interaction).rematch(interaction, self.game_id), game_id=self.game_id)
 
 
-ALL_ITEMS = (LobbyButton, ActionButton, OpenButton, ActionSelect, HandButton, EndButton, RematchButton)
+ALL_ITEMS = (LobbyButton, ActionButton, OpenButton, ActionSelect, HandButton, DetailsButton, HowToButton,
+             EndButton, RematchButton)

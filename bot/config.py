@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Annotated, Self
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.store.base import Target, parse_target
 
 # Three base64url parts, as Discord issues them; checked so a pasted client secret or a
 # truncated token fails with one clear line instead of a login traceback.
@@ -17,7 +20,17 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     discord_token: SecretStr = Field(description="The bot token from the Discord developer portal.")
+    #: sqlite:///path or postgresql://…; secret, because a PostgreSQL URL may carry a password
+    database_url: SecretStr | None = None
     database_path: Path = Path("boneyard.sqlite3")
+    #: shards of the whole bot (unset: as many as Discord recommends, all in this process)
+    shard_count: int | None = Field(None, ge=1)
+    #: the shards this process runs, e.g. "0-3" or "0,2,4-5" (unset: all of them)
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
+    #: set by boneyard-cluster: when the cluster started and how many shards Discord lets
+    #: identify at once, so that processes starting together pace their IDENTIFYs
+    cluster_started_at: float | None = None
+    identify_concurrency: int = Field(1, ge=1)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     discord_api_base: str | None = None
@@ -46,7 +59,85 @@ class Settings(BaseSettings):
             raise ValueError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
         return value
 
-    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "game_seed", mode="before")
+    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "game_seed", "database_url",
+                     "shard_count", "shard_ids", "cluster_started_at", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if value == "" else value
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            try:
+                parse_target(value.get_secret_value())
+            except ValueError as exc:
+                raise ValueError(str(exc)) from None  # the message never holds the URL itself
+        return value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_ranges(cls, value: object) -> object:
+        if isinstance(value, str):
+            return parse_shard_ids(value) if value.strip() else None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Self:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT (the shards of the whole bot)")
+            if not self.shard_ids or max(self.shard_ids) >= self.shard_count:
+                raise ValueError(f"SHARD_IDS must be shards 0 to {self.shard_count - 1}")
+        return self
+
+    @property
+    def store_target(self) -> Target:
+        """DATABASE_URL if given, else the SQLite file DATABASE_PATH."""
+        if self.database_url is not None:
+            return parse_target(self.database_url.get_secret_value())
+        return parse_target(self.database_path)
+
+    @property
+    def syncs_commands(self) -> bool:
+        """One process of a cluster syncs the slash commands: the one that runs shard 0."""
+        return self.shard_ids is None or 0 in self.shard_ids
+
+    @property
+    def shard_label(self) -> str:
+        """Which shards this process runs, for its log lines."""
+        if self.shard_count is None:
+            return "all shards"
+        ids = self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
+        return f"shard{'s' if len(ids) > 1 else ''} {format_shard_ids(ids)}/{self.shard_count}"
+
+
+def parse_shard_ids(text: str) -> tuple[int, ...]:
+    """"0-3" or "0,2,4-5" -> (0, 1, 2, 3) or (0, 2, 4, 5)."""
+    ids: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        low, dash, high = part.partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise ValueError('SHARD_IDS is a list of shard numbers and ranges, e.g. "0-3" or "0,2,4-5"')
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise ValueError(f"SHARD_IDS: the range {part} runs backwards")
+        ids.update(range(first, last + 1))
+    return tuple(sorted(ids))
+
+
+def format_shard_ids(ids: tuple[int, ...] | list[int]) -> str:
+    """The shortest "0-3,6" form of a set of shard numbers (what SHARD_IDS takes)."""
+    out: list[str] = []
+    ordered = sorted(set(ids))
+    start = prev = None
+    for n in [*ordered, None]:
+        if n is not None and prev is not None and n == prev + 1:
+            prev = n
+            continue
+        if start is not None:
+            out.append(str(start) if start == prev else f"{start}-{prev}")
+        start = prev = n
+    return ",".join(out)

@@ -1,4 +1,5 @@
-"""One task that fires turn timers. Deadlines are rows in the store, so they survive restarts."""
+"""One task per process that fires turn timers. Deadlines are rows in the store, so they survive
+restarts; each is claimed before it fires, so it fires once however many processes share the store."""
 
 from __future__ import annotations
 
@@ -6,14 +7,24 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from bot.runtime import TableRuntime
+from bot.store import Store
+
+
+class TableRuntime(Protocol):
+    """What the timer task needs of the runtime (which starts it, so never imports back)."""
+
+    store: Store
+    deadline_changed: asyncio.Event
+    next_wake: float
+
+    async def expire(self, game_id: int, version: int) -> None: ...
 
 log = logging.getLogger(__name__)
 
-#: upper bound on a sleep, so a deadline written by another process is noticed eventually
+#: upper bound on a sleep, so a deadline written by another process is noticed even if its
+#: notification was missed
 MAX_SLEEP = 30.0
 #: after a restart, a decision whose time ran out while the bot was down gets this long again
 RESTART_GRACE = 15.0
@@ -37,7 +48,9 @@ async def run_deadlines(runtime: TableRuntime) -> None:
                     await runtime.expire(game_id, version)
                 except Exception:
                     log.exception("timer of game %s (move %s) could not be applied", game_id, version)
-                    await runtime.store.drop_deadline(game_id, version)
+                # Applied, the game has moved on and the row is a newer one; not applied (the
+                # game moved on before the timer, or it failed), the claimed row must not come back.
+                await runtime.store.drop_deadline(game_id, version)
             upcoming = await runtime.store.next_deadline()
             wait = MAX_SLEEP if upcoming is None else max(0.0, min(MAX_SLEEP, upcoming[2] - time.time()))
             runtime.next_wake = time.time() + wait

@@ -8,7 +8,8 @@ import discord
 from pydantic import BaseModel
 
 from bot.models import Table
-from rules.base import Engine
+from bot.pictures import Picture
+from rules.base import Engine, Event
 
 
 class GameSpec:
@@ -18,14 +19,47 @@ class GameSpec:
     #: the slash-command group name, e.g. "knucklebones"
     command: ClassVar[str]
     colour: ClassVar[discord.Colour] = discord.Colour.dark_gold()
+    #: the lobby's one line: what the game is and about how long it takes
+    blurb: ClassVar[str] = ""
 
     def table_embed(self, table: Table, view: BaseModel) -> discord.Embed:
-        """The public table (``view`` is ``engine.view(state, None)``)."""
+        """The live public table (``view`` is ``engine.view(state, None)``): only what a player
+        needs to act now, phone-sized. Everything else belongs in ``details``."""
         raise NotImplementedError
 
+    def picture(self, table: Table, view: BaseModel) -> Picture | None:
+        """The dice (or board) of this table version as a picture, or None when it shows none."""
+        return None
+
     def private_embed(self, table: Table, seat: int, view: BaseModel) -> discord.Embed:
-        """One seat's private view; only games with secrets need it."""
+        """One seat's private view: their hand or sealed choice and one line of context, never
+        a copy of the table. Only games with secrets need it."""
         raise NotImplementedError
+
+    def details(self, table: Table, view: BaseModel, seat: int | None) -> list[discord.Embed]:
+        """What the Details button shows privately: the full sheet, the legend, the fine print.
+        ``view`` is what the asker may see (their own view if they hold a seat)."""
+        return []
+
+    def details_pictures(self, table: Table, view: BaseModel, seat: int | None) -> list[Picture]:
+        """Pictures Details shows under its embeds, one each (a player's dice, say), at most 4."""
+        return []
+
+    def chapter(self, view: BaseModel) -> str:
+        """Where the game stands, as a heading for history and the log ("Turn 4", "Round 2 ·
+        Seat 1": "Seat N" becomes the player's name)."""
+        return ""
+
+    def story(self, table: Table, events: list[Event]) -> str | None:
+        """One line for history: what happened while a table was live, from its events
+        ("Seat N" names are replaced by the host). None: the line only names the chapter."""
+        texts = [e.text for e in events]
+        return texts[-1] if texts else None
+
+    def headline(self, table: Table, events: list[Event]) -> str | None:
+        """News worth a ping, put above the next table: every seated person it names is
+        mentioned (a round's winner, who is out). None for turns that concern only their player."""
+        return None
 
     def action_label(self, view: BaseModel, action: BaseModel) -> str:
         """A button label (at most 80 characters) for one legal action."""
@@ -35,7 +69,8 @@ class GameSpec:
         return discord.ButtonStyle.primary
 
     def prompt(self, table: Table, view: BaseModel, seat: int) -> str:
-        """One line telling the acting seat what the buttons decide."""
+        """One line telling the acting seat what the buttons decide. On the table it follows
+        "@Name: "; in a private view (a DM) it stands first, so write it to read both ways."""
         return "Your move."
 
     def open_prompt(self, table: Table, view: BaseModel) -> str:

@@ -1,4 +1,7 @@
-"""Start-up: settings, logging, the optional Discord-compatible endpoint, then run."""
+"""Start-up: settings, logging, the optional Discord-compatible endpoint, then run.
+
+``boneyard`` runs the bot; ``boneyard migrate-db --from … --to …`` copies a store (bot/migrate.py).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +16,12 @@ from pydantic import ValidationError
 from bot.config import Settings
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def log_format(shard_label: str) -> str:
+    """Every line names this process and its shards: the processes of a cluster write to one
+    terminal or journal, and a line must say which of them saw what."""
+    return f"%(asctime)s %(levelname)s [{shard_label} pid %(process)d] %(name)s: %(message)s"
 
 
 def load_settings() -> Settings:
@@ -44,9 +53,18 @@ async def _run(settings: Settings) -> None:
         await bot.start(settings.discord_token.get_secret_value(), reconnect=True)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] == "migrate-db":
+        from bot.migrate import main as migrate
+
+        raise SystemExit(migrate(args[1:]))
+    if args:
+        print("usage: boneyard                (run the bot; settings from the environment or .env)\n"
+              "       boneyard migrate-db --from sqlite:///FILE --to postgresql://…", file=sys.stderr)
+        raise SystemExit(0 if args[0] in ("-h", "--help") else 2)
     settings = load_settings()
-    logging.basicConfig(level=settings.log_level, format=LOG_FORMAT, stream=sys.stderr)
+    logging.basicConfig(level=settings.log_level, format=log_format(settings.shard_label), stream=sys.stderr)
     logging.getLogger("discord.http").setLevel(max(logging.INFO, logging.getLevelName(settings.log_level)))
     point_at(settings.discord_api_base, settings.discord_gateway_url)
     try:

@@ -39,8 +39,16 @@ class Table(BaseModel):
     timer_seconds: int | None = None
     #: the host paused the game: no moves and no timers until they resume it
     paused: bool = False
-    #: the latest events in words, newest last, shown under the table
+    #: the latest events in words, newest last, shown by Details
     recent: list[str] = Field(default_factory=list)
+    #: where the game stood when the live table message was posted ("Turn 4"), and what has
+    #: happened since: together they become that message's one line of history once the
+    #: next player's table is posted below it
+    chapter: str = ""
+    turn_events: list[dict[str, Any]] = Field(default_factory=list)
+    #: user id -> [DM channel id, message id] of the newest private copy sent by DM: the one
+    #: copy whose buttons work, stripped when a newer copy goes out
+    dm_copies: dict[int, list[int]] = Field(default_factory=dict)
     created_at: float = 0.0
     updated_at: float = 0.0
 
@@ -61,3 +69,5 @@ class LogEntry(BaseModel):
     user_id: int | None
     action: dict[str, Any]
     events: list[str]
+    #: the turn or round the move belongs to, so /game log can group moves under it
+    chapter: str = ""

@@ -17,22 +17,21 @@ log = logging.getLogger(__name__)
 CANNOT_DM = 50007
 
 
-async def send_private(client: discord.Client, user_id: int, **message: Any) -> bool:
-    """Send ``message`` to a user's DMs; False when they cannot receive it."""
+async def send_private(client: discord.Client, user_id: int, **message: Any) -> discord.Message | None:
+    """Send ``message`` to a user's DMs: the message, or None when they cannot receive it."""
     message.pop("allowed_mentions", None)
     try:
         user = client.get_user(user_id) or await client.fetch_user(user_id)
-        await user.send(**{k: v for k, v in message.items() if v is not None})
-        return True
+        return await user.send(**{k: v for k, v in message.items() if v is not None})
     except discord.Forbidden as exc:
         if exc.code != CANNOT_DM:
             log.warning("DM to user %s refused with code %s", user_id, exc.code)
-        return False
+        return None
     except discord.NotFound:
         log.warning("DM to user %s: no such user", user_id)
-        return False
+        return None
     except discord.HTTPException as exc:
         # Discord failing after its retries: this player reads the view through My hand, and
         # the other seats still get theirs.
         log.warning("DM to user %s failed: %s %s", user_id, exc.status, exc.text)
-        return False
+        return None

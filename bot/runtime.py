@@ -1,7 +1,7 @@
 """The table runtime: lobbies, seats, turns, deadlines and the one path every click takes.
 
 interaction -> lock the game -> load -> check the action is legal for this user -> engine.apply
--> bot seats move -> store (one transaction, version check) -> render -> respond.
+-> bot seats move -> store (one transaction, version check) -> post (bot/posting.py).
 Nothing about a game lives in this process between clicks, so a restart loses nothing.
 """
 
@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import json
 import logging
 import random
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 import discord
 from pydantic import BaseModel
@@ -24,29 +22,28 @@ from pydantic import BaseModel
 from bot import render
 from bot.errors import Refusal
 from bot.games import GameSpec
-from bot.models import LogEntry, Seat, Table
-from bot.private import send_private
+from bot.models import LogEntry, Table
+from bot.steps import Steps
+from bot.lobby import Lobby
+from bot.posting import Change, Poster
 from bot.replies import announce, defer, reply, update
-from bot.store import ChannelBusy, Store, VersionConflict
-from rules.base import Chooser, Event, GameError
-
-if TYPE_CHECKING:
-    from bot.client import Boneyard
+from bot.store import Store
+from rules.base import Chooser, Event
 
 log = logging.getLogger(__name__)
 
 #: a runaway engine or policy must not hang a click; far above any real game's chain of bot moves
 MAX_AUTOMATIC_STEPS = 2_000
-#: after this many other messages in the channel, the table is posted afresh instead of edited
-SCROLLED_AWAY = 4
 RECENT_EVENTS = 6
-
+#: events kept for the line of history a table becomes (a long bot chain keeps its latest)
+TURN_EVENTS = 60
 
 #: seconds a click may wait for its game's lock before it is deferred (Discord allows three)
 QUEUE_PATIENCE = 1.0
 
-class TableRuntime:
-    def __init__(self, bot: Boneyard, store: Store, default_timer: int | None, *,
+
+class TableRuntime(Lobby):
+    def __init__(self, bot: discord.Client, store: Store, default_timer: int | None, *,
                  game_seed: int | None = None) -> None:
         self.bot = bot
         self.store = store
@@ -54,14 +51,10 @@ class TableRuntime:
         self.game_seed = game_seed
         self.specs: dict[str, GameSpec] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        # channel id -> messages seen since our table message there (in memory: after a
-        # restart a table counts as recent, which at worst edits one message that scrolled away)
-        self._since_table: dict[int, int] = {}
+        self.poster = Poster(bot, store, self.spec, self.state_of)
         self.deadline_changed = asyncio.Event()
         #: when the deadline task wakes next anyway; only an earlier deadline needs to wake it
         self.next_wake = 0.0
-        #: games whose final table has yet to be followed by the game's finish messages
-        self._just_finished: set[int] = set()
 
     def deadline_written(self, due: float | None) -> None:
         if due is not None and due < self.next_wake:
@@ -70,10 +63,15 @@ class TableRuntime:
     def register(self, spec: GameSpec) -> None:
         self.specs[spec.engine.key] = spec
 
+    def note_message(self, channel_id: int, author_is_me: bool) -> None:
+        self.poster.note_message(channel_id, author_is_me)
+
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
         if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
+            # the store's lock: in-process on SQLite, also held in the database when processes
+            # share it (no store: a runtime built for a unit test)
+            lock = self._locks[game_id] = self.store.game_lock(game_id) if self.store else asyncio.Lock()
         return lock
 
     @contextlib.asynccontextmanager
@@ -102,13 +100,6 @@ class TableRuntime:
     def spec(self, table: Table) -> GameSpec:
         return self.specs[table.game]
 
-    def note_message(self, channel_id: int, author_is_me: bool) -> None:
-        if channel_id in self._since_table and not author_is_me:
-            self._since_table[channel_id] += 1
-
-    def _is_recent(self, table: Table) -> bool:
-        return self._since_table.get(table.channel_id, 0) < SCROLLED_AWAY
-
     # -- loading -------------------------------------------------------------------------------
 
     async def load(self, game_id: int) -> Table:
@@ -133,143 +124,7 @@ class TableRuntime:
             raise Refusal("No game has been played in this channel yet. Start one with `/<game> new`.")
         return table
 
-    # -- lobby ---------------------------------------------------------------------------------
-
-    async def open_lobby(
-        self, interaction: discord.Interaction, spec: GameSpec, options: BaseModel, *,
-        seats: list[Seat] | None = None, timer_seconds: int | None | Literal["default"] = "default",
-        host_plays: bool = True, host_id: int | None = None,
-    ) -> None:
-        if interaction.guild_id is None or interaction.channel_id is None:
-            raise Refusal("Games are played in a server channel, not in DMs.")
-        busy = await self.store.live_in_channel(interaction.channel_id)
-        if busy is not None:
-            raise Refusal(self._busy_text(busy))
-        table = Table(
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            game=spec.engine.key,
-            host_id=host_id if host_id is not None else interaction.user.id,
-            host_plays=host_plays,
-            seats=seats if seats is not None else (
-                [Seat(user_id=interaction.user.id, name=interaction.user.display_name)] if host_plays else []
-            ),
-            options=options.model_dump(),
-            seed=self.game_seed if self.game_seed is not None else random.SystemRandom().getrandbits(63),
-            timer_seconds=self.default_timer if timer_seconds == "default" else timer_seconds,
-        )
-        try:
-            table = await self.store.create(table)
-        except ChannelBusy:
-            busy = await self.store.live_in_channel(interaction.channel_id)
-            raise Refusal(self._busy_text(busy)) from None
-        async with self.lock(table.id or 0):
-            message = await reply(interaction, **self._message(table))
-            if message is None:
-                message = await interaction.original_response()
-            await self._set_message(table, message.id)
-
-    def _busy_text(self, table: Table | None) -> str:
-        if table is None:
-            return "This channel already has a game."
-        title = self.specs[table.game].engine.title if table.game in self.specs else table.game
-        where = (
-            f" https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
-            if table.message_id
-            else ""
-        )
-        stage = "waiting in its lobby" if table.status == "lobby" else "in play"
-        return (
-            f"This channel already has a game of {title} {stage}:{where}\n"
-            "Use `/game status` to see it, or open a thread to play another game alongside."
-        )
-
-    async def lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
-        async with self.turn(interaction, game_id):
-            table = await self.load(game_id)
-            if table.status != "lobby":
-                raise Refusal("This lobby has closed; the game has already started or ended.")
-            spec = self.spec(table)
-            user = interaction.user
-            is_host = user.id == table.host_id
-            expected = table.version
-            notice: str | None = None
-            if op == "join":
-                if is_host and not table.host_plays:
-                    raise Refusal("You run this table as its game-master; players and NPCs take the seats.")
-                if table.seat_of(user.id) is not None:
-                    raise Refusal("You already have a seat at this table.")
-                if len(table.seats) >= spec.engine.max_seats:
-                    raise Refusal(f"The table is full ({spec.engine.max_seats} seats).")
-                table.seats.append(Seat(user_id=user.id, name=user.display_name))
-            elif op == "leave":
-                seat = table.seat_of(user.id)
-                if seat is None:
-                    raise Refusal("You do not have a seat at this table.")
-                if is_host and table.host_plays:
-                    raise Refusal("The host cannot leave the lobby; use **Cancel** to close it.")
-                table.seats.pop(seat)
-                notice = f"{user.display_name} left the lobby."
-
-            elif op == "ai":
-                self._host_only(table, user, "add AI players")
-                if len(table.seats) >= spec.engine.max_seats:
-                    raise Refusal(f"The table is full ({spec.engine.max_seats} seats).")
-                taken = {s.name for s in table.seats}
-                number = next(n for n in range(1, len(table.seats) + 2) if f"Bot {n}" not in taken)
-                table.seats.append(Seat(name=f"Bot {number}", ai=True))
-            elif op == "cancel":
-                self._host_only(table, user, "cancel the game")
-                table.status = "cancelled"
-                notice = f"{user.display_name} cancelled the game."
-            elif op == "start":
-                self._host_only(table, user, "start the game")
-                state, entries = self._start(table, spec)
-                fresh = await self._commit(table, state, expected, entries, interaction.id)
-                await self._respond_with_table(interaction, table, notify=fresh)
-                return
-            else:
-                raise Refusal("Unknown lobby button.")
-            table.version += 1
-            await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
-            await self._respond_with_table(interaction, table, notice=notice)
-
-    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
-        """A new lobby with the same players and options, seats in reverse order (KB-7), so the
-        table does not have to gather again. Whoever asks hosts it."""
-        async with self.turn(interaction, game_id):
-            old = await self.load(game_id)
-            if old.live:
-                raise Refusal("This game is still going.")
-            if old.seat_of(interaction.user.id) is None and interaction.user.id != old.host_id:
-                raise Refusal("Only the players of this game can ask for a rematch; "
-                              f"start your own with `/{self.spec(old).command} new`.")
-        seats = [seat.model_copy(update={"dm_closed": False}) for seat in reversed(old.seats)]
-        await self.open_lobby(interaction, self.spec(old), self.spec(old).engine.Options.model_validate(old.options),
-                              seats=seats, timer_seconds=old.timer_seconds, host_plays=old.host_plays,
-                              # a game-master runs the next game too, whoever asked for it
-                              host_id=None if old.host_plays else old.host_id)
-        if interaction.message is not None:
-            try:
-                await interaction.message.edit(view=None)
-            except discord.HTTPException:
-                log.info("could not remove the rematch button of game %s", game_id)
-
-    async def edit_lobby(self, interaction: discord.Interaction, change: Callable[[Table], str]) -> None:
-        """A host's change to the lobby from a game's own command (an NPC seat, a seat's stake):
-        ``change`` edits the table or raises Refusal, and returns what to tell the host."""
-        table = await self.live_table(interaction.channel_id or 0)
-        async with self.turn(interaction, table.id or 0):
-            table = await self.load(table.id or 0)
-            if table.status != "lobby":
-                raise Refusal("Seats can only be changed in the lobby, before the game starts.")
-            self._host_only(table, interaction.user, "change the seats")
-            expected = table.version
-            said = change(table)
-            table.version += 1
-            await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
-            await reply(interaction, content=said, ephemeral=True)
-            await self._refresh_table(table)
+    # -- the table's settings ------------------------------------------------------------------
 
     async def pause(self, interaction: discord.Interaction, paused: bool) -> None:
         """The host (a game-master, say) stops the clock and the moves, and starts them again."""
@@ -296,64 +151,35 @@ class TableRuntime:
         await self.store.save(table, expected, interaction_id=interaction.id, deadline=due)
         self.deadline_written(due)
         await announce(interaction, said)
-        await self._refresh_table(table)
-
-    def _host_only(self, table: Table, user: discord.abc.User, what: str) -> None:
-        if user.id != table.host_id:
-            raise Refusal(f"Only the host can {what}.")
-
-    def _start(self, table: Table, spec: GameSpec) -> tuple[BaseModel, list[LogEntry]]:
-        engine = spec.engine
-        options = spec.start_options(table, engine.Options.model_validate(table.options))
-        fewest, _ = engine.seat_range(options)
-        if len(table.seats) < fewest:
-            raise Refusal(f"{engine.title} needs at least {fewest} players; press **Join** or **Add AI**.")
-        try:
-            state = engine.new_game(len(table.seats), options, table.seed)
-        except GameError as exc:
-            raise Refusal(str(exc)) from None
-        table.recent = [f"The game begins with {render.names(table)}."]
-        state, entries = self._run_bots(table, state, table.version + 1)
-        table.status = "active"
-        return state, entries
+        await self.poster.refresh(table)
 
     # -- playing -------------------------------------------------------------------------------
 
-    def stamp(self, table: Table, state: BaseModel, seat: int) -> str:
-        """What the seat's buttons carry; a click whose stamp differs is from a past moment."""
-        return self.spec(table).engine.decision_stamp(state, seat) or str(table.version)
-
     async def act(
-        self, interaction: discord.Interaction, game_id: int, stamp: str, choices: Sequence[int]
+        self, interaction: discord.Interaction, game_id: int, drawn_for: int | None, stamp: str,
+        choices: Sequence[int],
     ) -> None:
         async with self.turn(interaction, game_id):
             table = await self.load(game_id)
             self._playable(table)
-            engine = self.spec(table).engine
+            spec = self.spec(table)
+            engine = spec.engine
             seat = table.seat_of(interaction.user.id)
             state = self.state_of(table)
-            if stamp != (str(table.version) if seat is None else self.stamp(table, state, seat)):
+            owner = seat if drawn_for is None else drawn_for
+            current = owner is not None and owner < len(table.seats) and (
+                stamp == render.decision_stamp(spec, table, state, owner))
+            if not current:
                 await self._stale(interaction, table)
                 return
             if seat is None:
-                raise Refusal("You are not playing at this table.")
-            if seat not in engine.to_act(state):
-                raise Refusal(f"It is not your turn: waiting for {self._waiting_for(table, state)}.")
+                raise Refusal(f"You are not playing at this table: {await self._waiting_for(table, state)}.")
+            if seat != owner or seat not in engine.to_act(state):
+                raise Refusal(f"Not your turn: {await self._waiting_for(table, state)}.")
             actions = engine.legal_actions(state, seat)
             if len(choices) != 1 or not 0 <= choices[0] < len(actions):
                 raise Refusal("That choice is not available.")
             await self._play(interaction, table, state, seat, actions[choices[0]])
-
-    def open_stamp(self, table: Table, state: BaseModel, asked: Sequence[int]) -> str:
-        """What a row of open choices is tied to: the choices as labelled, and the seats it was
-        shown to. Several players pressing Ready together must all count, so another player's
-        click, which changes the move number but not the row, leaves the buttons good for the
-        seats that were asked; a row drawn for one player's turn never counts for the next."""
-        spec = self.spec(table)
-        public = spec.engine.view(state, None)
-        shown = [[a.model_dump(mode="json"), spec.action_label(public, a)] for a in spec.engine.open_actions(state)]
-        digest = hashlib.blake2s(json.dumps(shown, sort_keys=True).encode(), digest_size=5).hexdigest()
-        return f"{digest}.{sum(1 << s for s in asked):x}"
 
     async def act_in_open(
         self, interaction: discord.Interaction, game_id: int, stamp: str, index: int
@@ -362,26 +188,30 @@ class TableRuntime:
         async with self.turn(interaction, game_id):
             table = await self.load(game_id)
             self._playable(table)
-            engine = self.spec(table).engine
+            spec = self.spec(table)
+            engine = spec.engine
             state = self.state_of(table)
             seat = table.seat_of(interaction.user.id)
-            if seat is None:
-                raise Refusal("You are not playing at this table.")
             shown, _, mask = stamp.partition(".")
             try:
                 asked = int(mask, 16)
             except ValueError:
                 asked = 0
-            if shown != self.open_stamp(table, state, ()).partition(".")[0] or not asked >> seat & 1:
-                await self._stale(interaction, table)  # another moment's row, or one drawn for others
+            if shown != render.open_stamp(spec, table, state, ()).partition(".")[0]:
+                await self._stale(interaction, table)  # another moment's row
                 return
+            if seat is None:
+                raise Refusal(f"You are not playing at this table: {await self._waiting_for(table, state)}.")
             if seat not in engine.to_act(state):
-                raise Refusal(f"Nothing is asked of you now: waiting for {self._waiting_for(table, state)}.")
+                raise Refusal(f"Nothing is asked of you now: {await self._waiting_for(table, state)}.")
+            if not asked >> seat & 1:
+                await self._stale(interaction, table)  # drawn before this seat was asked
+                return
             shared = engine.open_actions(state)
             if not 0 <= index < len(shared):
                 raise Refusal("That choice is not available.")
             if shared[index] not in engine.legal_actions(state, seat):
-                raise Refusal("You cannot make that choice now.")
+                raise Refusal("That choice is not yours to make.")
             await self._play(interaction, table, state, seat, shared[index])
 
     def _playable(self, table: Table) -> None:
@@ -396,43 +226,52 @@ class TableRuntime:
         """Apply one checked action, let bot seats answer, store it all, show the new table."""
         engine = self.spec(table).engine
         expected = table.version
-        state, events = engine.apply(state, seat, action)
-        entries = [self._entry(table, expected + 1, seat, action, events)]
-        state, more = self._run_bots(table, state, expected + 2)
-        entries += more
-        fresh = await self._commit(table, state, expected, entries, interaction.id)
-        await self._respond_with_table(interaction, table, notify=fresh)
+        steps = Steps(engine.to_act(state))
+        state = self._apply(table, state, seat, action, steps)
+        state = self._run_bots(table, state, steps)
+        change = await self._commit(table, state, expected, steps, interaction.id)
+        await self.poster.answer(interaction, table, change)
+
+    def _apply(self, table: Table, state: BaseModel, seat: int, action: BaseModel | None, steps: Steps) -> BaseModel:
+        """One move (``action`` None: the seat's timeout default), logged under its chapter with
+        the next move number (the table's own number changes only when the step is stored)."""
+        version = table.version + len(steps.entries) + 1
+        spec = self.spec(table)
+        engine = spec.engine
+        chapter = spec.chapter(engine.view(state, None))
+        if action is None:
+            state, events = engine.on_timeout(state, seat)
+            payload: dict[str, Any] = {"timeout": True}
+        else:
+            state, events = engine.apply(state, seat, action)
+            payload = action.model_dump(mode="json")
+        steps.entries.append(LogEntry(
+            version=version, seat=seat, user_id=table.seats[seat].user_id, action=payload,
+            events=[render.seat_names(table, e.text) for e in events], chapter=render.seat_names(table, chapter),
+        ))
+        steps.events += events
+        steps.passed(engine.to_act(state))
+        return state
 
     async def _stale(self, interaction: discord.Interaction, table: Table) -> None:
-        message = self._message(table, for_user=interaction.user.id)
-        message["content"] = render.clip(
-            "That moment has passed. Here is the table now:\n" + (message["content"] or ""), render.CONTENT)
-        message.pop("allowed_mentions", None)
-        await reply(interaction, ephemeral=True, **message)
+        """A click from a past moment: say so in one line and point to where the game is now."""
+        copy = table.dm_copies.get(interaction.user.id)
+        private = interaction.guild_id is None or bool(interaction.message and interaction.message.flags.ephemeral)
+        if private and copy is not None:
+            where = f"your current choice is here: https://discord.com/channels/@me/{copy[0]}/{copy[1]}"
+        else:
+            where = f"the live table is here: {render.jump_link(table)}"
+        await reply(interaction, content=f"That moment has passed; {where}", ephemeral=True)
 
-    def _waiting_for(self, table: Table, state: BaseModel) -> str:
+    async def _waiting_for(self, table: Table, state: BaseModel) -> str:
         seats = self.spec(table).engine.to_act(state)
-        return ", ".join(table.seats[s].name for s in seats) or "nobody"
+        who = render._and([table.seats[s].name for s in seats]) if seats else "nobody"
+        due = await self.store.deadline_of(table.id or 0)
+        return f"waiting for {who}" + (f", whose time runs out <t:{int(due)}:R>" if due else "")
 
-    def _entry(
-        self, table: Table, version: int, seat: int | None, action: BaseModel | dict[str, Any],
-        events: list[Event],
-    ) -> LogEntry:
-        payload = action if isinstance(action, dict) else action.model_dump(mode="json")
-        return LogEntry(
-            version=version,
-            seat=seat,
-            user_id=None if seat is None else table.seats[seat].user_id,
-            action=payload,
-            events=[render.event_text(table, e) for e in events],
-        )
-
-    def _run_bots(
-        self, table: Table, state: BaseModel, next_version: int
-    ) -> tuple[BaseModel, list[LogEntry]]:
+    def _run_bots(self, table: Table, state: BaseModel, steps: Steps) -> BaseModel:
         """Let every bot seat that must act do so, until a person must act or the game ends."""
         engine = self.spec(table).engine
-        entries: list[LogEntry] = []
         for _ in range(MAX_AUTOMATIC_STEPS):
             if engine.is_over(state):
                 break
@@ -440,32 +279,31 @@ class TableRuntime:
             if not bots:
                 break
             seat = bots[0]
-            version = next_version + len(entries)
+            version = table.version + len(steps.entries) + 1
             choose = Chooser(random.Random(f"{table.seed}:{version}:{seat}"))
             action = engine.ai_action(state, seat, choose)
-            state, events = engine.apply(state, seat, action)
-            entries.append(self._entry(table, version, seat, action, events))
+            state = self._apply(table, state, seat, action, steps)
         else:
             raise RuntimeError(f"bot seats of game {table.id} did not yield to a person")
-        return state, entries
+        return state
 
     async def _commit(
-        self,
-        table: Table,
-        state: BaseModel,
-        expected: int,
-        entries: list[LogEntry],
-        interaction_id: int | None,
-    ) -> list[int]:
+        self, table: Table, state: BaseModel, expected: int, steps: Steps, interaction_id: int | None, *,
+        notice: str | None = None, history: str | None = None,
+    ) -> Change:
         """Write the new state; the table object is only changed once the write succeeded.
 
-        Returns the seats that owe a decision now and did not owe this one before (a new
-        phase, or their own choice was undone): they get their private view. Judged by each
-        seat's decision stamp, so a seat that goes on from one sealed choice to the next (a
-        parley, then a vote) is told again, and one whose pending choice is untouched is not.
+        Returns what the poster needs: who is newly asked to act (pinged by a new table), who
+        owes a new private decision (judged by each seat's decision stamp, so a seat that goes on
+        from one sealed choice to the next is told again), and the old table's line of history
+        when the turn changed hands.
         """
-        engine = self.spec(table).engine
-        before = self._stamps(table, table.version, self.state_of(table)) if table.state is not None else {}
+        spec = self.spec(table)
+        engine = spec.engine
+        old_state = self.state_of(table) if table.state is not None else None
+        before = self._stamps(table, table.version, old_state) if old_state is not None else {}
+        looked = self._public_look(table, old_state) if old_state is not None else None
+        entries = steps.entries
         recent = table.recent + [text for entry in entries for text in entry.events]
         # a shallow copy: every field this changes is replaced, never mutated in place
         draft = table.model_copy(update={
@@ -488,19 +326,46 @@ class TableRuntime:
                 }
                 for o in engine.outcomes(state)
             ]
+        acting = engine.to_act(state) if draft.status == "active" else []
+        humans = [s for s in acting if not draft.seats[s].ai]
+        throughout = steps.throughout or set()
+        newly = [s for s in humans if s not in throughout]
+        events = [Event.model_validate(e) for e in table.turn_events] + steps.events
+        change = Change(newly_acting=newly, notice=notice, old_message_id=table.message_id)
+        seen = engine.view(state, None)
+        chapter = spec.chapter(seen)
+        if newly or draft.status != "active" or history is not None or (table.chapter and chapter != table.chapter):
+            change.history = history or render.history_line(draft, table.chapter, spec.story(draft, events))
+            news = spec.headline(draft, events)
+            change.headline = render.seat_names(draft, news, mentions=True) if news else None
+            draft.chapter = chapter
+            draft.turn_events = []
+        else:
+            draft.turn_events = [e.model_dump() for e in events][-TURN_EVENTS:]
         due = self._deadline(draft, state)
         await self.store.save(
             draft, expected, log=entries, interaction_id=interaction_id, deadline=due, results=results,
         )
         self.deadline_written(due)
         if draft.status == "finished":
-            self._just_finished.add(table.id or 0)
+            self.poster.finishing.add(table.id or 0)
         for name in Table.model_fields:
             setattr(table, name, getattr(draft, name))
-        if draft.status != "active":
-            return []
-        now = self._stamps(table, draft.version, state)
-        return [s for s, stamp in now.items() if before.get(s) != stamp]
+        change.public_changed = looked != self._public_look(table, state, seen) or change.new_turn
+        if draft.status == "active":
+            now = self._stamps(table, draft.version, state)
+            change.fresh = [s for s, stamp in now.items() if before.get(s) != stamp]
+        return change
+
+    def _public_look(self, table: Table, state: BaseModel | None, seen: BaseModel | None = None) -> str:
+        """Everything the channel's table is drawn from, to tell a change nobody can see (a
+        sealed choice being filled in) from one the table must show."""
+        if state is None:
+            return ""
+        engine = self.spec(table).engine
+        seen = seen if seen is not None else engine.view(state, None)
+        return seen.model_dump_json() + repr(engine.to_act(state)) + repr(
+            [(s.name, s.ai, s.dm_closed) for s in table.seats]) + repr((table.status, table.paused, table.timer_seconds))
 
     def _stamps(self, table: Table, version: int, state: BaseModel) -> dict[int, str]:
         """What each seat owing a decision is asked, as its buttons would carry it."""
@@ -525,22 +390,16 @@ class TableRuntime:
                 return
             engine = self.spec(table).engine
             state = self.state_of(table)
-            entries: list[LogEntry] = []
+            steps = Steps(engine.to_act(state))
             late = [s for s in engine.to_act(state) if not table.seats[s].ai]
             for seat in late:
-                if seat not in engine.to_act(state):
-                    continue
-                state, events = engine.on_timeout(state, seat)
-                entries.append(
-                    self._entry(table, version + 1 + len(entries), seat, {"timeout": True}, events)
-                )
-            state, more = self._run_bots(table, state, version + 1 + len(entries))
-            entries += more
-            names = ", ".join(table.seats[s].name for s in late)
-            fresh = await self._commit(table, state, version, entries, None)
-            await self.post_table(
-                table, notice=f"⏰ Time ran out for {names}; the default was played.", notify=fresh
-            )
+                if seat in engine.to_act(state):
+                    state = self._apply(table, state, seat, None, steps)
+            state = self._run_bots(table, state, steps)
+            names = render._and([table.seats[s].name for s in late]) if late else "nobody"
+            change = await self._commit(table, state, version, steps, None,
+                                        notice=f"⏰ Time ran out for {names}; the default was played.")
+            await self.poster.answer(None, table, change)
 
     async def leave(self, interaction: discord.Interaction) -> None:
         table = await self.live_table(interaction.channel_id or 0)
@@ -555,15 +414,16 @@ class TableRuntime:
             if table.paused:
                 raise Refusal("The game is paused: leave once the host resumes it (a bot then plays your seat).")
             expected = table.version
+            state = self.state_of(table)
+            steps = Steps(self.spec(table).engine.to_act(state))
             table.seats[seat].ai = True
             table.seats[seat].name = f"{table.seats[seat].name} (bot)"
-            state, entries = self._run_bots(table, self.state_of(table), expected + 1)
+            state = self._run_bots(table, state, steps)
             table.recent.append(f"{interaction.user.display_name} left; a bot plays their seat.")
-            fresh = await self._commit(table, state, expected, entries, interaction.id)
+            change = await self._commit(table, state, expected, steps, interaction.id,
+                                        notice=f"{interaction.user.display_name} left the table; a bot plays their seat.")
             await reply(interaction, content="You left the game; a bot plays your seat from here.", ephemeral=True)
-            await self.post_table(
-                table, notice=f"{interaction.user.display_name} left the table.", notify=fresh
-            )
+            await self.poster.answer(None, table, change)
 
     async def end(self, interaction: discord.Interaction, game_id: int) -> None:
         async with self.turn(interaction, game_id):
@@ -577,9 +437,7 @@ class TableRuntime:
             table.version += 1
             await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
             await update(interaction, content="The game was ended.", view=None)
-            await self.post_table(
-                table, notice=f"{interaction.user.display_name} ended the game early."
-            )
+            await self.poster.refresh(table, notice=f"{interaction.user.display_name} ended the game early.")
 
     def may_manage(self, interaction: discord.Interaction, table: Table) -> bool:
         perms = getattr(interaction, "permissions", None)
@@ -595,128 +453,61 @@ class TableRuntime:
             said = f"{seconds} seconds per decision" if seconds else "off"
             await self._setting_changed(interaction, table, f"Turn timer: {said}.")
 
+    async def show_table(self, interaction: discord.Interaction) -> None:
+        """/game status: the live table again, as the newest message."""
+        table = await self.live_table(interaction.channel_id or 0)
+        async with self.turn(interaction, table.id or 0):
+            table = await self.load(table.id or 0)
+            await reply(interaction, content="Here is the table.", ephemeral=True)
+            await self.poster.post(table, strip_old=True)
+
+    # -- private answers -------------------------------------------------------------------------
+
+    def _rules_embed(self, spec: GameSpec, table: Table | None) -> discord.Embed:
+        engine = spec.engine
+        if table is not None and table.game == engine.key:
+            options, title = engine.Options.model_validate(table.options), f"{engine.title}: rules in force here"
+        else:
+            options, title = engine.Options(), f"{engine.title}: rules (default options)"
+        return discord.Embed(title=title, description=render.clip(spec.rules_text(options), 4096), colour=spec.colour)
+
     async def show_rules(self, interaction: discord.Interaction, spec: GameSpec | None = None) -> None:
         """The rules with the rulings and options in force: those of this channel's game (the
         live one, else the last), or, asked about another game, that game's defaults."""
         table = await self.store.latest_in_channel(interaction.channel_id or 0)
-        here = table is not None and table.game in self.specs
+        here = table if table is not None and table.game in self.specs else None
         if spec is None:
-            if not here:
+            if here is None:
                 raise Refusal("No game has been played in this channel yet. Start one with `/<game> new`.")
-            spec = self.specs[table.game]  # type: ignore[union-attr]
-        engine = spec.engine
-        if here and table.game == engine.key:  # type: ignore[union-attr]
-            options, title = engine.Options.model_validate(table.options), f"{engine.title}: rules in force here"  # type: ignore[union-attr]
-        else:
-            options, title = engine.Options(), f"{engine.title}: rules (default options)"
-        embed = discord.Embed(title=title, description=render.clip(spec.rules_text(options), 4096),
-                              colour=spec.colour)
-        await reply(interaction, embed=embed, ephemeral=True)
+            spec = self.specs[here.game]
+        await reply(interaction, embed=self._rules_embed(spec, here), ephemeral=True)
+
+    async def how_to_play(self, interaction: discord.Interaction, game_id: int) -> None:
+        table = await self.load(game_id)
+        await reply(interaction, embed=self._rules_embed(self.spec(table), table), ephemeral=True)
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        async with self.turn(interaction, game_id):
+            table = await self.load(game_id)
+            seat = table.seat_of(interaction.user.id)
+            if seat is None or table.status != "active":
+                raise Refusal("You have no hand at this table.")
+            await self.poster.show_hand(interaction, table, seat)
+
+    async def show_details(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Details: the full sheet and fine print, privately; a seat sees its own secrets too."""
         table = await self.load(game_id)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None or table.status != "active":
-            raise Refusal("You have no hand at this table.")
-        await reply(interaction, ephemeral=True, **self._message(table, for_user=interaction.user.id))
-
-    async def deliver_private_views(self, table: Table, seats: Sequence[int]) -> None:
-        """Send each newly acting person their private view; note who must use My hand instead."""
+        if table.state is None:
+            raise Refusal("The game has not started yet.")
         spec = self.spec(table)
-        if table.status != "active" or not spec.engine.has_private_view():
-            return
-        if spec.engine.open_actions(self.state_of(table)):
-            return  # they choose on the table itself, which has just mentioned them
-        changed = False
-        for seat in seats:
-            info = table.seats[seat]
-            if info.ai or info.user_id is None:
-                continue
-            delivered = await send_private(self.bot, info.user_id, **self._message(table, for_user=info.user_id))
-            if info.dm_closed == delivered:
-                info.dm_closed = not delivered
-                changed = True
-        if changed:
-            await self.store.save(table, table.version)
-            await self._refresh_table(table)
-
-    # -- rendering and responding --------------------------------------------------------------
-
-    def _message(self, table: Table, *, for_user: int | None = None, notice: str | None = None
-                 ) -> dict[str, Any]:
-        return render.table_message(self, table, for_user=for_user, notice=notice)
-
-    async def _respond_with_table(
-        self, interaction: discord.Interaction, table: Table, *, notice: str | None = None,
-        notify: Sequence[int] = (),
-    ) -> None:
-        """Answer a click with the new table: edit it while recent, else post it afresh."""
-        message = interaction.message
-        if message is None:  # a command (/game leave in a lobby), not a click on the table
-            await reply(interaction, content=notice or "Done.", ephemeral=True)
-            await self._refresh_table(table)
-            await self._after_show(table, notify)
-            return
-        on_table = message.id == table.message_id
-        private = message.flags.ephemeral or interaction.guild_id is None
-        if private:
-            await update(interaction, 
-                **self._message(table, for_user=interaction.user.id, notice=notice)
-            )
-            # the clicker's own private view was just redrawn in place: no second copy for them
-            mine = table.seat_of(interaction.user.id)
-            notify = [s for s in notify if s != mine]
-            await self._refresh_table(table)
-        elif on_table and self._is_recent(table):
-            await update(interaction, **self._message(table, notice=notice))
-        else:
-            await update(interaction, view=None)
-            await self.post_table(table, notice=notice, replace=False, notify=notify)
-            return  # post_table has done what follows a shown table
-        await self._after_show(table, notify)
-
-    async def _refresh_table(self, table: Table) -> None:
-        if table.message_id is None or not self._is_recent(table):
-            await self.post_table(table)
-            return
-        channel = self.bot.get_partial_messageable(table.channel_id)
-        try:
-            await channel.get_partial_message(table.message_id).edit(**self._message(table))
-        except discord.NotFound:
-            await self.post_table(table, replace=False)
-
-    async def post_table(
-        self, table: Table, *, notice: str | None = None, replace: bool = True,
-        notify: Sequence[int] = (),
-    ) -> None:
-        """Post the table as a new message and strip the buttons from the old one."""
-        channel = self.bot.get_partial_messageable(table.channel_id)
-        old = table.message_id
-        message = await channel.send(**self._message(table, notice=notice))
-        await self._set_message(table, message.id)
-        if replace and old is not None and old != message.id:
-            try:
-                await channel.get_partial_message(old).edit(view=None)
-            except discord.HTTPException:
-                log.info("could not strip the old table message %s of game %s", old, table.id)
-        await self._after_show(table, notify)
-
-    async def _after_show(self, table: Table, notify: Sequence[int]) -> None:
-        """Once a new table is out: hands to those who must now choose, and after the final
-        standings, the game's own last words (a ledger, say)."""
-        await self.deliver_private_views(table, notify)
-        if table.id in self._just_finished:
-            self._just_finished.discard(table.id)
-            spec = self.spec(table)
-            channel = self.bot.get_partial_messageable(table.channel_id)
-            for message in spec.finish_messages(table, spec.engine.view(self.state_of(table), None)):
-                await channel.send(**message)
-
-    async def _set_message(self, table: Table, message_id: int) -> None:
-        table.message_id = message_id
-        self._since_table[table.channel_id] = 0
-        try:
-            await self.store.save(table, table.version)
-        except VersionConflict:
-            log.info("game %s moved on before its message id was stored", table.id)
-
+        seat = table.seat_of(interaction.user.id) if spec.engine.has_private_view() else None
+        state = self.state_of(table)
+        embeds = render.details_message(spec, table, state, seat)
+        files = []
+        for picture in spec.details_pictures(table, spec.engine.view(state, seat), seat)[:4]:
+            if len(embeds) >= 10:
+                break
+            files.append(await self.poster.pictures.file(picture))
+            shown = discord.Embed(description=picture.description[:4096] or None, colour=spec.colour)
+            embeds.append(shown.set_image(url=f"attachment://{picture.filename}"))
+        await reply(interaction, embeds=embeds, files=files, ephemeral=True)

@@ -1,4 +1,4 @@
-"""The game store: one SQLite file, every write one transaction guarded by a version check.
+"""The SQLite backend: one file, one process, every write one transaction guarded by a version check.
 
 Besides a copy of the live games it wrote, the process keeps nothing between clicks; everything
 a restart must survive is here: the table, the action log, the interaction ids already applied, the deadlines and the
@@ -13,45 +13,24 @@ import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import aiosqlite
 
 from bot.models import LogEntry, Table
+from bot.store.base import (
+    CLAIM_SECONDS, INTERACTIONS_KEPT, ChannelBusy, Dialect, DuplicateInteraction, Store, VersionConflict,
+    _migrations, statements, top_per_game,
+)
 
 #: live games whose JSON stays in memory; older ones are read from the file again when clicked
 LIVE_CACHE = 2000
-#: seconds an applied interaction id is remembered (Discord retries within 15 minutes)
-INTERACTIONS_KEPT = 24 * 3600.0
 
 
-class StoreError(Exception):
-    pass
+class SqliteStore(Store):
+    dialect: ClassVar[Dialect] = "sqlite"
 
-
-class VersionConflict(StoreError):
-    """Someone else wrote the game since it was loaded; the caller's view of it is stale."""
-
-
-class DuplicateInteraction(StoreError):
-    """This Discord interaction was applied already (a retried or doubled click)."""
-
-
-class ChannelBusy(StoreError):
-    """The channel already has a game in its lobby or in play."""
-
-
-def _migrations() -> list[tuple[int, str]]:
-    found = []
-    for entry in resources.files("bot.migrations").iterdir():
-        if entry.name.endswith(".sql"):
-            found.append((int(entry.name.split("_", 1)[0]), entry.read_text("utf-8")))
-    return sorted(found)
-
-
-class Store:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
         # One connection, so one transaction at a time: statements of two writes must not interleave.
@@ -62,7 +41,7 @@ class Store:
         self._live: OrderedDict[int, str] = OrderedDict()
 
     @classmethod
-    async def open(cls, path: Path | str) -> "Store":
+    async def open(cls, path: Path | str) -> "SqliteStore":  # type: ignore[override]
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         conn.row_factory = aiosqlite.Row
         await conn.execute("PRAGMA journal_mode=WAL")
@@ -84,14 +63,13 @@ class Store:
         async with self._lock:
             row = await (await self._conn.execute("PRAGMA user_version")).fetchone()
             current = row[0]
-            for number, sql in _migrations():
+            for number, sql in _migrations("sqlite"):
                 if number <= current:
                     continue
                 await self._conn.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in sql.split(";"):
-                        if statement.strip():
-                            await self._conn.execute(statement)
+                    for statement in statements(sql):
+                        await self._conn.execute(statement)
                     await self._conn.execute(f"PRAGMA user_version={number}")
                     await self._conn.execute("COMMIT")
                 except BaseException:
@@ -149,7 +127,7 @@ class Store:
     async def recent_log(self, game_id: int, limit: int = 15) -> list[LogEntry]:
         async with self._lock:
             cur = await self._conn.execute(
-                "SELECT version, seat, user_id, action, events FROM actions"
+                "SELECT version, seat, user_id, action, events, chapter FROM actions"
                 " WHERE game_id=? ORDER BY version DESC LIMIT ?",
                 (game_id, limit),
             )
@@ -157,7 +135,7 @@ class Store:
         return [
             LogEntry(
                 version=r[0], seat=r[1], user_id=r[2],
-                action=json.loads(r[3]), events=json.loads(r[4]),
+                action=json.loads(r[3]), events=json.loads(r[4]), chapter=r[5],
             )
             for r in reversed(rows)
         ]
@@ -173,26 +151,36 @@ class Store:
     async def next_deadline(self) -> tuple[int, int, float] | None:
         async with self._lock:
             cur = await self._conn.execute(
-                "SELECT game_id, version, due_at FROM deadlines ORDER BY due_at LIMIT 1"
+                "SELECT game_id, version, MAX(due_at, COALESCE(claimed_until, 0)) AS at FROM deadlines"
+                " ORDER BY at LIMIT 1"
             )
             row = await cur.fetchone()
         return (row[0], row[1], row[2]) if row else None
 
-    async def postpone_overdue(self, now: float, until: float) -> int:
-        """Move every deadline that passed (before ``now``) while the bot was down to ``until``:
-        nobody could act then, so nobody should lose a turn for it. One statement, whatever the
-        number of games."""
+    async def deadline_of(self, game_id: int) -> float | None:
+        """When the decision the game waits for times out (None: no timer runs)."""
         async with self._lock:
-            cur = await self._conn.execute("UPDATE deadlines SET due_at=? WHERE due_at<?", (until, now))
+            cur = await self._conn.execute("SELECT due_at FROM deadlines WHERE game_id=?", (game_id,))
+            row = await cur.fetchone()
+        return float(row[0]) if row else None
+
+    async def postpone_overdue(self, now: float, until: float) -> int:
+        async with self._lock:
+            cur = await self._conn.execute(
+                "UPDATE deadlines SET due_at=? WHERE due_at<? AND (claimed_until IS NULL OR claimed_until<?)",
+                (until, now, now),
+            )
             return cur.rowcount
 
     async def due_deadlines(self, now: float) -> list[tuple[int, int]]:
         async with self._lock:
             cur = await self._conn.execute(
-                "SELECT game_id, version FROM deadlines WHERE due_at<=? ORDER BY due_at", (now,)
+                "UPDATE deadlines SET claimed_until=? WHERE due_at<=? AND (claimed_until IS NULL OR claimed_until<=?)"
+                " RETURNING game_id, version, due_at",
+                (now + CLAIM_SECONDS, now, now),
             )
             rows = await cur.fetchall()
-        return [(r[0], r[1]) for r in rows]
+        return [(r[0], r[1]) for r in sorted(rows, key=lambda r: (r[2], r[0]))]
 
     async def stats(self, guild_id: int, user_id: int) -> list[tuple[str, int, int]]:
         """(game, played, won) for one player in one guild."""
@@ -204,6 +192,18 @@ class Store:
             )
             rows = await cur.fetchall()
         return [(r[0], r[1], r[2] or 0) for r in rows]
+
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[tuple[str, int, int, int]]:
+        """(game, user id, played, won) for a guild's players, most wins first within each game."""
+        async with self._lock:
+            cur = await self._conn.execute(
+                "SELECT game, user_id, COUNT(*) AS played, SUM(rank = 1) AS won FROM results"
+                " WHERE guild_id=? AND user_id IS NOT NULL GROUP BY game, user_id"
+                " ORDER BY game, won DESC, played ASC, user_id",
+                (guild_id,),
+            )
+            rows = await cur.fetchall()
+        return top_per_game(rows, limit)
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -259,12 +259,12 @@ class Store:
         steps.append((one, "UPDATE games SET status=?, version=?, table_json=?, updated_at=?"
                            " WHERE id=? AND version=?",
                       (table.status, table.version, text, now, table.id, expected_version)))
-        steps.append((many, "INSERT INTO actions (game_id, version, seat, user_id, action, events, at)"
-                            " VALUES (?,?,?,?,?,?,?)",
+        steps.append((many, "INSERT INTO actions (game_id, version, seat, user_id, action, events, chapter, at)"
+                            " VALUES (?,?,?,?,?,?,?,?)",
                       [(table.id, e.version, e.seat, e.user_id, json.dumps(e.action),
-                        json.dumps(e.events), now) for e in log]))
+                        json.dumps(e.events), e.chapter, now) for e in log]))
         if isinstance(deadline, float) and table.live:
-            steps.append((one, "INSERT OR REPLACE INTO deadlines (game_id, version, due_at) VALUES (?,?,?)",
+            steps.append((one, "INSERT OR REPLACE INTO deadlines (game_id, version, due_at, claimed_until) VALUES (?,?,?,NULL)",
                           (table.id, table.version, deadline)))
         elif deadline != "keep" or not table.live:
             steps.append((one, "DELETE FROM deadlines WHERE game_id=?", (table.id,)))

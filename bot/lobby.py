@@ -1,0 +1,202 @@
+"""Tables before they start: opening a lobby, its seats, the host's changes, the start, rematches.
+
+The runtime (bot/runtime.py) is a Lobby: it brings the store, the poster, the game's lock and the
+step that stores a move (``_commit``), which the start of a game shares with every other move.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+from collections.abc import Callable
+from typing import Literal
+
+import discord
+from pydantic import BaseModel
+
+from bot import render
+from bot.errors import Refusal
+from bot.games import GameSpec
+from bot.models import Seat, Table
+from bot.posting import Change, Poster
+from bot.replies import reply, update
+from bot.steps import Steps
+from bot.store import ChannelBusy, Store
+from rules.base import GameError
+
+log = logging.getLogger(__name__)
+
+
+class Lobby:
+    # what the runtime brings
+    store: Store
+    poster: Poster
+    specs: dict[str, GameSpec]
+    game_seed: int | None
+    default_timer: int | None
+
+    def spec(self, table: Table) -> GameSpec: raise NotImplementedError
+    def lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[object]: raise NotImplementedError
+    def turn(self, interaction: discord.Interaction, game_id: int) -> contextlib.AbstractAsyncContextManager[None]: raise NotImplementedError
+    async def load(self, game_id: int) -> Table: raise NotImplementedError
+    async def live_table(self, channel_id: int) -> Table: raise NotImplementedError
+    def _run_bots(self, table: Table, state: BaseModel, steps: Steps) -> BaseModel: raise NotImplementedError
+    async def _commit(self, table: Table, state: BaseModel, expected: int, steps: Steps, interaction_id: int | None, *,
+                      notice: str | None = None, history: str | None = None) -> Change: raise NotImplementedError
+
+    async def open_lobby(
+        self, interaction: discord.Interaction, spec: GameSpec, options: BaseModel, *,
+        seats: list[Seat] | None = None, timer_seconds: int | None | Literal["default"] = "default",
+        host_plays: bool = True, host_id: int | None = None,
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise Refusal("Games are played in a server channel, not in DMs.")
+        busy = await self.store.live_in_channel(interaction.channel_id)
+        if busy is not None:
+            raise Refusal(self._busy_text(busy))
+        table = Table(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            game=spec.engine.key,
+            host_id=host_id if host_id is not None else interaction.user.id,
+            host_plays=host_plays,
+            seats=seats if seats is not None else (
+                [Seat(user_id=interaction.user.id, name=interaction.user.display_name)] if host_plays else []
+            ),
+            options=options.model_dump(),
+            seed=self.game_seed if self.game_seed is not None else random.SystemRandom().getrandbits(63),
+            timer_seconds=self.default_timer if timer_seconds == "default" else timer_seconds,
+        )
+        try:
+            table = await self.store.create(table)
+        except ChannelBusy:
+            busy = await self.store.live_in_channel(interaction.channel_id)
+            raise Refusal(self._busy_text(busy)) from None
+        async with self.lock(table.id or 0):
+            message = await reply(interaction, **await self.poster.kwargs(self.poster.public(table), edit=False))
+            if message is None:
+                message = await interaction.original_response()
+            await self.poster.set_message(table, message.id)
+
+    def _busy_text(self, table: Table | None) -> str:
+        if table is None:
+            return "This channel already has a game."
+        title = self.specs[table.game].engine.title if table.game in self.specs else table.game
+        where = f" {render.jump_link(table)}" if table.message_id else ""
+        stage = "waiting in its lobby" if table.status == "lobby" else "in play"
+        return (
+            f"This channel already has a game of {title} {stage}:{where}\n"
+            "Use `/game status` to see it, or open a thread to play another game alongside."
+        )
+
+    async def lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
+        async with self.turn(interaction, game_id):
+            table = await self.load(game_id)
+            if table.status != "lobby":
+                raise Refusal("This lobby has closed; the game has already started or ended.")
+            spec = self.spec(table)
+            user = interaction.user
+            is_host = user.id == table.host_id
+            expected = table.version
+            notice: str | None = None
+            if op == "join":
+                if is_host and not table.host_plays:
+                    raise Refusal("You run this table as its game-master; players and NPCs take the seats.")
+                if table.seat_of(user.id) is not None:
+                    raise Refusal("You already have a seat at this table.")
+                if len(table.seats) >= spec.engine.max_seats:
+                    raise Refusal(f"The table is full ({spec.engine.max_seats} seats).")
+                table.seats.append(Seat(user_id=user.id, name=user.display_name))
+            elif op == "leave":
+                seat = table.seat_of(user.id)
+                if seat is None:
+                    raise Refusal("You do not have a seat at this table.")
+                if is_host and table.host_plays:
+                    raise Refusal("The host cannot leave the lobby; use **Cancel** to close it.")
+                table.seats.pop(seat)
+                notice = f"{user.display_name} left the lobby."
+            elif op == "ai":
+                self._host_only(table, user, "add AI players")
+                if len(table.seats) >= spec.engine.max_seats:
+                    raise Refusal(f"The table is full ({spec.engine.max_seats} seats).")
+                taken = {s.name for s in table.seats}
+                number = next(n for n in range(1, len(table.seats) + 2) if f"Bot {n}" not in taken)
+                table.seats.append(Seat(name=f"Bot {number}", ai=True))
+            elif op == "cancel":
+                self._host_only(table, user, "cancel the game")
+                table.status = "cancelled"
+                notice = f"{user.display_name} cancelled the game."
+            elif op == "start":
+                self._host_only(table, user, "start the game")
+                state, steps = self._start(table, spec)
+                change = await self._commit(table, state, expected, steps, interaction.id,
+                                            history=f"🎲 **{spec.engine.title}** · {render.names(table)} sat down.")
+                await self.poster.answer(interaction, table, change)
+                return
+            else:
+                raise Refusal("Unknown lobby button.")
+            table.version += 1
+            await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
+            if interaction.message is not None and interaction.message.id == table.message_id:
+                await update(interaction, **await self.poster.kwargs(self.poster.public(table, notice=notice), edit=True))
+            else:  # a command (/game leave in a lobby), not a click on the lobby
+                await reply(interaction, content=notice or "Done.", ephemeral=True)
+                await self.poster.refresh(table)
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A new lobby with the same players and options, seats in reverse order (KB-7), so the
+        table does not have to gather again. Whoever asks hosts it."""
+        async with self.turn(interaction, game_id):
+            old = await self.load(game_id)
+            if old.live:
+                raise Refusal("This game is still going.")
+            if old.seat_of(interaction.user.id) is None and interaction.user.id != old.host_id:
+                raise Refusal("Only the players of this game can ask for a rematch; "
+                              f"start your own with `/{self.spec(old).command} new`.")
+        seats = [seat.model_copy(update={"dm_closed": False}) for seat in reversed(old.seats)]
+        await self.open_lobby(interaction, self.spec(old), self.spec(old).engine.Options.model_validate(old.options),
+                              seats=seats, timer_seconds=old.timer_seconds, host_plays=old.host_plays,
+                              # a game-master runs the next game too, whoever asked for it
+                              host_id=None if old.host_plays else old.host_id)
+        if interaction.message is not None:
+            try:
+                await interaction.message.edit(view=None)
+            except discord.HTTPException:
+                log.info("could not remove the rematch button of game %s", game_id)
+
+    async def edit_lobby(self, interaction: discord.Interaction, change: Callable[[Table], str]) -> None:
+        """A host's change to the lobby from a game's own command (an NPC seat, a seat's stake):
+        ``change`` edits the table or raises Refusal, and returns what to tell the host."""
+        table = await self.live_table(interaction.channel_id or 0)
+        async with self.turn(interaction, table.id or 0):
+            table = await self.load(table.id or 0)
+            if table.status != "lobby":
+                raise Refusal("Seats can only be changed in the lobby, before the game starts.")
+            self._host_only(table, interaction.user, "change the seats")
+            expected = table.version
+            said = change(table)
+            table.version += 1
+            await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
+            await reply(interaction, content=said, ephemeral=True)
+            await self.poster.refresh(table)
+
+    def _host_only(self, table: Table, user: discord.abc.User, what: str) -> None:
+        if user.id != table.host_id:
+            raise Refusal(f"Only the host can {what}.")
+
+    def _start(self, table: Table, spec: GameSpec) -> tuple[BaseModel, Steps]:
+        engine = spec.engine
+        options = spec.start_options(table, engine.Options.model_validate(table.options))
+        fewest, _ = engine.seat_range(options)
+        if len(table.seats) < fewest:
+            raise Refusal(f"{engine.title} needs at least {fewest} players; press **Join** or **Add AI**.")
+        try:
+            state = engine.new_game(len(table.seats), options, table.seed)
+        except GameError as exc:
+            raise Refusal(str(exc)) from None
+        table.recent = [f"The game begins with {render.names(table)}."]
+        steps = Steps(None)
+        state = self._run_bots(table, state, steps)
+        table.status = "active"
+        return state, steps

@@ -1,0 +1,221 @@
+"""What every game store offers, whichever database holds the games.
+
+The runtime, the cogs and the commands only ever see this interface: a game written on SQLite or
+on PostgreSQL reads, conflicts, expires and counts towards the stats the same way. The backends
+differ only where the databases do (one process owning a file, or many sharing a server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+from urllib.parse import urlsplit
+
+from bot.models import LogEntry, Table
+
+#: seconds an applied interaction id is remembered (Discord retries within 15 minutes)
+INTERACTIONS_KEPT = 24 * 3600.0
+#: seconds a claimed deadline belongs to the process that claimed it; if that process dies while
+#: applying it, another one takes it over after this long (the game lock and the version check
+#: keep a late second attempt from playing anything twice)
+CLAIM_SECONDS = 30.0
+
+Dialect = Literal["sqlite", "postgres"]
+
+
+class StoreError(Exception):
+    pass
+
+
+class VersionConflict(StoreError):
+    """Someone else wrote the game since it was loaded; the caller's view of it is stale."""
+
+
+class DuplicateInteraction(StoreError):
+    """This Discord interaction was applied already (a retried or doubled click)."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a game in its lobby or in play."""
+
+
+def _migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str]]:
+    """(number, SQL) of one dialect's migrations. Both dialects carry the same numbers, so a
+    schema version means the same tables on either database."""
+    found = []
+    for entry in resources.files("bot.migrations").joinpath(dialect).iterdir():
+        if entry.name.endswith(".sql"):
+            found.append((int(entry.name.split("_", 1)[0]), entry.read_text("utf-8")))
+    return sorted(found)
+
+
+def statements(sql: str) -> list[str]:
+    """A migration file as single statements (migrations hold no semicolons inside literals)."""
+    return [s.strip() for s in sql.split(";") if s.strip()]
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where the games live, as DATABASE_URL (or DATABASE_PATH) names it."""
+
+    dialect: Dialect
+    #: the SQLite file, or the PostgreSQL connection string (which may hold a password)
+    location: str
+
+    @property
+    def shown(self) -> str:
+        """For logs and messages: never the password."""
+        if self.dialect == "sqlite":
+            return f"sqlite:///{self.location}"
+        parts = urlsplit(self.location)
+        host = parts.hostname or "localhost"
+        port = f":{parts.port}" if parts.port else ""
+        user = f"{parts.username}@" if parts.username else ""
+        return f"postgresql://{user}{host}{port}{parts.path}"
+
+
+def parse_target(target: str | Path) -> Target:
+    """``sqlite:///relative.db``, ``sqlite:////absolute.db``, a bare path (SQLite), or
+    ``postgresql://…`` / ``postgres://…``."""
+    if isinstance(target, Path):
+        return Target("sqlite", str(target))
+    text = target.strip()
+    lowered = text.lower()
+    if lowered.startswith(("postgresql://", "postgres://")):
+        return Target("postgres", text)
+    if lowered.startswith("sqlite://"):
+        rest = text[len("sqlite://"):]
+        if not rest.startswith("/") or rest == "/":
+            raise ValueError("a SQLite URL is sqlite:///relative/path or sqlite:////absolute/path")
+        return Target("sqlite", rest[1:])
+    if "://" in text:
+        raise ValueError(f"unsupported database URL scheme: {text.split('://', 1)[0]}://")
+    return Target("sqlite", text)
+
+
+def top_per_game(rows: Iterable[Any], limit: int) -> list[tuple[str, int, int, int]]:
+    """(game, user id, played, won) rows, best first within each game, cut to ``limit`` a game."""
+    kept: dict[str, int] = {}
+    out = []
+    for game, user_id, played, won in rows:
+        kept[game] = kept.get(game, 0) + 1
+        if kept[game] <= limit:
+            out.append((game, int(user_id), int(played), int(won or 0)))
+    return out
+
+
+class Store(ABC):
+    """One game store. ``await Store.open(url_or_path)`` picks the backend the target names."""
+
+    #: which database the backend speaks ("sqlite" or "postgres")
+    dialect: ClassVar[Dialect]
+
+    @classmethod
+    async def open(cls, target: str | Path | Target) -> "Store":
+        parsed = target if isinstance(target, Target) else parse_target(target)
+        if parsed.dialect == "postgres":
+            from bot.store.postgres import PostgresStore
+
+            return await PostgresStore.open(parsed.location)
+        from bot.store.sqlite import SqliteStore
+
+        return await SqliteStore.open(parsed.location)
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def schema_version(self) -> int: ...
+
+    # -- reading -----------------------------------------------------------------------------
+
+    @abstractmethod
+    async def get(self, game_id: int) -> Table | None:
+        """A fresh copy of the game: callers change it freely and only save() makes it count."""
+
+    @abstractmethod
+    async def live_in_channel(self, channel_id: int) -> Table | None: ...
+
+    @abstractmethod
+    async def latest_in_channel(self, channel_id: int) -> Table | None:
+        """The live game of a channel, else the one it played last."""
+
+    @abstractmethod
+    async def recent_log(self, game_id: int, limit: int = 15) -> list[LogEntry]:
+        """The newest ``limit`` moves, oldest first (a negative limit: every move)."""
+
+    async def full_log(self, game_id: int) -> list[LogEntry]:
+        return await self.recent_log(game_id, limit=-1)
+
+    @abstractmethod
+    async def interaction_seen(self, interaction_id: int) -> bool: ...
+
+    @abstractmethod
+    async def next_deadline(self) -> tuple[int, int, float] | None:
+        """(game, version, when to look again): the earliest deadline, or the end of its claim
+        when another process is applying it right now."""
+
+    @abstractmethod
+    async def deadline_of(self, game_id: int) -> float | None:
+        """When the decision the game waits for times out (None: no timer runs)."""
+
+    @abstractmethod
+    async def postpone_overdue(self, now: float, until: float) -> int:
+        """Move every unclaimed deadline that passed (before ``now``) while the bot was down to
+        ``until``: nobody could act then, so nobody should lose a turn for it."""
+
+    @abstractmethod
+    async def due_deadlines(self, now: float) -> list[tuple[int, int]]:
+        """Claim the deadlines due by ``now`` for this process, oldest first: a deadline another
+        process has claimed (and not given up for CLAIM_SECONDS) is not returned, so each fires
+        once however many processes look."""
+
+    @abstractmethod
+    async def stats(self, guild_id: int, user_id: int) -> list[tuple[str, int, int]]:
+        """(game, played, won) for one player in one guild."""
+
+    @abstractmethod
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[tuple[str, int, int, int]]:
+        """(game, user id, played, won) for a guild's players, most wins first within each game."""
+
+    # -- writing -----------------------------------------------------------------------------
+
+    @abstractmethod
+    async def create(self, table: Table) -> Table: ...
+
+    @abstractmethod
+    async def save(
+        self,
+        table: Table,
+        expected_version: int,
+        *,
+        log: Iterable[LogEntry] = (),
+        interaction_id: int | None = None,
+        deadline: float | None | Literal["keep"] = "keep",
+        results: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Write ``table`` if the stored version is still ``expected_version``, all or nothing.
+
+        The deadline row is replaced (or removed when ``deadline`` is None) unless it is "keep",
+        so a stale timer can never fire on a newer state.
+        """
+
+    @abstractmethod
+    async def drop_deadline(self, game_id: int, version: int) -> None:
+        """Forget a deadline that cannot be applied, so it does not fire forever."""
+
+    # -- working beside other processes ------------------------------------------------------
+
+    def game_lock(self, game_id: int) -> asyncio.Lock:
+        """The lock a click holds on its game from load to save. One process owns a SQLite file,
+        so an in-process lock is all it takes; a shared database adds its own."""
+        return asyncio.Lock()
+
+    def watch_deadlines(self, written: Callable[[float], None]) -> None:
+        """Call ``written(due)`` when another process writes a deadline (nothing to hear when
+        this process is the only one)."""

@@ -1,0 +1,383 @@
+"""The PostgreSQL backend: one server shared by every bot process of a sharded bot.
+
+Several processes may act on one game at the same moment (a DM click reaches shard 0, whichever
+process owns the game's guild), so the database is the arbiter:
+
+- a click holds the game's advisory lock from load to save (``game_lock``), so clicks from two
+  processes are applied one after the other, each once; the version check in every write stays
+  as the second line of defence;
+- a deadline is claimed with ``FOR UPDATE SKIP LOCKED`` before it fires, so it fires once;
+- a written deadline is announced with NOTIFY, so every process wakes for it, and a process that
+  dies does not take its timers with it.
+
+No copy of a game is kept in memory: another process may have written it since.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar, Literal
+
+import asyncpg
+
+from bot.models import LogEntry, Table
+from bot.store.base import (
+    CLAIM_SECONDS, INTERACTIONS_KEPT, ChannelBusy, Dialect, DuplicateInteraction, Store, VersionConflict,
+    _migrations, top_per_game,
+)
+
+log = logging.getLogger(__name__)
+
+#: connections per process; a click uses one for a few milliseconds at a time
+POOL_SIZE = 10
+#: first key of every advisory lock this bot takes ("Bone"), so other users of the database
+#: with advisory locks of their own never collide with a game's
+LOCK_SPACE = 0x426F6E65
+#: the advisory lock held while migrations run, so processes starting together migrate once
+MIGRATION_LOCK = 0x426F6E65_00000000
+#: NOTIFY channel that carries each newly written deadline
+DEADLINE_CHANNEL = "boneyard_deadlines"
+
+
+def _game_key(game_id: int) -> int:
+    """The advisory lock's second key is a 32-bit int; two games sharing one only wait for each other."""
+    return game_id % 2**31
+
+
+class _Control:
+    """One connection of its own for the advisory locks and for LISTEN.
+
+    Session locks belong to a connection, so they cannot come from the pool; one connection is
+    enough because a lock is only ever tried (pg_try_advisory_lock answers at once) and a waiting
+    click polls, instead of holding a connection while it waits.
+    """
+
+    def __init__(self, dsn: str) -> None:
+        self._dsn = dsn
+        self._conn: asyncpg.Connection | None = None
+        self._use = asyncio.Lock()
+        self._listeners: list[Callable[[float], None]] = []
+        #: the connection LISTENing, if any (a new connection must LISTEN again)
+        self._listening: asyncpg.Connection | None = None
+        self._pending: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._pending.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._pending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("store control connection: %s", task.exception())
+
+    async def _connection(self) -> asyncpg.Connection:
+        """The connection, opened again if the server dropped it (its locks went with it)."""
+        if self._conn is None or self._conn.is_closed():
+            self._conn = await asyncpg.connect(self._dsn)
+            self._conn.add_termination_listener(self._lost)
+        if self._listeners and self._listening is not self._conn:
+            await self._conn.add_listener(DEADLINE_CHANNEL, self._heard)
+            self._listening = self._conn
+        return self._conn
+
+    def _lost(self, _conn: object) -> None:
+        """Reconnect at once when listening, so deadlines written elsewhere keep waking us."""
+        if not self._closed and self._listeners:
+            self.spawn(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        delay = 0.5
+        while not self._closed:
+            try:
+                async with self._use:
+                    await self._connection()
+                return
+            except (OSError, asyncpg.PostgresError):
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+
+    async def take(self, game_id: int) -> None:
+        delay = 0.002
+        while True:
+            async with self._use:
+                conn = await self._connection()
+                if await conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", LOCK_SPACE, _game_key(game_id)):
+                    return
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.05)
+
+    async def give_back(self, game_id: int) -> None:
+        try:
+            async with self._use:
+                if self._conn is None or self._conn.is_closed():
+                    return  # the session ended, and its locks with it
+                await self._conn.fetchval("SELECT pg_advisory_unlock($1::int, $2::int)", LOCK_SPACE, _game_key(game_id))
+        except (asyncpg.PostgresError, OSError) as exc:
+            log.info("advisory lock of game %s released with its connection (%s)", game_id, exc)
+
+    def give_back_soon(self, game_id: int) -> None:
+        """asyncio.Lock.release() cannot wait: the unlock runs right after. Session locks count,
+        so a click of this process that takes the lock again first only makes the count two."""
+        self.spawn(self.give_back(game_id))
+
+    async def listen(self, written: Callable[[float], None]) -> None:
+        self._listeners.append(written)
+        async with self._use:
+            await self._connection()
+
+    def _heard(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
+        try:
+            due = float(payload)
+        except ValueError:
+            return
+        for written in self._listeners:
+            written(due)
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._pending:
+            await asyncio.wait(set(self._pending), timeout=2.0)
+        if self._conn is not None and not self._conn.is_closed():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._conn.close(), 2.0)
+
+
+class SharedGameLock(asyncio.Lock):
+    """A game's lock across processes: the in-process lock first (clicks of this process queue
+    in order, as on SQLite), then the game's advisory lock on the shared server."""
+
+    def __init__(self, control: _Control, game_id: int) -> None:
+        super().__init__()
+        self._control = control
+        self._game_id = game_id
+
+    async def acquire(self) -> Literal[True]:
+        await super().acquire()
+        try:
+            await self._control.take(self._game_id)
+        except BaseException:
+            super().release()
+            raise
+        return True
+
+    def release(self) -> None:
+        self._control.give_back_soon(self._game_id)
+        super().release()
+
+
+class PostgresStore(Store):
+    dialect: ClassVar[Dialect] = "postgres"
+
+    def __init__(self, pool: asyncpg.Pool, control: _Control) -> None:
+        self._pool = pool
+        self._control = control
+        self._watching = False
+
+    @classmethod
+    async def open(cls, dsn: str) -> "PostgresStore":  # type: ignore[override]
+        pool = await asyncpg.create_pool(dsn, min_size=1, max_size=POOL_SIZE)
+        store = cls(pool, _Control(dsn))
+        try:
+            await store._migrate()
+            # an interaction can only come back within its 15-minute token life
+            await pool.execute("DELETE FROM interactions WHERE at<$1", time.time() - INTERACTIONS_KEPT)
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        await self._control.close()
+        await self._pool.close()
+
+    async def _migrate(self) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS boneyard_schema"
+                " (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
+            )
+            current = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM boneyard_schema")
+            for number, sql in _migrations("postgres"):
+                if number <= current:
+                    continue
+                await conn.execute(sql)
+                await conn.execute("INSERT INTO boneyard_schema (version, applied_at) VALUES ($1, $2)",
+                                   number, time.time())
+
+    async def schema_version(self) -> int:
+        return int(await self._pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM boneyard_schema"))
+
+    # -- reading -----------------------------------------------------------------------------
+
+    async def get(self, game_id: int) -> Table | None:
+        text = await self._pool.fetchval("SELECT table_json FROM games WHERE id=$1", game_id)
+        return Table.model_validate_json(text) if text is not None else None
+
+    async def live_in_channel(self, channel_id: int) -> Table | None:
+        text = await self._pool.fetchval(
+            "SELECT table_json FROM games WHERE channel_id=$1 AND status IN ('lobby','active')", channel_id)
+        return Table.model_validate_json(text) if text is not None else None
+
+    async def latest_in_channel(self, channel_id: int) -> Table | None:
+        text = await self._pool.fetchval(
+            "SELECT table_json FROM games WHERE channel_id=$1"
+            " ORDER BY status IN ('lobby','active') DESC, id DESC LIMIT 1",
+            channel_id,
+        )
+        return Table.model_validate_json(text) if text is not None else None
+
+    async def recent_log(self, game_id: int, limit: int = 15) -> list[LogEntry]:
+        rows = await self._pool.fetch(
+            "SELECT version, seat, user_id, action, events, chapter FROM actions"
+            " WHERE game_id=$1 ORDER BY version DESC LIMIT $2",
+            game_id, None if limit < 0 else limit,
+        )
+        return [
+            LogEntry(
+                version=r[0], seat=r[1], user_id=r[2],
+                action=json.loads(r[3]), events=json.loads(r[4]), chapter=r[5],
+            )
+            for r in reversed(rows)
+        ]
+
+    async def interaction_seen(self, interaction_id: int) -> bool:
+        return await self._pool.fetchval("SELECT 1 FROM interactions WHERE id=$1", interaction_id) is not None
+
+    async def next_deadline(self) -> tuple[int, int, float] | None:
+        row = await self._pool.fetchrow(
+            "SELECT game_id, version, GREATEST(due_at, COALESCE(claimed_until, 0)) AS at FROM deadlines"
+            " ORDER BY at LIMIT 1"
+        )
+        return (row[0], row[1], row[2]) if row else None
+
+    async def deadline_of(self, game_id: int) -> float | None:
+        due = await self._pool.fetchval("SELECT due_at FROM deadlines WHERE game_id=$1", game_id)
+        return float(due) if due is not None else None
+
+    async def postpone_overdue(self, now: float, until: float) -> int:
+        status = await self._pool.execute(
+            "UPDATE deadlines SET due_at=$1 WHERE due_at<$2 AND (claimed_until IS NULL OR claimed_until<$2)",
+            until, now,
+        )
+        return int(status.split()[-1])
+
+    async def due_deadlines(self, now: float) -> list[tuple[int, int]]:
+        rows = await self._pool.fetch(
+            "UPDATE deadlines d SET claimed_until=$2"
+            " FROM (SELECT game_id FROM deadlines"
+            "       WHERE due_at<=$1 AND (claimed_until IS NULL OR claimed_until<=$1)"
+            "       ORDER BY due_at LIMIT 500 FOR UPDATE SKIP LOCKED) due"
+            " WHERE d.game_id=due.game_id RETURNING d.game_id, d.version, d.due_at",
+            now, now + CLAIM_SECONDS,
+        )
+        return [(r[0], r[1]) for r in sorted(rows, key=lambda r: (r[2], r[0]))]
+
+    async def stats(self, guild_id: int, user_id: int) -> list[tuple[str, int, int]]:
+        rows = await self._pool.fetch(
+            "SELECT game, COUNT(*), SUM(CASE WHEN rank = 1 THEN 1 ELSE 0 END) FROM results"
+            " WHERE guild_id=$1 AND user_id=$2 GROUP BY game ORDER BY game",
+            guild_id, user_id,
+        )
+        return [(r[0], int(r[1]), int(r[2] or 0)) for r in rows]
+
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[tuple[str, int, int, int]]:
+        rows = await self._pool.fetch(
+            "SELECT game, user_id, COUNT(*) AS played, SUM(CASE WHEN rank = 1 THEN 1 ELSE 0 END) AS won"
+            " FROM results WHERE guild_id=$1 AND user_id IS NOT NULL GROUP BY game, user_id"
+            " ORDER BY game, won DESC, played ASC, user_id",
+            guild_id,
+        )
+        return top_per_game(rows, limit)
+
+    # -- writing -----------------------------------------------------------------------------
+
+    async def create(self, table: Table) -> Table:
+        now = time.time()
+        table = table.model_copy(update={"created_at": now, "updated_at": now, "version": 0})
+        async with self._pool.acquire() as conn:
+            try:
+                async with conn.transaction():
+                    table.id = await conn.fetchval(
+                        "INSERT INTO games (guild_id, channel_id, game, status, version, table_json,"
+                        " created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING id",
+                        table.guild_id, table.channel_id, table.game, table.status, 0, "{}", now, now,
+                    )
+                    await conn.execute("UPDATE games SET table_json=$1 WHERE id=$2", table.model_dump_json(), table.id)
+            except asyncpg.UniqueViolationError as exc:
+                raise ChannelBusy(str(exc)) from exc
+        return table
+
+    async def save(
+        self,
+        table: Table,
+        expected_version: int,
+        *,
+        log: Iterable[LogEntry] = (),
+        interaction_id: int | None = None,
+        deadline: float | None | Literal["keep"] = "keep",
+        results: list[dict[str, Any]] | None = None,
+    ) -> None:
+        now = time.time()
+        table.updated_at = now
+        text = table.model_dump_json()
+        entries = [(table.id, e.version, e.seat, e.user_id, json.dumps(e.action), json.dumps(e.events), e.chapter, now)
+                   for e in log]
+        async with self._pool.acquire() as conn, conn.transaction():
+            if interaction_id is not None:
+                status = await conn.execute(
+                    "INSERT INTO interactions (id, game_id, at) VALUES ($1,$2,$3) ON CONFLICT (id) DO NOTHING",
+                    interaction_id, table.id, now,
+                )
+                if status.endswith(" 0"):
+                    raise DuplicateInteraction(str(interaction_id))
+            status = await conn.execute(
+                "UPDATE games SET status=$1, version=$2, table_json=$3, updated_at=$4 WHERE id=$5 AND version=$6",
+                table.status, table.version, text, now, table.id, expected_version,
+            )
+            if status != "UPDATE 1":
+                raise VersionConflict(f"game {table.id} is no longer at version {expected_version}")
+            if entries:
+                await conn.executemany(
+                    "INSERT INTO actions (game_id, version, seat, user_id, action, events, chapter, at)"
+                    " VALUES ($1,$2,$3,$4,$5,$6,$7,$8)", entries)
+            if isinstance(deadline, float) and table.live:
+                await conn.execute(
+                    "INSERT INTO deadlines (game_id, version, due_at, claimed_until) VALUES ($1,$2,$3,NULL)"
+                    " ON CONFLICT (game_id) DO UPDATE"
+                    " SET version=EXCLUDED.version, due_at=EXCLUDED.due_at, claimed_until=NULL",
+                    table.id, table.version, deadline,
+                )
+                # delivered on commit, to every process listening (this one too, harmlessly)
+                await conn.execute("SELECT pg_notify($1, $2)", DEADLINE_CHANNEL, repr(deadline))
+            elif deadline != "keep" or not table.live:
+                await conn.execute("DELETE FROM deadlines WHERE game_id=$1", table.id)
+            if results:
+                await conn.executemany(
+                    "INSERT INTO results (game_id, guild_id, game, seat, user_id, rank, score, finished_at)"
+                    " VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (game_id, seat) DO UPDATE SET"
+                    " guild_id=EXCLUDED.guild_id, game=EXCLUDED.game, user_id=EXCLUDED.user_id,"
+                    " rank=EXCLUDED.rank, score=EXCLUDED.score, finished_at=EXCLUDED.finished_at",
+                    [(table.id, table.guild_id, table.game, r["seat"], r["user_id"], r["rank"], r["score"], now)
+                     for r in results],
+                )
+
+    async def drop_deadline(self, game_id: int, version: int) -> None:
+        await self._pool.execute("DELETE FROM deadlines WHERE game_id=$1 AND version=$2", game_id, version)
+
+    # -- working beside other processes ------------------------------------------------------
+
+    def game_lock(self, game_id: int) -> asyncio.Lock:
+        return SharedGameLock(self._control, game_id)
+
+    def watch_deadlines(self, written: Callable[[float], None]) -> None:
+        """Every process hears every deadline written, so the earliest one wakes them all and
+        the first to claim it fires it."""
+        self._control.spawn(self._control.listen(written))
