@@ -112,6 +112,17 @@ class Engine(ABC, Generic[S, A, O]):
         every seat chooses from its own controls."""
         return []
 
+    def move_cap(self, seats: int, options: O) -> int:
+        """The most actions (timeouts included) a game with these seats and options can take
+        before it must be over.
+
+        The rulings promise that no table can be held for ever: every game has a hard cap on
+        its turns or rounds, and every phase in which a move does not finish a seat's decision
+        (gifts, toggles, take-backs, a Ready that can be undone) caps such moves per seat. This
+        number follows from those caps alone, whatever the players click and however the dice
+        fall, so a test can hold every game to it; each game derives its own."""
+        raise NotImplementedError(f"{type(self).__name__} states no move cap")
+
     def seat_range(self, options: O) -> tuple[int, int]:
         """How many seats a table with these options may start with (an option may change it)."""
         return self.min_seats, self.max_seats

@@ -594,6 +594,15 @@ class KnucklebonesEngine(Engine[KnucklebonesState, KnucklebonesAction, Knucklebo
         _begin_turn(state, [])
         return state
 
+    def move_cap(self, seats: int, options: KnucklebonesOptions) -> int:
+        """Every seat plays one turn per sheet item (RULINGS 4.5). Each decision of a turn
+        answers one roll of a 2 or a 4, and a turn rolls each of the seven dice once (the start
+        and the 3s) plus once per reroll; every reroll spends a 2, which the last die standing
+        cannot, so at most six. Thirteen rolls, then the item scored. Nothing is open to several
+        seats, and no move leaves a decision unfinished, so nothing else needs a cap."""
+        rolls = POOL_SIZE + (POOL_SIZE - 1)
+        return len(ITEMS) * seats * (rolls + 1)
+
     def seat_range(self, options: KnucklebonesOptions) -> tuple[int, int]:
         return (1 if options.solo else 2), MAX_SEATS
 
@@ -778,13 +787,13 @@ A spent die is out for the rest of your turn: it can't be spent again, targeted 
 **Score sheet** ({len(SHEET.items)} items, so {len(SHEET.items)} turns each)
 {sheet}
 
-**Rulings in force**
-- KB-1: only unspent dice count; a doubled die counts as two of its rune.
-- KB-2: runes act in order 1 to 6; a rerolled or added die triggers its own rune (lowest first). 5s act before 6s.
-- KB-3: a doubled die counts twice for Wild too; doubling: {stacking}.
-- KB-4: added dice stay active until a 6 removes them; spent dice are still passed on.
-- KB-5: at least **{options.min_active}** active dice; a 6 at that floor stays.
-- KB-6: All Different needs at least 5 dice, none doubled; Two Pairs and Full House need different runes.
-- KB-7: {players}; random start player; highest total wins, ties share the win.
+**House rulings**
+- Only unspent dice count; a doubled die counts as two of its rune, for Wild too.
+- Runes act from 1 to 6; a rerolled or added die brings its own rune, lowest first. After scoring, 5s act before 6s.
+- Doubling: {stacking}.
+- Added dice stay active until a 6 removes them; spent dice are still passed on.
+- There are always at least **{options.min_active}** active dice; a 6 at that floor stays.
+- All Different needs at least 5 dice, none doubled; Two Pairs and Full House need different runes.
+- {players}; a random player starts; the highest total wins, and ties share the win.
 - Timeout: no dice are spent, then the highest-value item met is scored (else Wild, else the cheapest open item for 0).
 """

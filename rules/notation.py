@@ -15,6 +15,7 @@ Why the d20 classes are subclassed rather than used as they come:
   selector picks).
 * Rerolls and explosions visit the chosen dice in the order they were rolled, not in d20's set
   order, so that the same seed always gives the same roll.
+* d20 rolls ``d%`` as a tens die (0, 10 ... 90); here it is the percentile die players mean, 1-100.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ MAX_WORK = 600_000
 
 CRIT_MARK = "✨"
 FUMBLE_MARK = "💀"
+#: written after each struck-through die that does not count
+DROPPED = "dropped"
+REROLLED = "rerolled"
 EXAMPLES = "Try e.g. `1d20+5`, `4d6kh3`, `2d20kl1 + 3 [fire]` or `8d6 fireball`."
 
 
@@ -55,6 +59,11 @@ def die(rng: random.Random, sides: int) -> int:
     """One fair die, 1..sides. Every die the dice commands show is drawn here, from a
     ``random.Random`` the caller owns, so one loaded ``randrange`` in a test forces them all."""
     return rng.randrange(sides) + 1
+
+
+def sides_of(size: int | str) -> int:
+    """d20 rolls `d%` as a tens die (0, 10 ... 90); players mean the percentile die, 1-100."""
+    return 100 if size == "%" else int(size)
 
 
 class _Context(d20.RollContext):
@@ -84,11 +93,7 @@ class _Die(d20.Die):
         context = self._context
         assert isinstance(context, _Context)
         context.count_roll()
-        if self.size == "%":
-            value = context.rng.randrange(0, 100, 10)  # d20's d% is a tens die, 0-90
-        else:
-            value = die(context.rng, self.size)
-        self.values.append(d20.Literal(value))
+        self.values.append(d20.Literal(die(context.rng, sides_of(self.size))))
 
 
 class _Dice(d20.Dice):
@@ -160,23 +165,50 @@ class _Roller(d20.Roller):
 
 
 class _Markdown(d20.MarkdownStringifier):
-    """d20's breakdown, without the total (shown large) and with d20 crits and fumbles marked."""
+    """d20's breakdown, without the total (shown large), with d20 crits and fumbles marked, and
+    with every die that does not count struck through *and* named as such: a strike alone is easy
+    to miss on a small screen and is not read out by screen readers.
 
-    def __init__(self) -> None:
+    ``terse`` leaves out each dice term's notation (`(5, 3, 6)` for `3d6 (5, 3, 6)`), for the lines
+    of a repeated roll, whose expression is shown once above them."""
+
+    def __init__(self, *, terse: bool = False) -> None:
         super().__init__()
+        self.terse = terse
         self._nodes = {**self._nodes, _Dice: self._str_dice, _Die: self._str_die}
+
+    def _stringify(self, node: Any) -> str:
+        if node.kept or self._context.in_dropped:
+            return d20.Stringifier._stringify(self, node)
+        self._context.in_dropped = True
+        try:
+            inside = d20.Stringifier._stringify(self, node)
+        finally:
+            self._context.in_dropped = False
+        return f"~~{inside}~~ {DROPPED}"
 
     def _str_expression(self, node: Any) -> str:
         return self._stringify(node.roll)
 
+    def _str_dice(self, node: Any) -> str:
+        if not self.terse:
+            return super()._str_dice(node)
+        return f"({', '.join(self._stringify(die) for die in node.values)})"
+
     def _str_die(self, node: Any) -> str:
+        # A die's earlier faces are the ones rerolls replaced; only the last can count. Only a
+        # face that counts is bold at 1 or at its top, or marked as a natural 20 or 1, so that a
+        # struck one never draws the eye.
         rolls = []
         for value in node.values:
-            text = self._stringify(value)
-            if value.number == 1 or value.number == node.size:
+            counts = value.kept and not self._context.in_dropped
+            text = self._str_literal(value)
+            if counts and value.number in (1, sides_of(node.size)):
                 text = f"**{text}**"
-            if node.size == 20 and value.values[0] in (1, 20):
+            if counts and node.size == 20 and value.values[0] in (1, 20):
                 text += CRIT_MARK if value.values[0] == 20 else FUMBLE_MARK
+            if not value.kept and not self._context.in_dropped:
+                text = f"~~{text}~~ {REROLLED}"
             rolls.append(text)
         return ", ".join(rolls)
 
@@ -218,10 +250,13 @@ class DiceGroup:
 @dataclass(frozen=True)
 class Roll:
     total: int
-    breakdown: str  # markdown, as d20 writes it: dropped dice ~~struck~~
+    breakdown: str  # markdown, as d20 writes it, each die that does not count ~~struck~~ and named
     groups: tuple[DiceGroup, ...]
     successes: int | None = None
     crit: Literal["crit", "fumble"] | None = None  # of the d20 leading the roll, if it has one
+    #: the breakdown without each dice term's notation, for the lines of a repeat (which shows its
+    #: expression once, above them); a single roll has none, as it shows its breakdown
+    terse: str | None = None
 
     @property
     def result(self) -> int:
@@ -281,7 +316,7 @@ def roll(
     try:
         tree = roller.parse(text, allow_comments=True)
         _check_tree(tree, repeat)
-        rolls = tuple(_one(roller, tree, target, fail) for _ in range(repeat))
+        rolls = tuple(_one(roller, tree, target, fail, terse=repeat > 1) for _ in range(repeat))
         shown = str(tree.roll)
     except RollError:
         raise
@@ -326,7 +361,7 @@ def _short(n: int) -> str:
     return digits if len(digits) <= 12 else digits[:6] + "…"
 
 
-def _one(roller: _Roller, tree: diceast.Expression, target: int | None, fail: int | None) -> Roll:
+def _one(roller: _Roller, tree: diceast.Expression, target: int | None, fail: int | None, *, terse: bool) -> Roll:
     result = roller.roll(tree, stringifier=_Markdown())
     groups = _groups(result.expr)
     total = result.total
@@ -337,7 +372,8 @@ def _one(roller: _Roller, tree: diceast.Expression, target: int | None, fail: in
         successes = sum(f.value >= target for f in faces)
         if fail is not None:
             successes -= sum(f.value <= fail for f in faces)
-    return Roll(total=total, breakdown=breakdown, groups=groups, successes=successes, crit=_lead(result.expr))
+    return Roll(total=total, breakdown=breakdown, groups=groups, successes=successes, crit=_lead(result.expr),
+                terse=_Markdown(terse=True).stringify(result.expr) if terse else None)
 
 
 def _lead(expr: d20.Expression) -> Literal["crit", "fumble"] | None:

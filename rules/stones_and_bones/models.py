@@ -1,6 +1,6 @@
 """Stones & Bones: the options, the state, the actions and the view, as pydantic models.
 
-The flow of play lives in ``rules.stones_and_bones``; these are only the shapes it works on, kept
+The flow of play lives in ``flow`` and ``engine``; these are only the shapes it works on, kept
 apart so that the module of rules stays readable. Money is always an integer of copper.
 """
 
@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from rules.rng import Dice
-from rules.stones_and_bones_reading import GP, BonesReading, IllOmensRule
+from rules.stones_and_bones.reading import GP, BonesReading, IllOmensRule
 
 MIN_SEATS, MAX_SEATS = 2, 6  # SB-4: «Players: 2–6 (2 = Cutthroat)»
 MAX_PURSE = 10**9  # copper (a million pp): a sanity bound for a GM's typing, not a rule
@@ -140,6 +140,9 @@ class Mutiny(BaseModel):
     #: Cutthroat's coin: heads (a Challenge) or tails
     coin: Literal["heads", "tails"] | None = None
     votes: list[Vote | None]
+    #: per seat: gifts given in this Mutiny's parley (empty until the first gift). Capped, so
+    #: that two players passing a coin back and forth cannot hold the table in the parley.
+    gifts: list[int] = Field(default_factory=list)
     revealed: bool = False
     #: per seat: the d4 rolled for the cost of Mutiny (and added to a side), and what was paid
     d4: list[int | None]
@@ -276,6 +279,8 @@ class MutinyView(BaseModel):
     voters: list[int]
     #: who has voted (not how) while the votes are sealed
     voted: list[int]
+    #: during the parley: each seat still to press Ready -> the gifts it may still give
+    gifts_left: dict[int, int] = Field(default_factory=dict)
     revealed: bool
     #: per seat once revealed, else only the viewer's own
     votes: list[Vote | None]

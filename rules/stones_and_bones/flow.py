@@ -2,7 +2,7 @@
 
 Each function does what the rules do by themselves (antes, throws, the Crossbones check, the
 Stone, roll-offs, Challenge rolls, the end of a Wave or a Tide) and leaves events in plain words;
-the engine in ``rules.stones_and_bones`` checks decisions and calls in here. Every function
+the engine in ``rules.stones_and_bones.engine`` checks decisions and calls in here. Every function
 mutates the state it is given, and stops where a player must decide.
 """
 
@@ -14,7 +14,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from rules.base import Event
-from rules.stones_and_bones_models import (
+from rules.stones_and_bones.models import (
     ActionKind,
     Claim,
     ClaimKind,
@@ -26,7 +26,7 @@ from rules.stones_and_bones_models import (
     TableStone,
     TurnRecord,
 )
-from rules.stones_and_bones_reading import (
+from rules.stones_and_bones.reading import (
     BONES,
     FACES,
     GP,
@@ -49,6 +49,9 @@ ANTE = SP  # «Ante 1 Silver × Tide»
 GRUMBLE_FEE = GP  # «pay 1 gp × Tide»
 CAPTAINS_LUCK = 13
 GIFTS = (GP, 5 * GP, 20 * GP)  # SB-12: the parley's «give coins» amounts
+#: gifts each seat may give in one parley: the parley ends only when all are Ready, so an
+#: unlimited gift would let two players hold the table there for ever
+GIFTS_PER_PARLEY = 3
 _ROLL_OFF_GUARD = 1000
 
 A = StonesAndBonesAction
@@ -103,7 +106,8 @@ def copy_state(state: StonesAndBonesState) -> StonesAndBonesState:
         turn=_clone(state.turn) if state.turn is not None else None,
         table_stone=_clone(state.table_stone) if state.table_stone is not None else None,
         claim=_clone(state.claim) if state.claim is not None else None,
-        mutiny=(_clone(m, votes=list(m.votes), d4=list(m.d4), paid=list(m.paid))
+        mutiny=(_clone(m, votes=list(m.votes), gifts=list(m.gifts), d4=list(m.d4),
+                       paid=list(m.paid))
                 if m is not None else None),
         dice=_clone(state.dice, forced=list(state.dice.forced)),
     )
@@ -623,6 +627,25 @@ def voters_of(s: StonesAndBonesState) -> list[int]:
     m = s.mutiny
     assert m is not None
     return [x for x in afloat_seats(s) if x not in (m.captain, m.mutineer)]
+
+
+def gifts_left(s: StonesAndBonesState, seat: int) -> int:
+    """How many more gifts ``seat`` may give in this parley."""
+    m = s.mutiny
+    given = m.gifts[seat] if m is not None and seat < len(m.gifts) else 0
+    return max(0, GIFTS_PER_PARLEY - given)
+
+
+def give_gift(s: StonesAndBonesState, seat: int, target: int, amount: int,
+              events: list[Event]) -> None:
+    m = s.mutiny
+    assert m is not None
+    if len(m.gifts) < s.seats:
+        m.gifts = m.gifts + [0] * (s.seats - len(m.gifts))
+    m.gifts[seat] += 1
+    s.pirates[seat].purse -= amount
+    s.pirates[target].purse += amount
+    emit(events, "give", f"{who(seat)} gives {who(target)} {coins(amount)}.", seat)
 
 
 def cutthroat(s: StonesAndBonesState, events: list[Event]) -> None:

@@ -28,9 +28,10 @@ from typing import ClassVar
 
 from rules.base import Chooser, Engine, Event, GameError, IllegalAction, Outcome
 from rules.rng import Dice
-from rules.stones_and_bones_flow import (
+from rules.stones_and_bones.flow import (
     CAPTAINS_LUCK,
     GIFTS,
+    GIFTS_PER_PARLEY,
     GRUMBLE_FEE,
     LAST_TIDE,
     TURN_CAP,
@@ -47,6 +48,8 @@ from rules.stones_and_bones_flow import (
     emit,
     end_wave,
     ensure_captain,
+    gifts_left,
+    give_gift,
     grumble_reroll,
     ledger,
     make_action as _a,
@@ -62,7 +65,7 @@ from rules.stones_and_bones_flow import (
     voters_of,
     who,
 )
-from rules.stones_and_bones_models import (
+from rules.stones_and_bones.models import (
     DEFAULT_PURSE,
     MAX_SEATS,
     MIN_SEATS,
@@ -73,7 +76,7 @@ from rules.stones_and_bones_models import (
     StonesAndBonesState,
     StonesAndBonesView,
 )
-from rules.stones_and_bones_reading import (
+from rules.stones_and_bones.reading import (
     CROSSBONES,
     GP,
     BonesReading,
@@ -87,7 +90,8 @@ from rules.stones_and_bones_reading import (
 )
 
 __all__ = [
-    "CAPTAINS_LUCK", "CROSSBONES", "DEFAULT_PURSE", "ENGINE", "GIFTS", "LAST_TIDE", "TURN_CAP",
+    "CAPTAINS_LUCK", "CROSSBONES", "DEFAULT_PURSE", "ENGINE", "GIFTS", "GIFTS_PER_PARLEY",
+    "LAST_TIDE", "TURN_CAP",
     "WAVES_PER_TIDE", "BonesReading", "LedgerRow", "StonesAndBonesAction",
     "StonesAndBonesEngine", "StonesAndBonesOptions", "StonesAndBonesState",
     "StonesAndBonesView", "action_label", "bet_of", "coins", "crossbones_name", "crossbones_of",
@@ -158,6 +162,18 @@ class StonesAndBonesEngine(Engine[StonesAndBonesState, StonesAndBonesAction, Sto
         roll_off(state, events, "To name the first Captain")
         begin_wave(state, events)
         return state
+
+    def move_cap(self, seats: int, options: StonesAndBonesOptions) -> int:
+        """At most TURN_CAP turns, each with one decision of the roller's, one of the owner of
+        a Stone left on the table and, for a claim, a Grumbles round and an objection round of
+        one decision per seat. A claim that stands ends a Wave (24 at most), and only then come
+        the Mutiny call, the parley (a Ready and GIFTS_PER_PARLEY gifts per seat), the vote, the
+        split and Swallow the Anchor. Every Tide rise but the first Tide's asks each seat once."""
+        options = StonesAndBonesOptions.model_validate(options)
+        n = seats
+        per_turn = 1 + (options.pilfer == "window") + (2 * (n - 1) if options.grumbles else 0)
+        per_wave = (n - 1) + n * (1 + GIFTS_PER_PARLEY) + max(0, n - 2) + 1 + 1
+        return TURN_CAP * per_turn + WAVES_PER_TIDE * LAST_TIDE * per_wave + (LAST_TIDE - 1) * n
 
     def seat_range(self, options: StonesAndBonesOptions) -> tuple[int, int]:
         if options.purses is not None:
@@ -252,7 +268,9 @@ class StonesAndBonesEngine(Engine[StonesAndBonesState, StonesAndBonesAction, Sto
             return [_a("allow"), _a("object")]
         if s.phase == "mutiny_call":
             return [_a("pass"), _a("mutiny")]
-        if s.phase == "parley":
+        if s.phase == "parley":  # gifts are capped per seat, so the parley always ends
+            if not gifts_left(s, seat):
+                return [_a("ready")]
             gifts = [_a("give", target, amount) for target in afloat_seats(s) if target != seat
                      for amount in GIFTS if amount <= pirate.purse]
             return [_a("ready")] + gifts
@@ -314,10 +332,7 @@ class StonesAndBonesEngine(Engine[StonesAndBonesState, StonesAndBonesAction, Sto
         elif s.phase == "parley":
             if kind == "give":
                 assert action.target is not None and action.amount is not None
-                s.pirates[seat].purse -= action.amount
-                s.pirates[action.target].purse += action.amount
-                emit(events, "give", f"{who(seat)} gives {who(action.target)} "
-                                     f"{coins(action.amount)}.", seat)
+                give_gift(s, seat, action.target, action.amount, events)
             else:
                 s.decided[seat] = True
                 emit(events, "ready", f"{who(seat)} is ready to vote.", seat)
@@ -386,8 +401,8 @@ class StonesAndBonesEngine(Engine[StonesAndBonesState, StonesAndBonesAction, Sto
         after_claim(s, events)
 
     def view(self, state: StonesAndBonesState, seat: int | None) -> StonesAndBonesView:
-        """Everything but the sealed choices is public; see ``stones_and_bones_text``."""
-        from rules.stones_and_bones_text import build_view
+        """Everything but the sealed choices is public; see ``text``."""
+        from rules.stones_and_bones.text import build_view
 
         return build_view(self, state, seat)
 
@@ -475,18 +490,18 @@ ENGINE = StonesAndBonesEngine()
 
 
 
-# -- words for players (kept in rules.stones_and_bones_text) ------------------------------------
+# -- words for players (kept in .text) ------------------------------------------------------
 
 
 def action_label(view: StonesAndBonesView, action: StonesAndBonesAction) -> str:
     """A button label (at most 80 characters) for one legal action."""
-    from rules.stones_and_bones_text import action_label as label
+    from rules.stones_and_bones.text import action_label as label
 
     return label(view, action)
 
 
 def rules_summary(options: StonesAndBonesOptions | None = None) -> str:
     """The quick rules, the rulings, the errata and the options in force (Markdown)."""
-    from rules.stones_and_bones_text import rules_summary as summary
+    from rules.stones_and_bones.text import rules_summary as summary
 
     return summary(options)

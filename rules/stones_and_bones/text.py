@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import rules.stones_and_bones_flow as flow
-from rules.stones_and_bones_models import (
+import rules.stones_and_bones.flow as flow
+from rules.stones_and_bones.models import (
     ClaimView,
     LedgerRow,
     MutinyView,
@@ -24,16 +24,20 @@ from rules.stones_and_bones_models import (
     TurnRecord,
     TurnView,
 )
-from rules.stones_and_bones_reading import GP, coins, expected_bet, read_bones, signed_coins
+from rules.stones_and_bones.reading import GP, coins, expected_bet, read_bones, signed_coins
 
 if TYPE_CHECKING:
-    from rules.stones_and_bones import StonesAndBonesEngine
+    from rules.stones_and_bones.engine import StonesAndBonesEngine
 
 LABEL_LIMIT = 80
 
 
 def _who(seat: int) -> str:
     return f"Seat {seat + 1}"
+
+
+def _count_words(n: int) -> str:
+    return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
 
 
 def _result_text(turn: TurnRecord) -> str:
@@ -84,9 +88,12 @@ def _mutiny_view(s: StonesAndBonesState, seat: int | None) -> MutinyView | None:
         votes = list(m.votes)
     else:
         votes = [v if x == seat else None for x, v in enumerate(m.votes)]
+    gifts = ({x: flow.gifts_left(s, x) for x in flow.afloat_seats(s) if not s.decided[x]}
+             if s.phase == "parley" else {})
     return MutinyView(
         captain=m.captain, mutineer=m.mutineer, cutthroat=m.cutthroat, coin=m.coin,
-        voters=voters, voted=[x for x in voters if m.votes[x] is not None], revealed=m.revealed,
+        voters=voters, voted=[x for x in voters if m.votes[x] is not None], gifts_left=gifts,
+        revealed=m.revealed,
         votes=votes,
         yay=sum(m.votes[x] == "yay" for x in voters) if m.revealed else None,
         nay=sum(m.votes[x] == "nay" for x in voters) if m.revealed else None,
@@ -132,7 +139,8 @@ def _question(engine: StonesAndBonesEngine, s: StonesAndBonesState) -> str:
                 "cry Mutiny!")
     if s.phase == "parley" and m is not None and m.mutineer is not None:
         return (f"{_who(m.mutineer)} cries Mutiny against Captain {_who(m.captain)}: parley, give "
-                "coins, then ready for the vote.")
+                f"coins (at most {_count_words(flow.GIFTS_PER_PARLEY)} gifts each), then ready for "
+                "the vote.")
     if s.phase == "vote":
         return "The crew votes Yay (for the Mutineer) or Nay (for the Captain), sealed."
     if s.phase == "split" and m is not None and m.winner is not None:
@@ -240,7 +248,7 @@ def action_label(view: StonesAndBonesView, action: StonesAndBonesAction) -> str:
 
 
 def rules_summary(options: StonesAndBonesOptions | None = None) -> str:
-    """The quick rules, the rulings, the errata and the options in force (Markdown). With the
+    """The quick rules, the house rulings and the options in force (Markdown). With the
     host's tavern-mode note it must fit one embed description (4,096 characters): ``/game
     rules`` shows nothing else, so whatever ran past that would be lost."""
     o = options or StonesAndBonesOptions()
@@ -269,6 +277,7 @@ def rules_summary(options: StonesAndBonesOptions | None = None) -> str:
     grumble_timeout = "; no Grumbles, no objection" if o.grumbles else ""
     stone_timeout = "; the Stone is left on the table" if o.pilfer == "window" else ""
     buy = ", ".join(coins(b) for b in o.buy_ins)
+    gifts = _count_words(flow.GIFTS_PER_PARLEY)
     return f"""**Stones & Bones** (Quick Core Rules v1.2): the Bones (4 d20) set your bet, your Stone (d20) claims the coffer.
 Coins: 10 cp = 1 sp, 10 sp = 1 gp, 10 gp = 1 pp, change made for you. Purse: {purse}. 2-6 players.
 
@@ -281,11 +290,10 @@ Whoever claims is Captain. Four Waves make a Tide: then the Tide rises (bets × 
 
 **Crossbones** (claim + **Curse**: no Stone until another claims; you may **Swallow the Anchor**, cashing out at once): Daggers (2+ ones), Dubloons (2+ twenties), Jacob's Ladder (any run of 4), Thirteen Thrice (3+ thirteens), Rum Runner (any four of a kind). 4,982 rolls in 160,000 (3.11 %).
 
-**Mutiny** ({trigger}; up to 60 s to cry it): the first to cry Mutiny is the Mutineer; parley (deals, gifts); the rest vote in secret, a strict Yay majority forces a Challenge. Each non-Captain pays d4 gp (not × Tide); Captain d20 + d6 + Nay d4s vs Mutineer d20 + d4 + Yay d4s, ties to the Captain. The winner takes the coffer and may split it. **Cutthroat** (2 afloat): a coin flip, heads = d20 + d6 + d4 each, no cost, ties to the Captain.{grumbles}
+**Mutiny** ({trigger}; up to 60 s to cry it): the first to cry Mutiny is the Mutineer; parley (deals, at most {gifts} gifts each); the rest vote in secret, a strict Yay majority forces a Challenge. Each non-Captain pays d4 gp (not × Tide); Captain d20 + d6 + Nay d4s vs Mutineer d20 + d4 + Yay d4s, ties to the Captain. The winner takes the coffer and may split it. **Cutthroat** (2 afloat): a coin flip, heads = d20 + d6 + d4 each, no cost, ties to the Captain.{grumbles}
 
 **End**: after Wave 4 of Tide 6 (24 Waves at most), when one pirate is left afloat, by unanimous vote at a Tide rise, or at the 2,000-turn safety cap. Ranked by net: purse + cash-outs − buy-ins.
 
-**Rulings**: turns in order, not all at once (SB-1); a Plank claim makes you Captain and Cursed; only the last Crossbones winner is Cursed; mutiny costs are paid only if a Challenge happens; the Captain is rolled on Stones, ties re-roll.
+**Rulings**: turns in order, not all at once; a Plank claim makes you Captain and Cursed; only the last Crossbones winner is Cursed; mutiny costs are paid only if a Challenge happens; the Captain is rolled on Stones, ties re-roll.
 **House choices** (the rulings are silent): a won Mutiny lifts the Curse; only a Crossbones winner who kept the coffer may Swallow the Anchor; a Captain who leaves mid-Tide is replaced by a roll-off, and a rolled-off Captain's first claim is a plunder; at the turn cap, a coffer in play is shared among those afloat.
-**Errata**: (10,10,12,12) bets 4 sp, 4 gp, not «4sp, 1gp»; (20,2,4,2) bets 12 cp, 2 gp, not «12cp, 4gp». «1:738» for Daggers and Dubloons is a slip for 1:73.9 (1:71 with 2+ ones); the Crossbones total is 3.11 %, not 2.88 %.
 **Timeouts**: pay and throw (the Plank if broke; never Fly, Pilfer or fold){stone_timeout}{grumble_timeout}; no Mutiny; ready at the parley; Nay; keep the coffer; stay aboard; stay at the Tide rise, no buy-in."""

@@ -1,0 +1,72 @@
+"""Bare Bones, the deck-building dice game, as Boneyard plays it: RULINGS.md section 1.
+
+The game is too big for one file, so it is a package: ``cards`` loads the components from
+``data/bare_bones``, ``scoring`` scores a roll, ``table`` holds the physical moves (draw, roll,
+re-roll, return to the Supply), ``effects`` what each card does, ``flow`` the course of a turn,
+``engine`` the decisions players make, ``ai`` a bot player and ``text`` everything players read.
+The names the rest of the bot uses are re-exported here.
+"""
+
+from rules.bare_bones.cards import (
+    ACTIONS,
+    BY_KEY,
+    CARDS,
+    COLOURS,
+    DICE,
+    DICE_CARDS,
+    SUGGESTED,
+    TABLE,
+    TOTAL_CARDS,
+    TOTAL_DICE,
+    Card,
+    card_short,
+    card_text,
+    load_cards,
+    load_dice,
+)
+from rules.bare_bones.engine import ENGINE, BareBonesEngine, action, answers, opponents
+from rules.bare_bones.flow import HOT_POTATO_PENALTY, LOAN_PENALTY
+from rules.bare_bones.models import (
+    AU_LIMIT,
+    DICE_CAP,
+    HAND_SIZE,
+    MAX_SEATS,
+    MIN_SEATS,
+    ROUNDS,
+    ActionKind,
+    BareBonesAction,
+    BareBonesOptions,
+    BareBonesState,
+    BareBonesView,
+    BlockView,
+    CardView,
+    DieView,
+    DraftView,
+    Final,
+    PendingKind,
+    PendingView,
+    PlayedView,
+    PlayerView,
+    PrivateView,
+    RevealView,
+    ScoreView,
+    SheetColumn,
+    SheetRow,
+    Stage,
+    StackView,
+    TurnView,
+)
+from rules.bare_bones.scoring import ScoreOption, score_options, tally, working
+from rules.bare_bones.text import action_label, card_help, rules_summary, scoresheet_lines
+
+__all__ = [
+    "ACTIONS", "AU_LIMIT", "BY_KEY", "CARDS", "COLOURS", "DICE", "DICE_CAP", "DICE_CARDS",
+    "ENGINE", "HAND_SIZE", "HOT_POTATO_PENALTY", "LOAN_PENALTY", "MAX_SEATS", "MIN_SEATS",
+    "ROUNDS", "SUGGESTED", "TABLE", "TOTAL_CARDS", "TOTAL_DICE", "ActionKind", "BareBonesAction",
+    "BareBonesEngine", "BareBonesOptions", "BareBonesState", "BareBonesView", "BlockView", "Card",
+    "CardView", "DieView", "DraftView", "Final", "PendingKind", "PendingView", "PlayedView",
+    "PlayerView", "PrivateView", "RevealView", "ScoreOption", "ScoreView", "SheetColumn",
+    "SheetRow", "Stage", "StackView", "TurnView", "action", "action_label", "answers",
+    "card_help", "card_short", "card_text", "load_cards", "load_dice", "opponents",
+    "rules_summary", "score_options", "scoresheet_lines", "tally", "working",
+]
