@@ -1,9 +1,15 @@
-"""/roll: dice in the notation RPG players already use, drawn so the eye lands on the total.
+"""/roll: dice in the notation RPG players already use, drawn so the eye lands on the result.
 
 rules/notation.py parses, limits and rolls; this module only draws the result and delivers it
-publicly, privately, or as a secret GM roll by DM. A roll too long to list is drawn again with
-less detail (each dice term summarised, then only the totals) until it fits Discord's limits;
-the total is always shown.
+publicly, privately, or as a secret GM roll by DM.
+
+A reply is plain text, not an embed: the result in large type, then one small line saying what
+was rolled and how, each die that did not count struck through and named. On a phone an embed's
+frame, title and footer took as much room as the roll itself, and Discord already shows who used
+/roll above the reply. A repeated roll leads with each result in order (ability scores are read
+one by one, not summed), then its sum and one small line per roll. A roll too long to list is
+drawn again with less detail (each dice term summarised, then only how many dice) until it fits
+Discord's 2,000 characters; the results are always shown.
 """
 
 from __future__ import annotations
@@ -17,18 +23,22 @@ from discord.utils import escape_markdown
 
 from bot.errors import Refusal, guarded
 from bot.private import send_private
-from bot.render import CONTENT, EMBED_DESCRIPTION, clip
+from bot.render import CONTENT, clip
 from rules import notation
 from rules.notation import CRIT_MARK, FUMBLE_MARK, MAX_EXPRESSION, MAX_REPEAT, DiceGroup, Roll, RollSeries
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
 
-TITLE = 256
+NOTE = 300
 COMMENT = 300
-COLOUR = discord.Colour.from_rgb(96, 125, 139)
-CRIT_COLOUR = discord.Colour.green()
-FUMBLE_COLOUR = discord.Colour.red()
+EXPRESSION = 200
+#: the longest total a 500-character expression can reach (about 500 digits) fits whole; only a
+#: repeat of such totals is cut short
+NUMBERS = 520
+TOO_MANY = "too many dice to list each one"
+#: comments and annotations are the roller's own text: never a ping
+NO_PINGS = discord.AllowedMentions.none()
 
 FULL, SUMMARY, TOTALS = range(3)
 
@@ -48,74 +58,81 @@ def group_summary(group: DiceGroup) -> str:
     return f"`{clip(group.notation, 40)}`: {', '.join(parts)} = {group.total}"
 
 
-def roll_detail(one: Roll, level: int) -> str:
+def roll_detail(one: Roll, level: int, *, terse: bool = False) -> str:
     if level == FULL:
-        return one.breakdown
+        return (one.terse or one.breakdown) if terse else one.breakdown
     if level == SUMMARY and one.groups:
         return "; ".join(group_summary(g) for g in one.groups)
     return f"{one.dice} dice" if one.dice else ""
+
+
+def small(text: str) -> str:
+    """A line in small type. A comment or an annotation may hold a line separator (U+2028, \\x1e
+    ...): the rest of the line would leave small type, so it becomes a space."""
+    return "-# " + " ".join(text.splitlines())
 
 
 def successes(n: int) -> str:
     return f"{n} success" if abs(n) == 1 else f"{n} successes"
 
 
-def body(series: RollSeries, level: int) -> str:
+def headline(series: RollSeries) -> str:
+    """The result in large type: a single roll's total (and its natural 20 or 1), or each result
+    of a repeat in the order rolled."""
     if len(series.rolls) == 1:
-        text = roll_detail(series.rolls[0], level)
-        return text + ("\n-# too many dice to list each one" if level > FULL and text else "")
-    lines = []
-    for number, one in enumerate(series.rolls, 1):
-        result = successes(one.result) if series.counting else str(one.result)
-        detail = roll_detail(one, level)
-        lines.append(f"**{number}.** {detail} → **{result}**" if detail else f"**{number}.** **{result}**")
-    return "\n".join(lines)
-
-
-def headline(series: RollSeries) -> list[str]:
-    """The total in large type, then what it means in small type."""
-    total = successes(series.total) if series.counting else str(series.total)
-    lines = [f"# {total}"]
-    notes = []
-    if len(series.rolls) == 1:
-        crit = series.rolls[0].crit
-        if crit == "crit":
-            lines.append(f"{CRIT_MARK} **Natural 20!**")
-        elif crit == "fumble":
-            lines.append(f"{FUMBLE_MARK} **Natural 1!**")
+        one = series.rolls[0]
+        text = successes(one.result) if series.counting else str(one.result)
+        if one.crit == "crit":
+            text += f" {CRIT_MARK} Natural 20!"
+        elif one.crit == "fumble":
+            text += f" {FUMBLE_MARK} Natural 1!"
     else:
-        notes.append(f"sum of {len(series.rolls)} rolls")
+        text = ", ".join(str(one.result) for one in series.rolls)
+        if series.counting:
+            text += " successes"
+    return f"# {clip(text, NUMBERS)}"
+
+
+def body(series: RollSeries, level: int) -> list[str]:
+    """The small lines under the result: comment, what was rolled (each die, as far as `level`
+    allows), the rule for counting successes, and for a repeat the sum and one line per roll."""
+    single = len(series.rolls) == 1
+    facts = [f"*{clip(escape_markdown(series.comment), COMMENT)}*"] if series.comment else []
+    if single:
+        if level > FULL:
+            facts.append(clip(series.expression, EXPRESSION))
+        facts.append(roll_detail(series.rolls[0], level))
+    else:
+        facts.append(f"{clip(series.expression, EXPRESSION)} × {len(series.rolls)}")
+        total = successes(series.total) + " in all" if series.counting else f"sum {series.total}"
+        facts.append(clip(total, NUMBERS))
     if series.counting:
         rule = f"each die ≥ {series.target} counts 1"
         if series.fail is not None:
             rule += f", each die ≤ {series.fail} counts −1"
-        notes.append(rule)
-        if len(series.rolls) == 1:
-            notes.append(f"dice total {series.rolls[0].total}")
-    if notes:
-        lines.append("-# " + " · ".join(notes))
+        facts.append(rule)
+        if single:
+            facts.append(f"dice total {series.rolls[0].total}")
+    if level > FULL and series.dice:
+        facts.append(TOO_MANY)
+    lines = [small(" · ".join(fact for fact in facts if fact))] if any(facts) else []
+    if not single and level < TOTALS:
+        for one in series.rolls:
+            detail = roll_detail(one, level, terse=True)
+            lines.append(small(f"**{one.result}**: {detail}" if detail else f"**{one.result}**"))
     return lines
 
 
-def roll_embed(series: RollSeries, roller: str, *, note: str | None = None) -> discord.Embed:
-    """The whole roll, or as much of it as fits: never over Discord's limits, never without the total."""
-    top = [f"*{clip(escape_markdown(series.comment), COMMENT)}*"] if series.comment else []
-    bottom = headline(series)
-    room = EMBED_DESCRIPTION - len("\n".join(top + bottom)) - 2
-    level, text = FULL, body(series, FULL)
-    while len(text) > room and level < TOTALS:
-        level += 1
-        text = body(series, level)
-    description = "\n".join(top + ([clip(text, room)] if text else []) + bottom)
-    colour = COLOUR
-    if len(series.rolls) == 1 and series.rolls[0].crit:
-        colour = CRIT_COLOUR if series.rolls[0].crit == "crit" else FUMBLE_COLOUR
-    embed = discord.Embed(title=clip(f"🎲 {series.expression}", TITLE), description=description, colour=colour)
-    footer = [clip(roller, 100)]
-    if note:
-        footer.append(clip(note, 200))
-    embed.set_footer(text=" · ".join(footer))
-    return embed
+def roll_text(series: RollSeries, *, note: str | None = None) -> str:
+    """The whole roll, or as much of it as fits one message: never over Discord's limit, never
+    without the results. `note` leads (who rolled a secret roll, and for whom)."""
+    top = [clip(note, NOTE)] if note else []
+    top.append(headline(series))
+    for level in (FULL, SUMMARY, TOTALS):
+        text = "\n".join(top + body(series, level))
+        if len(text) <= CONTENT:
+            return text
+    return clip(text, CONTENT)
 
 
 class RollCog(commands.Cog):
@@ -125,7 +142,7 @@ class RollCog(commands.Cog):
     @app_commands.command(name="roll", description="Roll dice: 1d20+5, 4d6kh3, 2d20kl1+3, 10d10e10, 8d6 fireball...")
     @app_commands.describe(
         expression="Dice to roll, e.g. 1d20+5 or 4d6kh3; a comment may follow",
-        repeat="Roll it this many times, one line each plus the sum",
+        repeat="Roll it this many times: each result, then their sum",
         target="Count dice showing at least this as successes",
         fail="With a target: take one success away for each die at or below this",
         private="Only you see the result",
@@ -148,8 +165,8 @@ class RollCog(commands.Cog):
             if secret_to is not None:
                 await self.secret(interaction, series, secret_to, private)
                 return
-            embed = roll_embed(series, interaction.user.display_name)
-            await interaction.response.send_message(embed=embed, ephemeral=private)
+            await interaction.response.send_message(roll_text(series), ephemeral=private,
+                                                    allowed_mentions=NO_PINGS)
 
         await guarded(interaction, run)
 
@@ -160,22 +177,23 @@ class RollCog(commands.Cog):
         gm_name = escape_markdown(gm.display_name)
         await interaction.response.send_message(
             clip(f"🤫 **{name}** made a secret roll for **{gm_name}**.", CONTENT),
-            ephemeral=private, allowed_mentions=discord.AllowedMentions.none(),
+            ephemeral=private, allowed_mentions=NO_PINGS,
         )
         where = f"in <#{interaction.channel_id}>" if interaction.guild_id else "in DMs"
-        embed = roll_embed(series, interaction.user.display_name, note=f"secret roll for {gm.display_name}")
-        content = f"🤫 Secret roll {where}"
-        to_roller = await send_private(self.bot, interaction.user.id, content=content, embed=embed)
-        to_gm = gm.id == interaction.user.id or await send_private(self.bot, gm.id, content=content, embed=embed)
+        note = f"🤫 Secret roll by **{name}** for **{gm_name}** {where}"
+        text = roll_text(series, note=note)
+        to_roller = await send_private(self.bot, interaction.user.id, content=text)
+        to_gm = gm.id == interaction.user.id or await send_private(self.bot, gm.id, content=text)
         if not to_roller:
             missed = "" if to_gm else f" {gm_name} could not be sent a DM either."
             await interaction.followup.send(
-                clip(f"I could not DM you, so here is your secret roll.{missed}", CONTENT), embed=embed, ephemeral=True
+                roll_text(series, note=f"I could not DM you, so here is your secret roll.{missed}\n{note}"),
+                ephemeral=True, allowed_mentions=NO_PINGS,
             )
         elif not to_gm:
             await interaction.followup.send(
                 clip(f"I could not DM {gm_name} (their DMs are closed); your result is in your DMs.", CONTENT),
-                ephemeral=True,
+                ephemeral=True, allowed_mentions=NO_PINGS,
             )
 
 

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.errors import Refusal, guarded
 from bot.render import FIELD_VALUE, clip
 from rules.notation import die
-from rules.stones_and_bones_reading import (
+from rules.stones_and_bones.reading import (
     BONES,
     CROSSBONES_TEXT,
     FACES,

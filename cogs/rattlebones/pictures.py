@@ -1,0 +1,393 @@
+"""Pictures of Rattlebones: the board, and one player's three dice with all six sides each.
+
+Pure functions of a view, returning PNG bytes: Pillow only, Pillow's bundled font (the same
+on every machine), no Discord. Each picture is drawn from a small hashable "facts" tuple of
+what it shows, so a host can cache by the facts and draw off the event loop.
+
+They are drawn ~800 px wide for a phone that shows them at ~400 px: big shapes, few words,
+light tiles on Discord's dark background, every player told apart by colour *and* shape.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from rules.rattlebones.dice import kind_of, value_of
+from rules.rattlebones.models import RattlebonesView
+
+RGB = tuple[int, int, int]
+WIDTH = 800
+MARGIN = 18
+GAP = 6
+BACKGROUND: RGB = (49, 51, 56)  # Discord's dark theme, #313338
+INK: RGB = (242, 243, 245)
+DARK: RGB = (24, 24, 28)
+DIM: RGB = (140, 144, 152)
+HIGHLIGHT: RGB = (250, 166, 26)
+
+#: players: strong colours, each with its own shape, so colour-blind players can tell them apart
+PLAYER_COLOURS: tuple[RGB, ...] = ((235, 64, 52), (45, 125, 255), (20, 185, 90), (255, 205, 30))
+PLAYER_SHAPES: tuple[str, ...] = ("circle", "square", "diamond", "triangle")
+
+#: space and side colours: light, so dark words and the players' strong colours stand out
+KIND_FILL: dict[str, RGB] = {
+    "start": (88, 101, 242), "gold": (250, 215, 95), "star": (140, 195, 250),
+    "roll_again": (200, 165, 240), "train": (200, 202, 208), "nine_pip": (130, 225, 205),
+    "plus_one": (165, 232, 150), "points": (165, 232, 150), "thief": (105, 108, 120),
+    "arrow": (250, 185, 140), "place": (248, 165, 200), "stock": (232, 214, 172),
+    "x2": (255, 128, 110), "gamble": (195, 232, 110), "pip": (245, 242, 232),
+    "rb": (236, 228, 208),
+}
+LIGHT_TEXT = {"start", "thief"}
+#: few words: what a space or side says, in capitals, at most two short lines
+KIND_WORDS: dict[str, str] = {
+    "start": "START\nSTORE", "gold": "GOLD", "star": "STAR", "roll_again": "ROLL\nAGAIN",
+    "train": "TRAIN", "nine_pip": "9", "plus_one": "+1", "thief": "THIEF", "arrow": "ARROW",
+    "place": "1234", "stock": "STOCK", "x2": "x2", "gamble": "GAMBLE",
+}
+
+
+@lru_cache(maxsize=32)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def encode(image: Image.Image) -> bytes:
+    """A 64-colour palette PNG at a low compression level: ~25 kB for the board and ~5 ms,
+    where a full-colour PNG is ~65 kB and three times slower to encode."""
+    out = io.BytesIO()
+    palette = image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette.save(out, format="PNG", compress_level=3)
+    return out.getvalue()
+
+
+def _text_fill(kind: str) -> RGB:
+    return INK if kind in LIGHT_TEXT else DARK
+
+
+def _fit_font(draw: ImageDraw.ImageDraw, text: str, size: int, width: float,
+              line_height: float | None = None) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """The biggest font up to ``size`` whose widest line fits ``width`` (and whose lines fit
+    ``line_height``)."""
+    if line_height is not None:
+        size = min(size, int(line_height * 0.95))
+    while size > 10:
+        f = font(size)
+        if max(draw.textlength(line, font=f) for line in text.split("\n")) <= width:
+            return f
+        size -= 2
+    return font(size)
+
+
+def _marker(draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: float,
+            label: str = "") -> None:
+    """A player's pawn: their colour and shape, with a dark rim so it reads on any tile."""
+    colour, shape = PLAYER_COLOURS[seat], PLAYER_SHAPES[seat]
+    rim = max(2, int(r / 5))
+    if shape == "circle":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=DARK, width=rim)
+    elif shape == "square":
+        s = r * 0.9
+        draw.rectangle((cx - s, cy - s, cx + s, cy + s), fill=colour, outline=DARK, width=rim)
+    elif shape == "diamond":
+        s = r * 1.15
+        draw.polygon([(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)], fill=colour,
+                     outline=DARK, width=rim)
+    else:
+        s = r * 1.2
+        draw.polygon([(cx, cy - s), (cx + s, cy + s * 0.8), (cx - s, cy + s * 0.8)], fill=colour,
+                     outline=DARK, width=rim)
+    if label:
+        dy = r * 0.15 if shape == "triangle" else 0
+        draw.text((cx, cy + dy), label, font=font(int(r * 1.2)), fill=DARK, anchor="mm")
+
+
+# -- the board ------------------------------------------------------------------------------
+
+#: what a board picture shows: spaces, monkeys by seat, train, train values, scores,
+#: Rattlebones, its start, the track length
+BoardFacts = tuple[tuple[str, ...], tuple[tuple[int, ...], ...], int, tuple[int, ...],
+                   tuple[int, ...], int, int, int]
+
+
+def board_facts(view: RattlebonesView) -> BoardFacts:
+    return (tuple(s.kind for s in view.spaces), tuple(tuple(p.monkeys) for p in view.players),
+            view.train, tuple(view.train_values), tuple(p.score for p in view.players),
+            view.rattlebones, view.rattlebones_start, view.score_track)
+
+
+def ring_shape(spaces: int) -> tuple[int, int]:
+    """Columns and rows of the loop: 14 spaces are 5 across and 4 down, 8 are 3 by 3."""
+    rows = max(3, (spaces + 4) // 4)
+    cols = max(2, -(-(spaces - 2 * (rows - 2)) // 2))
+    return cols, rows
+
+
+def ring_cells(spaces: int) -> list[tuple[int, int]]:
+    """(column, row) of each space, clockwise from the top-left corner (START)."""
+    cols, rows = ring_shape(spaces)
+    cells = [(c, 0) for c in range(cols)] + [(cols - 1, r) for r in range(1, rows - 1)]
+    cells += [(c, rows - 1) for c in range(cols - 1, -1, -1)] + [(0, r) for r in range(rows - 2, 0, -1)]
+    return cells[:spaces]
+
+
+def cell_size(spaces: int) -> int:
+    cols, _ = ring_shape(spaces)
+    return min(200, (WIDTH - 2 * MARGIN - (cols - 1) * GAP) // cols)
+
+
+TRACK_H = 214
+
+
+def board_size(spaces: int) -> tuple[int, int]:
+    """Fixed for a number of spaces: 800 x 878 for standard14, 800 x 880 for compact8."""
+    _, rows = ring_shape(spaces)
+    cell = cell_size(spaces)
+    return WIDTH, MARGIN + rows * cell + (rows - 1) * GAP + MARGIN + TRACK_H + MARGIN
+
+
+def draw_board(facts: BoardFacts) -> bytes:
+    kinds, monkeys, train, train_values, scores, rattlebones, rb_start, track = facts
+    n = len(kinds)
+    width, height = board_size(n)
+    cols, rows = ring_shape(n)
+    cell = cell_size(n)
+    ring_w = cols * cell + (cols - 1) * GAP
+    ring_h = rows * cell + (rows - 1) * GAP
+    x0, y0 = (width - ring_w) // 2, MARGIN
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for index, (col, row) in enumerate(ring_cells(n)):
+        x, y = x0 + col * (cell + GAP), y0 + row * (cell + GAP)
+        here = [(seat, spots.count(index)) for seat, spots in enumerate(monkeys) if index in spots]
+        _space(draw, kinds[index], index, x, y, cell, here)
+    inner = (x0 + cell + GAP, y0 + cell + GAP, x0 + ring_w - cell - GAP, y0 + ring_h - cell - GAP)
+    _train(draw, inner, train, train_values)
+    _score_track(draw, (MARGIN, y0 + ring_h + MARGIN, width - MARGIN, height - MARGIN), scores,
+                 rattlebones, rb_start, track)
+    return encode(image)
+
+
+def _space(draw: ImageDraw.ImageDraw, kind: str, index: int, x: int, y: int, cell: int,
+           here: list[tuple[int, int]]) -> None:
+    """A space: its colour and word on top, then one pawn per player standing there (a
+    number in it when more than one of their monkeys does), two rows for 3-4 players."""
+    fill = KIND_FILL[kind]
+    draw.rounded_rectangle((x, y, x + cell, y + cell), radius=cell // 9, fill=fill,
+                           outline=DARK, width=3)
+    ink = _text_fill(kind)
+    draw.text((x + 9, y + 6), str(index), font=font(max(14, cell // 8)), fill=ink)
+    words = KIND_WORDS[kind]
+    rows = 0 if not here else (1 if len(here) <= 2 else 2)
+    room = cell * (0.8, 0.5, 0.4)[rows]  # the height left for the words
+    size = cell // 2 if len(words) <= 2 else cell // 4
+    f = _fit_font(draw, words, size, cell - 16, room / (words.count("\n") + 1))
+    words_y = y + cell * (0.5, 0.33, 0.27)[rows]
+    draw.multiline_text((x + cell / 2, words_y), words, font=f, fill=ink, anchor="mm",
+                        align="center", spacing=2)
+    r = cell / 8
+    step = 2.5 * r
+    for i, (seat, count) in enumerate(here):
+        row, col = divmod(i, 2) if rows == 2 else (0, i)
+        in_row = min(2, len(here) - 2 * row) if rows == 2 else len(here)
+        cx = x + cell / 2 + (col - (in_row - 1) / 2) * step
+        cy = y + cell * (0.74 if rows == 1 else (0.6 + 0.25 * row))
+        _marker(draw, seat, cx, cy, r, str(count) if count > 1 else "")
+
+
+def _train(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], train: int,
+           values: tuple[int, ...]) -> None:
+    """The train track as a loop of stations inside the board, the train's station lit."""
+    left, top, right, bottom = box
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+    rx, ry = (right - left) / 2 - 26, (bottom - top) / 2 - 26
+    r = max(12, min(24, min(rx, ry) * 0.28))
+    points = [(cx + rx * math.sin(2 * math.pi * i / len(values)),
+               cy - ry * math.cos(2 * math.pi * i / len(values))) for i in range(len(values))]
+    draw.ellipse((cx - rx, cy - ry, cx + rx, cy + ry), outline=DIM, width=4)
+    for i, (px, py) in enumerate(points):
+        lit = i == train
+        fill = HIGHLIGHT if lit else (70, 73, 80)
+        rr = r * 1.25 if lit else r
+        draw.ellipse((px - rr, py - rr, px + rr, py + rr), fill=fill,
+                     outline=INK if lit else DIM, width=3)
+        draw.text((px, py), str(values[i]), font=font(int(rr * 1.1)), fill=DARK if lit else INK,
+                  anchor="mm")
+    label = "TRAIN"
+    draw.text((cx, cy), label, font=_fit_font(draw, label, int(min(rx, ry) * 0.5), rx * 1.2),
+              fill=INK, anchor="mm")
+
+
+def _skull(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB = INK) -> None:
+    """The Rattlebones icon: a skull, drawn, since no bundled font has one."""
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r * 0.7), fill=fill, outline=DARK, width=max(2, int(r / 8)))
+    draw.rectangle((cx - r * 0.5, cy + r * 0.4, cx + r * 0.5, cy + r * 1.0), fill=fill,
+                   outline=DARK, width=max(2, int(r / 8)))
+    e = r * 0.3
+    for ex in (cx - r * 0.4, cx + r * 0.4):
+        draw.ellipse((ex - e, cy - e * 0.6, ex + e, cy + e * 1.2), fill=DARK)
+    for tx in (-0.25, 0.0, 0.25):
+        draw.line((cx + tx * r, cy + r * 0.6, cx + tx * r, cy + r * 1.0), fill=DARK,
+                  width=max(1, int(r / 10)))
+
+
+def _score_track(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], scores: tuple[int, ...],
+                 rattlebones: int, rb_start: int, track: int) -> None:
+    """0 to the end of the track; each mouse in its own lane above the bar (so equal scores
+    never hide each other), Rattlebones below it, the stretch past him greyed out."""
+    left, top, right, bottom = box
+    x_left, x_right = left + 16, right - 16
+    lane = 25
+    bar_y = top + 22 + 4 * lane
+
+    def x_of(score: int) -> float:
+        return x_left + (x_right - x_left) * min(score, track) / track
+
+    draw.rounded_rectangle((left, top, right, bottom), radius=12, fill=(36, 37, 41))
+    draw.rounded_rectangle((x_left, bar_y - 9, x_right, bar_y + 9), radius=9, fill=(90, 94, 102))
+    draw.rounded_rectangle((x_left, bar_y - 9, x_of(rattlebones), bar_y + 9), radius=9,
+                           fill=(200, 204, 210))
+    for v in range(0, track + 1, 5):
+        big = v % 10 == 0
+        draw.line((x_of(v), bar_y + 10, x_of(v), bar_y + (22 if big else 16)), fill=DIM, width=2)
+        if big:
+            draw.text((x_of(v), bar_y + 24), str(v), font=font(18), fill=DIM, anchor="ma")
+    if rb_start < track:
+        draw.line((x_of(rb_start), bar_y - 12, x_of(rb_start), bar_y + 12), fill=DIM, width=2)
+    for seat, score in enumerate(scores):
+        y = bar_y - 24 - seat * lane
+        draw.line((x_left, y, x_of(score), y), fill=(70, 73, 80), width=3)
+        _marker(draw, seat, x_of(score), y, 11)
+    rx = x_of(rattlebones)
+    draw.polygon([(rx, bar_y + 10), (rx - 9, bar_y + 26), (rx + 9, bar_y + 26)], fill=INK)
+    _skull(draw, rx, bar_y + 60, 17)
+    right_side = rx < x_right - 60
+    draw.text((rx + (26 if right_side else -26), bar_y + 64), str(rattlebones), font=font(28),
+              fill=INK, anchor="lm" if right_side else "rm")
+
+
+def board_png(view: RattlebonesView) -> bytes:
+    """The whole board for the table: spaces, monkeys, train, score track."""
+    return draw_board(board_facts(view))
+
+
+# -- the dice -------------------------------------------------------------------------------
+
+#: what a dice picture shows: the seat, its three dice, the die in focus, faces to ring
+DiceFacts = tuple[int, tuple[tuple[str, ...], ...], int | None, tuple[tuple[int, int], ...]]
+
+FACE = 104
+DIE_LABEL = 64
+ROW_GAP = 18
+HEADER = 24
+
+
+def dice_facts(view: RattlebonesView, seat: int) -> DiceFacts:
+    """The seat's dice; when it is that seat's turn, the die being changed is in focus and the
+    sides thrown this turn are ringed."""
+    dice = tuple(tuple(d) for d in view.players[seat].dice)
+    focus: int | None = None
+    ringed: tuple[tuple[int, int], ...] = ()
+    if view.current_seat == seat:
+        decision = view.decision
+        if decision is not None and decision.phase in ("replace", "aim") and decision.die is not None:
+            focus = decision.die
+        ringed = tuple(sorted({(r.die, r.slot) for r in view.rolls}))
+    return seat, dice, focus, ringed
+
+
+def dice_size() -> tuple[int, int]:
+    """Always 800 x 408: a row of side numbers, then three rows of six sides."""
+    return WIDTH, MARGIN * 2 + HEADER + 3 * FACE + 2 * ROW_GAP
+
+
+def draw_dice(facts: DiceFacts) -> bytes:
+    seat, dice, focus, ringed = facts
+    width, height = dice_size()
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    row_w = DIE_LABEL + 6 * FACE + 5 * GAP * 2
+    x0 = (width - row_w) // 2
+    for slot in range(6):  # side numbers once, above the columns: "side 3", "TO 3"
+        x = x0 + DIE_LABEL + slot * (FACE + GAP * 2)
+        draw.text((x + FACE / 2, 5), str(slot + 1), font=font(22), fill=DIM, anchor="ma")
+    for d, faces in enumerate(dice):
+        y = MARGIN + HEADER + d * (FACE + ROW_GAP)
+        if d == focus:
+            draw.rounded_rectangle((x0 - 8, y - 10, x0 + row_w + 8, y + FACE + 10), radius=16,
+                                   outline=HIGHLIGHT, width=6)
+        _marker(draw, seat, x0 + DIE_LABEL / 2 - 4, y + FACE / 2, 26, str(d + 1))
+        for slot, face in enumerate(faces):
+            x = x0 + DIE_LABEL + slot * (FACE + GAP * 2)
+            draw_face(draw, face, slot, x, y, FACE, ring=(d, slot) in ringed)
+    return encode(image)
+
+
+_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    2: ((0.28, 0.28), (0.72, 0.72)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.28, 0.28), (0.72, 0.28), (0.28, 0.72), (0.72, 0.72)),
+    5: ((0.26, 0.26), (0.74, 0.26), (0.5, 0.5), (0.26, 0.74), (0.74, 0.74)),
+    6: ((0.28, 0.22), (0.72, 0.22), (0.28, 0.5), (0.72, 0.5), (0.28, 0.78), (0.72, 0.78)),
+}
+
+
+def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB) -> None:
+    pts = []
+    for i in range(10):
+        rr = r if i % 2 == 0 else r * 0.45
+        a = -math.pi / 2 + i * math.pi / 5
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    draw.polygon(pts, fill=fill, outline=DARK, width=2)
+
+
+def _arrow_glyph(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float) -> None:
+    half = size / 2
+    draw.line((cx - half, cy, cx + half - 8, cy), fill=DARK, width=7)
+    draw.polygon([(cx + half + 4, cy), (cx + half - 16, cy - 14), (cx + half - 16, cy + 14)], fill=DARK)
+
+
+def draw_face(draw: ImageDraw.ImageDraw, face: str, slot: int, x: int, y: int, size: int,
+              ring: bool = False) -> None:
+    """One side: pips as on a real die, the icon as a skull, action sides by colour and word."""
+    kind = kind_of(face)
+    fill = KIND_FILL.get(kind, (220, 220, 220))
+    draw.rounded_rectangle((x, y, x + size, y + size), radius=size // 7, fill=fill,
+                           outline=HIGHLIGHT if ring else DARK, width=7 if ring else 3)
+    ink = _text_fill(kind)
+    cx, cy = x + size / 2, y + size / 2
+    if kind == "rb":
+        _skull(draw, cx, cy - size * 0.06, size * 0.3, fill=(250, 248, 240))
+    elif kind == "pip":
+        r = size * 0.085
+        for px, py in _PIPS[value_of(face)]:
+            draw.ellipse((x + px * size - r, y + py * size - r, x + px * size + r, y + py * size + r),
+                         fill=DARK)
+    elif kind == "points":
+        draw.text((cx, cy - size * 0.08), str(value_of(face)), font=font(int(size * 0.55)), fill=ink,
+                  anchor="mm")
+        draw.text((cx, y + size * 0.84), "PTS", font=font(int(size * 0.2)), fill=ink, anchor="mm")
+    elif kind == "star":
+        _star(draw, cx, cy, size * 0.36, (255, 255, 255))
+    elif kind == "gold":
+        r = size * 0.3
+        draw.ellipse((cx - r, cy - r - 6, cx + r, cy + r - 6), fill=(255, 196, 0), outline=DARK, width=3)
+        draw.text((cx, y + size * 0.86), "GOLD", font=font(int(size * 0.19)), fill=ink, anchor="mm")
+    elif kind == "arrow":
+        _arrow_glyph(draw, cx, cy - size * 0.14, size * 0.6)
+        draw.text((cx, y + size * 0.72), f"TO {value_of(face) + 1}", font=font(int(size * 0.26)),
+                  fill=ink, anchor="mm")
+    else:
+        words = KIND_WORDS[kind]
+        size_hint = int(size * 0.5) if len(words) <= 2 else int(size * 0.26)
+        draw.multiline_text((cx, cy), words, font=_fit_font(draw, words, size_hint, size - 14),
+                            fill=ink, anchor="mm", align="center", spacing=2)
+
+
+def dice_png(view: RattlebonesView, seat: int) -> bytes:
+    """One player's three dice, every side showing."""
+    return draw_dice(dice_facts(view, seat))

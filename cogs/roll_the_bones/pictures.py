@@ -1,0 +1,91 @@
+"""A roll of Roll the Bones as a picture: each player's die, its shape, its face and its owner.
+
+A d4 is a triangle, a d8 a diamond, a d10 a kite, a d12 a pentagon, a d6 a square, and each
+kind has its own colour, so a glance tells a d8 from a d10 before the caption does; the bone die
+is ivory with a dark ring and says "bone" under it. The highest face wears a gold ring (every
+tied face, after a tie). The table says the same in one line of words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.pictures import BACKGROUND, CAPTION, DIE, DIM, GAP, INK, DieFace, Picture, draw_die, font, png
+
+#: the fill of each ordinary die, light enough for dark numbers on Discord's dark theme
+FILLS: dict[int, tuple[int, int, int]] = {
+    4: (244, 160, 150),
+    6: (226, 230, 238),
+    8: (160, 214, 172),
+    10: (170, 200, 244),
+}
+OTHER = (210, 210, 214)
+BONE_FILL = (246, 238, 214)
+BONE_INK = (86, 52, 24)
+BONE_RING = (86, 52, 24)
+TOP_RING = (250, 190, 40)
+#: a name above each die: this much room, and a size that reads at 400 px
+NAME = 30
+PER_ROW = 6
+
+
+@dataclass(frozen=True)
+class Thrown:
+    """One die as drawn: everything the picture depends on, so a tuple of these is its key."""
+
+    name: str
+    sides: int
+    face: int
+    bone: bool
+    top: bool
+
+
+def shape(sides: int) -> str:
+    return f"d{sides}" if sides in (4, 8, 10, 12, 20) else "square"
+
+
+def face_of(die: Thrown) -> DieFace:
+    if die.bone:
+        return DieFace(str(die.face), fill=BONE_FILL, ink=BONE_INK, shape=shape(die.sides),
+                       ring=TOP_RING if die.top else BONE_RING)
+    return DieFace(str(die.face), fill=FILLS.get(die.sides, OTHER), shape=shape(die.sides),
+                   ring=TOP_RING if die.top else None)
+
+
+def _fit(text: str, width: float, size: int) -> str:
+    """``text`` cut with an ellipsis until it is no wider than ``width`` pixels."""
+    face = font(size)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def draw_roll(dice: tuple[Thrown, ...]) -> bytes:
+    """Up to six dice a row: name above, die with its face, kind below (gold for the top)."""
+    rows = max(1, -(-len(dice) // PER_ROW))
+    across = min(max(1, len(dice)), PER_ROW)
+    cell_w = DIE + GAP
+    cell_h = NAME + DIE + CAPTION
+    image = Image.new("RGBA", (across * cell_w + GAP, rows * (cell_h + GAP) + GAP), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for index, die in enumerate(dice):
+        row, col = divmod(index, PER_ROW)
+        x = GAP + col * cell_w
+        y = GAP + row * (cell_h + GAP)
+        centre = x + DIE / 2
+        draw.text((centre, y + NAME - 6), _fit(die.name, cell_w - 4, 22), font=font(22),
+                  fill=INK if die.top else DIM, anchor="ms")
+        draw_die(draw, face_of(die), x, y + NAME, DIE)
+        caption = f"bone d{die.sides}" if die.bone else f"d{die.sides}"
+        draw.text((centre, y + NAME + DIE + 2), caption, font=font(24),
+                  fill=TOP_RING if die.top else INK, anchor="ma")
+    return png(image)
+
+
+def roll_picture(dice: tuple[Thrown, ...], words: str) -> Picture:
+    return Picture(key=("rtb-roll", dice), draw=lambda: draw_roll(dice), filename="roll.png",
+                   description=words)
