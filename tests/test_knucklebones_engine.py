@@ -3,6 +3,8 @@ that check the section 4.5 invariants after every step."""
 
 from __future__ import annotations
 
+import re
+
 import random
 from collections.abc import Sequence
 
@@ -494,6 +496,8 @@ def test_rules_summary_is_short_and_shows_the_options() -> None:
         assert item.name in text
     text = rules_summary(KnucklebonesOptions(min_active=3, stack_doubles=True, solo=True))
     assert len(text) < 3500 and "**3**" in text and "doubled again" in text and "solo" in text
+    # players read the rulings in words, never as codes
+    assert "House rulings" in text and not re.search(r"\bKB-\d", text)
 
 
 # -- simulations -----------------------------------------------------------------------------

@@ -5,14 +5,16 @@ from __future__ import annotations
 import random
 import re
 
-import discord
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cogs.roll import roll_embed
+from cogs.roll import roll_text
 from rules.base import GameError
 from rules.notation import EXAMPLES, MAX_DICE, MAX_EXPRESSION, MAX_SIDES, Face, RollError, RollSeries, roll
+
+#: a struck-through die and the word after it: every die that does not count says so in words
+STRUCK = re.compile(r"~~(?:[^~]|~(?!~))+~~( dropped| rerolled)?")
 
 
 class Loaded(random.Random):
@@ -26,7 +28,7 @@ class Loaded(random.Random):
         if not self.faces:
             return super().randrange(start, stop, step) if stop is not None else super().randrange(start)
         face = self.faces.pop(0)
-        return face if stop is not None else face - 1  # d% asks randrange(0, 100, 10)
+        return face if stop is not None else face - 1  # every die asks randrange(sides)
 
 
 def faces(series: RollSeries, index: int = 0) -> list[Face]:
@@ -37,14 +39,16 @@ def kept_values(series: RollSeries, index: int = 0) -> list[int]:
     return [f.value for f in faces(series, index) if f.kept]
 
 
-def check_embed(embed: discord.Embed, series: RollSeries) -> None:
-    data = embed.to_dict()
-    assert len(data.get("title", "")) <= 256
-    assert len(data["description"]) <= 4096
-    assert len(data.get("footer", {}).get("text", "")) <= 2048
-    assert all(len(f["value"]) <= 1024 and len(f["name"]) <= 256 for f in data.get("fields", []))
-    assert len(embed) <= 6000
-    assert re.search(rf"^# {series.total}\b", data["description"], re.M), data["description"]
+def check_reply(text: str, series: RollSeries) -> None:
+    """Within Discord's 2,000 characters, and the results in large type on the first line."""
+    assert len(text) <= 2000
+    head = text.splitlines()[0]
+    if len(series.rolls) == 1:
+        assert re.match(rf"# {series.total}\b", head), text
+    else:
+        shown = ", ".join(str(r.result) for r in series.rolls)
+        assert head.startswith("# ") and (shown.startswith(head[2:].rstrip("…")) or head[2:].startswith(shown)), text
+    assert all(line.startswith("-# ") for line in text.splitlines()[1:]), text  # the rest in small type
 
 
 # ---------------------------------------------------------------- grammar
@@ -66,10 +70,34 @@ def test_keep_and_drop_pick_the_right_dice(seed: int) -> None:
         assert series.rolls[0].total == sum(kept_values(series))
 
 
-def test_dropped_dice_are_struck_through() -> None:
+def test_dropped_dice_are_struck_through_and_named() -> None:
     series = roll("4d6kh3", rng=Loaded(2, 5, 1, 6))
-    assert series.rolls[0].breakdown == "4d6kh3 (2, 5, ~~**1**~~, **6**)"
+    assert series.rolls[0].breakdown == "4d6kh3 (2, 5, ~~1~~ dropped, **6**)"  # a struck 1 is not bold
     assert series.total == 13 and [f.kept for f in faces(series)] == [True, True, False, True]
+    repeated = roll("4d6kh3", repeat=2, rng=Loaded(2, 5, 1, 6, 3, 3, 4, 2))
+    assert [one.terse for one in repeated.rolls] == ["(2, 5, ~~1~~ dropped, **6**)", "(3, 3, 4, ~~2~~ dropped)"]
+    assert series.rolls[0].terse is None  # a single roll shows its whole breakdown
+    advantage = roll("2d20kh1+7", rng=Loaded(8, 17)).rolls[0]
+    assert advantage.breakdown == "2d20kh1 (~~8~~ dropped, 17) + 7"
+    # a whole dropped term is struck and named once, not die by die
+    assert roll("(1d6, 1d8)kh1", rng=Loaded(2, 7)).rolls[0].breakdown == "(~~1d6 (2)~~ dropped, 1d8 (7))kh1"
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_every_struck_die_is_named(seed: int) -> None:
+    rng = random.Random(seed)
+    # (expression, whether each face that does not count has a mark of its own: a dropped die
+    # whose earlier face was rerolled, or a dropped set of dice, is struck and named as a whole)
+    for expression, one_each in [("4d6kh3", True), ("6d6p4", True), ("5d6pl2", True), ("8d6rr<3", True),
+                                 ("10d10e10kh4", True), ("4d6ro1kh3", False), ("(2d6, 1d8, 1d10)kl2", False)]:
+        one = roll(expression, repeat=2, rng=rng).rolls[0]
+        assert one.terse is not None
+        for text in (one.breakdown, one.terse):
+            marks = STRUCK.findall(text)
+            assert all(marks), text  # no strike without its word
+            assert text.count(" dropped") + text.count(" rerolled") == len(marks), text
+            if one_each:
+                assert len(marks) == sum(not f.kept for f in faces(RollSeries(expression, (one,)))), text
 
 
 def test_rerolls_replace_the_die() -> None:
@@ -77,7 +105,8 @@ def test_rerolls_replace_the_die() -> None:
     series = roll("3d6rr1", rng=Loaded(1, 4, 1, 1, 3, 6))
     assert [(f.value, f.kept) for f in faces(series)] == [(1, False), (1, False), (6, True), (4, True), (1, False),
                                                          (3, True)]
-    assert series.total == 13 and series.rolls[0].breakdown == "3d6rr1 (**~~1~~**, **~~1~~**, **6**, 4, **~~1~~**, 3)"
+    assert series.total == 13
+    assert series.rolls[0].breakdown == "3d6rr1 (~~1~~ rerolled, ~~1~~ rerolled, **6**, 4, ~~1~~ rerolled, 3)"
 
     once = roll("2d6ro1", rng=Loaded(1, 1, 1, 1))
     assert kept_values(once) == [1, 1] and len(faces(once)) == 4  # rerolled once each, not again
@@ -98,10 +127,20 @@ def test_minimum_maximum_and_percentile(seed: int) -> None:
     rng = random.Random(seed)
     assert all(v >= 10 for v in kept_values(roll("8d20mi10", rng=rng)))
     assert all(v <= 3 for v in kept_values(roll("8d6ma3", rng=rng)))
-    assert all(v in range(0, 100, 10) for v in kept_values(roll("8d%", rng=rng)))
     forced = roll("1d20mi10", rng=Loaded(4))
     assert faces(forced) == [Face(value=10, natural=4, sides=20, kept=True)]
     assert "4 -> 10" in forced.rolls[0].breakdown
+
+
+def test_percentile_die_is_1_to_100() -> None:
+    seen: set[int] = set()
+    for seed in range(5):
+        seen.update(kept_values(roll("1000d%", rng=random.Random(seed))))
+    assert seen == set(range(1, 101))  # 1 and 100 both come up; 0 and the tens-only faces of old never
+    assert roll("d%", rng=Loaded(100)).total == 100 and roll("1d%", rng=Loaded(1)).total == 1
+    assert roll("d%", rng=Loaded(100)).rolls[0].breakdown == "1d% (**100**)"  # its top face, like any die's
+    assert roll("d% + d%", rng=Loaded(37, 64)).total == 101
+    assert roll("3d%kh1", rng=Loaded(5, 99, 40)).total == 99
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -133,6 +172,8 @@ def test_criticals_and_fumbles_on_d20s() -> None:
     fumble = roll("2d20kl1", rng=Loaded(1, 15))
     assert fumble.rolls[0].crit == "fumble" and faces(fumble)[0].fumble
     assert roll("2d20kh1", rng=Loaded(1, 15)).rolls[0].crit is None  # the 1 was dropped
+    # only a die that counts is marked: a dropped natural 20 must not catch the eye
+    assert roll("2d20kl1", rng=Loaded(20, 15)).rolls[0].breakdown == "2d20kl1 (~~20~~ dropped, 15)"
     assert roll("1d6+1d20", rng=Loaded(6, 20)).rolls[0].crit is None  # d20's rule: the roll must lead with it
     assert roll("1d20mi20", rng=Loaded(1)).rolls[0].crit == "fumble"  # a natural 1, even raised
     assert not any(f.crit or f.fumble for f in faces(roll("2d6", rng=Loaded(1, 6))))
@@ -245,49 +286,83 @@ def test_odd_but_valid_input() -> None:
 
 
 # ---------------------------------------------------------------- what reaches Discord
-def test_a_short_roll_is_drawn_in_full() -> None:
-    series = roll("4d6kh3+2 for strength", rng=Loaded(2, 5, 1, 6))
-    embed = roll_embed(series, "Ann")
-    lines = embed.description.splitlines()
-    assert lines[0] == "*for strength*" and lines[1] == "4d6kh3 (2, 5, ~~**1**~~, **6**) + 2" and lines[2] == "# 15"
-    assert embed.title == "🎲 4d6kh3 + 2" and embed.footer.text == "Ann"
+def test_a_single_roll_is_its_total_and_one_small_line() -> None:
+    text = roll_text(roll("4d6kh3+2 for strength", rng=Loaded(2, 5, 1, 6)))
+    assert text == "# 15\n-# *for strength* · 4d6kh3 (2, 5, ~~1~~ dropped, **6**) + 2"
+    assert roll_text(roll("1d20+5", rng=Loaded(14))) == "# 19\n-# 1d20 (14) + 5"  # the expression once, not twice
+    assert roll_text(roll("2+3")) == "# 5\n-# 2 + 3"
+    for expression in ["1d20+5", "2d20kh1+7 to hit", "8d6 fireball", "d%", "1d20[attack]+5 sneak attack"]:
+        text = roll_text(roll(expression, rng=random.Random(1)))
+        assert len(text.splitlines()) == 2 and len(text) < 100, text  # no title, footer or restated total
+
+
+def test_comments_are_shown_as_written_not_as_markdown() -> None:
+    text = roll_text(roll("1d6 for **everyone** _now_", rng=Loaded(3)))
+    assert text.splitlines()[1] == r"-# *for \*\*everyone\*\* \_now\_* · 1d6 (3)"
+    # a line separator inside the roller's text would spill the rest of it out of small type
+    text = roll_text(roll("1d6 [a\u2028b] x\x1ey", rng=Loaded(3)))
+    assert text.splitlines() == ["# 3", "-# *x y* · 1d6 (3) [a b]"]
 
 
 def test_crit_and_counting_headlines() -> None:
-    crit = roll_embed(roll("1d20+5", rng=Loaded(20)), "Ann")
-    assert "Natural 20" in crit.description and crit.colour == discord.Colour.green()
-    fumble = roll_embed(roll("1d20+5", rng=Loaded(1)), "Ann")
-    assert "Natural 1" in fumble.description and fumble.colour == discord.Colour.red()
-    counted = roll_embed(roll("3d10", target=8, fail=1, rng=Loaded(9, 10, 1)), "Ann")
-    assert "# 1 success\n" in counted.description and "dice total 20" in counted.description
+    assert roll_text(roll("1d20+5", rng=Loaded(20))).splitlines()[0] == "# 25 ✨ Natural 20!"
+    assert roll_text(roll("2d20kl1+5", rng=Loaded(1, 15))).splitlines()[0] == "# 6 💀 Natural 1!"
+    counted = roll_text(roll("3d10", target=8, fail=1, rng=Loaded(9, 10, 1)))
+    assert counted == ("# 1 success\n-# 3d10 (9, **10**, **1**) · "
+                       "each die ≥ 8 counts 1, each die ≤ 1 counts −1 · dice total 20")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_repeat_leads_with_each_result_then_the_sum(seed: int) -> None:
+    series = roll("4d6kh3", repeat=6, rng=random.Random(seed))
+    lines = roll_text(series).splitlines()
+    results = [r.total for r in series.rolls]
+    assert lines[0] == "# " + ", ".join(map(str, results))  # e.g. "# 15, 12, 14, 10, 13, 8", never the sum
+    assert lines[1] == f"-# 4d6kh3 × 6 · sum {sum(results)}"  # the sum follows, small
+    assert len(lines) == 8
+    for line, one in zip(lines[2:], series.rolls):
+        assert line == f"-# **{one.total}**: {one.terse}" and "4d6kh3" not in line
+        assert line.count(" dropped") == 1 and len(STRUCK.findall(line)) == 1
+
+
+def test_a_counted_repeat_lists_successes() -> None:
+    series = roll("5d10", repeat=3, target=8, rng=Loaded(1, 2, 2, 6, 3, 5, 5, 10, 4, 10, 1, 10, 3, 7, 7))
+    lines = roll_text(series).splitlines()
+    assert lines[:2] == ["# 0, 2, 1 successes", "-# 5d10 × 3 · 3 successes in all · each die ≥ 8 counts 1"]
+    assert lines[3] == "-# **2**: (5, 5, **10**, 4, **10**)"
 
 
 def test_a_huge_roll_is_summarised_but_keeps_its_total() -> None:
     series = roll("1000d6kh900 + 5", rng=random.Random(3))
-    embed = roll_embed(series, "Ann")
-    check_embed(embed, series)
-    assert len(series.rolls[0].breakdown) > 4096
-    assert "`1000d6kh900`: 1000 dice, 100 dropped" in embed.description
+    text = roll_text(series)
+    check_reply(text, series)
+    assert len(series.rolls[0].breakdown) > 2000
+    assert text.splitlines()[1] == (f"-# 1000d6kh900 + 5 · `1000d6kh900`: 1000 dice, 100 dropped = "
+                                    f"{series.total - 5} · too many dice to list each one")
 
 
 def test_repeated_rolls_shorten_line_by_line() -> None:
     series = roll("50d20", repeat=20, rng=random.Random(3))
-    embed = roll_embed(series, "Ann")
-    check_embed(embed, series)
-    lines = [ln for ln in embed.description.splitlines() if re.match(r"\*\*\d+\.\*\*", ln)]
-    assert len(lines) == 20 and all("50 dice" in ln for ln in lines)
-    assert "sum of 20 rolls" in embed.description
+    text = roll_text(series)
+    check_reply(text, series)
+    rows = text.splitlines()[2:]
+    assert len(rows) == 20
+    for row, one in zip(rows, series.rolls):  # e.g. "-# **563**: `50d20`: 50 dice, 3✨, 3💀 = 563"
+        assert row.startswith(f"-# **{one.total}**: `50d20`: 50 dice") and row.endswith(f" = {one.total}"), row
+    assert "too many dice to list each one" in text.splitlines()[1]
 
 
 def test_enormous_numbers_and_texts_stay_within_limits() -> None:
     big = "*".join(["9" * 40] * 12)
     series = roll(big, repeat=20)
-    check_embed(roll_embed(series, "Ann"), series)
+    check_reply(roll_text(series), series)
+    series = roll(big)
+    assert roll_text(series).startswith(f"# {series.total}\n")  # a 480-digit total, whole
     series = roll("1d6 " + "x" * 490)
-    embed = roll_embed(series, "A" * 32, note="secret roll for " + "B" * 32)
-    check_embed(embed, series)
+    text = roll_text(series, note="🤫 Secret roll by **" + "A" * 32 + "** for **" + "B" * 32 + "** in <#1>")
+    assert len(text) <= 2000 and text.splitlines()[1] == f"# {series.total}"
     series = roll("+".join(["1d20"] * 60) + "[" + "a" * 99 + "]", rng=random.Random(1))
-    check_embed(roll_embed(series, "Ann"), series)
+    check_reply(roll_text(series), series)
 
 
 # ---------------------------------------------------------------- properties
@@ -327,7 +402,7 @@ def roll_within_limits(expression: str, repeat: int, target: int | None, fail: i
         return
     assert series.dice <= MAX_DICE and len(series.rolls) == repeat
     assert all(f.sides == "%" or f.sides <= MAX_SIDES for r in series.rolls for g in r.groups for f in g.faces)
-    check_embed(roll_embed(series, "Ann"), series)
+    check_reply(roll_text(series), series)
 
 
 @PROPERTY

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bot.errors import Refusal
 from cogs.roll_bones import MAX_TIDE, bones_embed, roll_bones
-from rules.stones_and_bones_reading import coins, read_bones, throw_of
+from rules.stones_and_bones.reading import coins, read_bones, throw_of
 from tests.test_notation import Loaded
 
 

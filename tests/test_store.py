@@ -1,31 +1,102 @@
-"""The store on a real SQLite file: migrations, version checks, doubled clicks, failed writes."""
+"""The store on both backends, a real SQLite file and a real PostgreSQL server: migrations,
+version checks, doubled clicks, failed writes, deadlines and stats behave the same on each. Then
+what only a shared server must do: keep two processes' clicks on one game in line, and fire each
+deadline once whoever looks."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.models import LogEntry, Seat, Table
-from bot.store import ChannelBusy, DuplicateInteraction, Store, VersionConflict, _migrations
+from bot.store import (
+    CLAIM_SECONDS, ChannelBusy, DuplicateInteraction, SqliteStore, Store, VersionConflict, _migrations, parse_target,
+)
+from bot.store.postgres import PostgresStore
 
 
-def _table(channel: int = 10) -> Table:
-    return Table(guild_id=1, channel_id=channel, game="knucklebones", host_id=7,
+def _table(channel: int = 10, guild: int = 1) -> Table:
+    return Table(guild_id=guild, channel_id=channel, game="knucklebones", host_id=7,
                  seats=[Seat(user_id=7, name="Ann")], seed=42)
 
 
+@dataclass
+class Backend:
+    """One database the store runs on, and how a test reaches past the store into it."""
+
+    name: str
+    url: str
+    #: what a write that breaks a constraint raises (a bug: no caller expects it)
+    integrity_error: type[Exception]
+
+    async def open(self) -> Store:
+        return await Store.open(self.url)
+
+    async def sql(self, query: str, *args: object) -> list[tuple]:
+        """Run one statement outside the store (``?`` placeholders) and return its rows."""
+        if self.name == "sqlite":
+            with sqlite3.connect(self.url.removeprefix("sqlite:///")) as conn:
+                return [tuple(r) for r in conn.execute(query, args).fetchall()]
+        numbered = query
+        for n in range(1, query.count("?") + 1):
+            numbered = numbered.replace("?", f"${n}", 1)
+        conn = await asyncpg.connect(self.url)
+        try:
+            return [tuple(r) for r in await conn.fetch(numbered, *args)]
+        finally:
+            await conn.close()
+
+    async def stored(self, game_id: int) -> Table:
+        """The game as the database holds it, past any copy the store keeps."""
+        rows = await self.sql("SELECT table_json FROM games WHERE id=?", game_id)
+        return Table.model_validate_json(rows[0][0])
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    if request.param == "sqlite":
+        return Backend("sqlite", f"sqlite:///{tmp_path / 'games.sqlite3'}", sqlite3.IntegrityError)
+    url = request.getfixturevalue("pg_url")
+    return Backend("postgres", url, asyncpg.UniqueViolationError)
+
+
 @pytest.fixture
-async def store(tmp_path: Path):
-    s = await Store.open(tmp_path / "games.sqlite3")
+async def store(backend: Backend) -> AsyncIterator[Store]:
+    s = await backend.open()
     yield s
     await s.close()
+
+
+# -- opening ----------------------------------------------------------------------------------
+
+
+def test_targets() -> None:
+    assert parse_target("sqlite:///boneyard.sqlite3").location == "boneyard.sqlite3"
+    assert parse_target("sqlite:////var/lib/b.db").location == "/var/lib/b.db"
+    assert parse_target(Path("x.db")).dialect == "sqlite"
+    pg = parse_target("postgresql://bone:s3cret@db.example:5433/boneyard")
+    assert pg.dialect == "postgres" and pg.shown == "postgresql://bone@db.example:5433/boneyard"
+    assert "s3cret" not in pg.shown
+    with pytest.raises(ValueError):
+        parse_target("mysql://x/y")
+
+
+def test_both_dialects_number_their_migrations_alike() -> None:
+    assert [n for n, _ in _migrations("sqlite")] == [n for n, _ in _migrations("postgres")]
+    assert [n for n, _ in _migrations("sqlite")] == list(range(1, len(_migrations("sqlite")) + 1))
 
 
 async def test_migrations_from_an_empty_file(tmp_path: Path) -> None:
     path = tmp_path / "fresh.sqlite3"
     store = await Store.open(path)
+    assert isinstance(store, SqliteStore)
     assert await store.schema_version() == max(n for n, _ in _migrations())
     await store.close()
     tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -37,6 +108,29 @@ async def test_migrations_from_an_empty_file(tmp_path: Path) -> None:
     await store.close()
 
 
+async def test_migrations_on_an_empty_postgres_database(pg_url: str) -> None:
+    # two processes starting together: the migrations run once, the other waits for them
+    first, second = await asyncio.gather(Store.open(pg_url), Store.open(pg_url))
+    assert isinstance(first, PostgresStore)
+    latest = max(n for n, _ in _migrations("postgres"))
+    assert await first.schema_version() == await second.schema_version() == latest
+    await asyncio.gather(first.close(), second.close())
+    conn = await asyncpg.connect(pg_url)
+    try:
+        tables = {r[0] for r in await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname='public'")}
+        applied = [r[0] for r in await conn.fetch("SELECT version FROM boneyard_schema ORDER BY version")]
+        kinds = dict(await conn.fetch(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name='games'"))
+    finally:
+        await conn.close()
+    assert {"games", "actions", "interactions", "deadlines", "results"} <= tables
+    assert applied == list(range(1, latest + 1))
+    assert kinds["guild_id"] == "bigint" and kinds["created_at"] == "double precision"
+
+
+# -- the same behaviour on both ---------------------------------------------------------------
+
+
 async def test_create_and_reload(store: Store) -> None:
     table = await store.create(_table())
     assert table.id is not None
@@ -44,6 +138,18 @@ async def test_create_and_reload(store: Store) -> None:
     assert again == table
     assert await store.live_in_channel(10) == table
     assert await store.live_in_channel(11) is None
+    assert await store.latest_in_channel(10) == table
+
+
+async def test_discord_sized_ids_round_trip(store: Store) -> None:
+    big = 1_300_000_000_000_000_000
+    table = await store.create(_table(channel=big + 1, guild=big))
+    table.status, table.version = "finished", 1
+    await store.save(table, 0, interaction_id=big + 2,
+                     results=[{"seat": 0, "user_id": big + 3, "rank": 1, "score": 2**40}])
+    assert (await store.get(table.id or 0)) == table
+    assert await store.interaction_seen(big + 2)
+    assert await store.stats(big, big + 3) == [("knucklebones", 1, 1)]
 
 
 async def test_one_live_game_per_channel(store: Store) -> None:
@@ -74,46 +180,42 @@ async def test_duplicate_interaction_applies_once(store: Store) -> None:
     table = await store.create(_table())
     one = table.model_copy(deep=True, update={"version": 1, "recent": ["once"]})
     await store.save(one, 0, interaction_id=555,
-                     log=[LogEntry(version=1, seat=0, user_id=7, action={"a": 1}, events=["once"])])
+                     log=[LogEntry(version=1, seat=0, user_id=7, action={"a": 1}, events=["once"], chapter="Turn 1")])
     two = one.model_copy(deep=True, update={"version": 2, "recent": ["twice"]})
     with pytest.raises(DuplicateInteraction):
         await store.save(two, 1, interaction_id=555,
                          log=[LogEntry(version=2, seat=0, user_id=7, action={"a": 1}, events=["twice"])])
     stored = await store.get(table.id or 0)
     assert stored is not None and stored.version == 1 and stored.recent == ["once"]
-    assert [e.events for e in await store.recent_log(table.id or 0)] == [["once"]]
+    log = await store.full_log(table.id or 0)
+    assert [(e.events, e.chapter, e.action) for e in log] == [(["once"], "Turn 1", {"a": 1})]
     assert await store.interaction_seen(555)
+    assert not await store.interaction_seen(556)
 
 
-def _on_disk(path: Path, game_id: int) -> Table:
-    """The game as the file holds it, past the store's copy of live games."""
-    row = sqlite3.connect(path).execute("SELECT table_json FROM games WHERE id=?", (game_id,)).fetchone()
-    return Table.model_validate_json(row[0])
-
-
-async def test_the_file_always_matches_what_get_returns(store: Store, tmp_path: Path) -> None:
+async def test_the_database_always_matches_what_get_returns(store: Store, backend: Backend) -> None:
     table = await store.create(_table())
     table.status, table.version = "active", 1
     await store.save(table, 0, interaction_id=1)
     with pytest.raises(VersionConflict):
         await store.save(table.model_copy(update={"version": 2, "recent": ["lost"]}), 0)
-    assert await store.get(table.id or 0) == _on_disk(tmp_path / "games.sqlite3", table.id or 0) == table
+    assert await store.get(table.id or 0) == await backend.stored(table.id or 0) == table
     changed = await store.get(table.id or 0)
     assert changed is not None
     changed.recent.append("not saved")  # a copy: changing it changes nothing stored
     assert (await store.get(table.id or 0)).recent == []  # type: ignore[union-attr]
 
 
-async def test_failed_write_rolls_back_everything(store: Store, tmp_path: Path) -> None:
+async def test_failed_write_rolls_back_everything(store: Store, backend: Backend) -> None:
     table = await store.create(_table())
     bad = table.model_copy(deep=True, update={"version": 1, "recent": ["bad"]})
     # two log rows with the same version break the primary key after the game row was updated
     entries = [LogEntry(version=1, seat=0, user_id=7, action={}, events=["a"]),
                LogEntry(version=1, seat=0, user_id=7, action={}, events=["b"])]
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(backend.integrity_error):
         await store.save(bad, 0, log=entries, interaction_id=99, deadline=123.0)
     stored = await store.get(table.id or 0)
-    assert stored == table == _on_disk(tmp_path / "games.sqlite3", table.id or 0)
+    assert stored == table == await backend.stored(table.id or 0)
     assert not await store.interaction_seen(99)
     assert await store.next_deadline() is None
     # and the store still works afterwards
@@ -128,28 +230,43 @@ async def test_deadlines_replace_and_keep(store: Store) -> None:
     table.version = 1
     await store.save(table, 0, deadline=100.0)
     assert await store.next_deadline() == (table.id, 1, 100.0)
+    assert await store.deadline_of(table.id or 0) == 100.0
     await store.save(table, 1)  # "keep": a message-id update leaves the timer alone
     assert await store.next_deadline() == (table.id, 1, 100.0)
     table.version = 2
     await store.save(table, 1, deadline=200.0)
     assert await store.due_deadlines(150.0) == []
     assert await store.due_deadlines(250.0) == [(table.id, 2)]
-    table.status = "finished"
+    # claimed: it does not come back while the claim lasts, and says when the claim ends
+    assert await store.due_deadlines(251.0) == []
+    assert await store.next_deadline() == (table.id, 2, 250.0 + CLAIM_SECONDS)
+    # a new deadline for the game is a new, unclaimed row
     table.version = 3
-    await store.save(table, 2, deadline=300.0)
+    await store.save(table, 2, deadline=260.0)
+    assert await store.due_deadlines(270.0) == [(table.id, 3)]
+    await store.drop_deadline(table.id or 0, 2)  # a stale version drops nothing
+    assert await store.deadline_of(table.id or 0) == 260.0
+    await store.drop_deadline(table.id or 0, 3)
+    assert await store.deadline_of(table.id or 0) is None
+    table.status = "finished"
+    table.version = 4
+    await store.save(table, 3, deadline=300.0)
     assert await store.next_deadline() is None
 
 
-async def test_results_feed_stats(store: Store) -> None:
-    for channel, rank in ((20, 1), (21, 2)):
+async def test_results_feed_stats_and_the_leaderboard(store: Store) -> None:
+    for channel, rank in ((20, 1), (21, 2), (22, 1)):
         table = await store.create(_table(channel))
         table.status, table.version = "finished", 1
         await store.save(table, 0, results=[
             {"seat": 0, "user_id": 7, "rank": rank, "score": 50},
-            {"seat": 1, "user_id": None, "rank": 3 - rank, "score": 40},
+            {"seat": 1, "user_id": 8 if channel != 22 else None, "rank": 3 - rank, "score": 40},
         ])
-    assert await store.stats(1, 7) == [("knucklebones", 2, 1)]
+    assert await store.stats(1, 7) == [("knucklebones", 3, 2)]
+    assert await store.stats(1, 8) == [("knucklebones", 2, 1)]
     assert await store.stats(2, 7) == []
+    assert await store.leaderboard(1) == [("knucklebones", 7, 3, 2), ("knucklebones", 8, 2, 1)]
+    assert await store.leaderboard(1, limit=1) == [("knucklebones", 7, 3, 2)]
 
 
 async def test_overdue_deadlines_are_postponed_together(store: Store) -> None:
@@ -160,24 +277,120 @@ async def test_overdue_deadlines_are_postponed_together(store: Store) -> None:
         await store.save(table, 0, deadline=due)
     assert await store.postpone_overdue(900.0, 1000.0) == 1
     assert await store.due_deadlines(999.0) == []
-    assert await store.due_deadlines(1000.0) == [(overdue.id, 1)]
     assert await store.next_deadline() == (overdue.id, 1, 1000.0)
+    assert await store.due_deadlines(1000.0) == [(overdue.id, 1)]
+    # one being fired right now (claimed) is not postponed by a process that starts meanwhile
+    assert await store.postpone_overdue(1001.0, 2000.0) == 0
     assert await store.due_deadlines(5000.0) == [(overdue.id, 1), (later.id, 1)]
 
 
-async def test_old_interaction_ids_are_pruned_on_open(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    store = await Store.open(path)
+async def test_old_interaction_ids_are_pruned_on_open(backend: Backend) -> None:
+    store = await backend.open()
     table = await store.create(_table())
     table.version = 1
     await store.save(table, 0, interaction_id=111)
     await store.close()
-    with sqlite3.connect(path) as conn:  # the click was applied two days ago
-        conn.execute("UPDATE interactions SET at=at-2*86400 WHERE id=111")
-        conn.execute("INSERT INTO interactions (id, game_id, at) VALUES (222, ?, strftime('%s','now'))", (table.id,))
-    store = await Store.open(path)
+    # the click was applied two days ago; another one just now
+    await backend.sql("UPDATE interactions SET at=at-2*86400 WHERE id=111")
+    await backend.sql("INSERT INTO interactions (id, game_id, at) VALUES (222, ?, ?)", table.id, time.time())
+    store = await backend.open()
     try:
         assert not await store.interaction_seen(111)
         assert await store.interaction_seen(222)
     finally:
         await store.close()
+
+
+# -- several processes on one PostgreSQL --------------------------------------------------------
+
+
+@pytest.fixture
+async def two_processes(pg_url: str) -> AsyncIterator[tuple[Store, Store]]:
+    """Two stores with their own connections: as far as the server can tell, two bot processes."""
+    first = await Store.open(pg_url)
+    second = await Store.open(pg_url)
+    yield first, second
+    await asyncio.gather(first.close(), second.close())
+
+
+async def test_clicks_from_two_processes_on_one_game_are_applied_each_once_in_order(
+        two_processes: tuple[Store, Store]) -> None:
+    first, second = two_processes
+    table = await first.create(_table())
+    game = table.id or 0
+
+    async def clicks(store: Store, who: str, count: int) -> None:
+        lock = store.game_lock(game)  # each process has its own lock object, as each runtime does
+        for n in range(count):
+            async with lock:
+                now = await store.get(game)
+                assert now is not None
+                expected = now.version
+                now.version += 1
+                now.recent.append(f"{who}{n}")
+                await store.save(now, expected, interaction_id=hash((who, n)) & 0xFFFFFFFF,
+                                 log=[LogEntry(version=now.version, seat=0, user_id=7, action={"by": who}, events=[])])
+                await asyncio.sleep(0)  # let the other process try to get in while this one holds it
+
+    await asyncio.gather(clicks(first, "a", 15), clicks(second, "b", 15))
+    final = await first.get(game)
+    assert final is not None and final.version == 30
+    assert sorted(final.recent) == sorted([f"a{n}" for n in range(15)] + [f"b{n}" for n in range(15)])
+    # within each process the clicks kept their order
+    assert [r for r in final.recent if r[0] == "a"] == [f"a{n}" for n in range(15)]
+    assert [e.version for e in await second.full_log(game)] == list(range(1, 31))
+
+
+async def test_a_game_lock_waits_for_the_other_process_and_only_for_that_game(
+        two_processes: tuple[Store, Store]) -> None:
+    first, second = two_processes
+    held = first.game_lock(1)
+    await held.acquire()
+    waiting = asyncio.ensure_future(second.game_lock(1).acquire())
+    await asyncio.sleep(0.2)
+    assert not waiting.done()
+    other = second.game_lock(2)
+    await asyncio.wait_for(other.acquire(), 2.0)  # another game is not held up
+    other.release()
+    held.release()
+    await asyncio.wait_for(waiting, 2.0)
+    # a waiting click that gives up (cancelled) leaves nothing held behind
+    again = asyncio.ensure_future(first.game_lock(1).acquire())
+    await asyncio.sleep(0.1)
+    again.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await again
+
+
+async def test_each_deadline_is_claimed_by_one_process(two_processes: tuple[Store, Store]) -> None:
+    first, second = two_processes
+    games = []
+    for channel in range(40, 60):
+        table = await first.create(_table(channel))
+        table.status, table.version = "active", 1
+        await first.save(table, 0, deadline=100.0 + channel)
+        games.append((table.id, 1))
+    a, b = await asyncio.gather(first.due_deadlines(1000.0), second.due_deadlines(1000.0))
+    assert not set(a) & set(b)
+    assert sorted(a + b) == sorted(games)
+    # nobody gets them again while the claims last; once a claimer is presumed dead, another does
+    assert await first.due_deadlines(1000.0 + CLAIM_SECONDS - 1) == []
+    assert sorted(await second.due_deadlines(1000.0 + CLAIM_SECONDS)) == sorted(games)
+
+
+async def test_a_deadline_written_by_one_process_wakes_the_other(two_processes: tuple[Store, Store]) -> None:
+    first, second = two_processes
+    heard: list[float] = []
+    woke = asyncio.Event()
+
+    def written(due: float) -> None:
+        heard.append(due)
+        woke.set()
+
+    second.watch_deadlines(written)
+    await asyncio.sleep(0.2)  # LISTEN is set up in the background
+    table = await first.create(_table())
+    table.status, table.version = "active", 1
+    await first.save(table, 0, deadline=1234.5)
+    await asyncio.wait_for(woke.wait(), 5.0)
+    assert heard == [1234.5]

@@ -11,16 +11,11 @@ import json
 import re
 from pathlib import Path
 
+from tests.e2e import channel
+from tests.e2e.channel import Audit, actor, button, clean, finished, live_table, next_table, settle
 from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, running_bot, running_fake
 
 CHANNEL = "games"
-
-
-def button(fd: FakeDiscord, message: dict, label: str) -> str:
-    for b in fd.buttons(message):
-        if b["label"] == label:
-            return b["custom_id"]
-    raise AssertionError(f"no {label!r} button in {[b['label'] for b in fd.buttons(message)]}")
 
 
 def action_buttons(fd: FakeDiscord, message: dict) -> list[dict]:
@@ -28,66 +23,48 @@ def action_buttons(fd: FakeDiscord, message: dict) -> list[dict]:
 
 
 def table_now(fd: FakeDiscord) -> dict:
-    message = fd.last_message(CHANNEL)
+    """The live table: the newest game message (older tables have shrunk to history lines)."""
+    message = live_table(fd, CHANNEL)
     assert message is not None
     return message
 
 
-def move_number(message: dict) -> int:
-    footer = message["embeds"][0]["footer"]["text"]
-    found = re.search(r"move (\d+)", footer)
-    assert found, footer
-    return int(found.group(1))
-
-
-def actor(message: dict, players: list[FakeUser]) -> FakeUser:
-    content = message.get("content") or ""
-    for p in players:
-        if f"<@{p.id}>" in content:
-            return p
-    raise AssertionError(f"nobody is prompted in {content!r}")
-
-
-def finished(message: dict) -> bool:
-    return "Final standings" in json.dumps(message["embeds"])
+def history(fd: FakeDiscord) -> list[str]:
+    """The one-line stories older tables became."""
+    return [m["content"] for m in fd.messages(CHANNEL) if not m["embeds"] and (m.get("content") or "").startswith("**")]
 
 
 async def open_table(fd: FakeDiscord, host: FakeUser, others: list[FakeUser], bots: int = 0,
                      options: dict | None = None) -> dict:
-    lobby = await (await fd.slash(host, CHANNEL, "knucklebones new", options or {})).response_message()
-    for p in others:
-        await (await fd.click(p, lobby, button(fd, lobby, "Join"))).wait_response()
-    for _ in range(bots):
-        await (await fd.click(host, lobby, button(fd, lobby, "Add AI"))).wait_response()
-    await (await fd.click(host, lobby, button(fd, lobby, "Start"))).wait_response()
-    return table_now(fd)
+    return await channel.open_table(fd, CHANNEL, "knucklebones new", host, others, bots, options)
 
 
-async def click_once(fd: FakeDiscord, players: list[FakeUser], pick: int = -1) -> dict:
+async def click_once(fd: FakeDiscord, players: list[FakeUser], pick: int = -1, audit: Audit | None = None) -> dict:
     """The prompted player clicks one of the action buttons; returns the table afterwards."""
     table = table_now(fd)
     choices = action_buttons(fd, table)
     assert choices, "the table shows no moves"
-    it = await fd.click(actor(table, players), table, choices[pick]["custom_id"])
+    who = actor(table, players)
+    if audit is not None:
+        audit.clicked(who)
+    it = await fd.click(who, table, choices[pick]["custom_id"])
     answer = await it.wait_response()
     assert answer["type"] == 7, answer
-    return table_now(fd)
+    after = await next_table(fd, CHANNEL)
+    if audit is not None:
+        audit.look(set() if finished(after) else {actor(after, players).id})
+    return after
 
 
-async def play_to_end(fd: FakeDiscord, players: list[FakeUser], limit: int = 400) -> dict:
+async def play_to_end(fd: FakeDiscord, players: list[FakeUser], limit: int = 400, audit: Audit | None = None) -> dict:
+    if audit is not None:
+        audit.look({actor(table_now(fd), players).id})
     for _ in range(limit):
         table = table_now(fd)
         if finished(table):
             return table
-        await click_once(fd, players)
+        await click_once(fd, players, audit=audit)
     raise AssertionError("the game did not end")
-
-
-def clean(fd: FakeDiscord, *bots) -> None:  # noqa: ANN001
-    assert fd.violations == [], fd.violations
-    assert fd.unknown_routes == [], fd.unknown_routes
-    for bot in bots:
-        assert bot.error_records() == [], bot.error_records()
 
 
 async def test_three_players_play_a_whole_game(tmp_path: Path) -> None:
@@ -96,13 +73,29 @@ async def test_three_players_play_a_whole_game(tmp_path: Path) -> None:
         async with running_bot(fd, {}, tmp_path / "kb.sqlite3") as bot:
             table = await open_table(fd, players[0], players[1:])
             text = json.dumps(table["embeds"])
-            assert "Score sheet" in text and "Ann" in text and "Bob" in text and "Cy" in text
-            final = await play_to_end(fd, players)
+            assert "Ann" in text and "Bob" in text and "Cy" in text and "attachment://dice.png" in text
+            audit = Audit(fd, CHANNEL)
+            final = await play_to_end(fd, players, audit=audit)
+            # 21 turns change hands (and the rune decisions within a turn stay edits): every
+            # new player to act is pinged by a new message
+            assert audit.turn_changes >= 20
+            audit.assert_targets(median=700, most=1000)
             standings = final["embeds"][-1]
             assert re.search(r"(wins|share the win) with \d+ points", standings["description"])
-            assert [b["label"] for b in fd.buttons(final)] == ["Rematch"]  # the moves are gone
-            stats = await (await fd.slash(players[0], CHANNEL, "game stats")).response_message()
-            assert "Knucklebones" in json.dumps(stats["embeds"]) and "1 played" in json.dumps(stats["embeds"])
+            assert "🏆 <@" in final["content"]  # the winner is pinged
+            assert [b["label"] for b in fd.buttons(final)] == ["Rematch", "Details"]  # the moves are gone
+            # the channel keeps a compact story: one line per turn, naming what was scored
+            lines = history(fd)
+            assert len(lines) >= 21 and sum("scored" in line for line in lines) >= 21
+            assert all(len(line) <= 400 and not fd.buttons(m) for m in fd.messages(CHANNEL)
+                       for line in [m.get("content") or ""] if not m["embeds"])
+            board = (await (await fd.slash(players[0], CHANNEL, "game stats")).response_message())["embeds"][0]
+            assert board["title"] == "Leaderboard" and board["fields"][0]["name"] == "Knucklebones"
+            ranks = board["fields"][0]["value"].splitlines()
+            assert len(ranks) == 3 and ranks[0].startswith("1. <@") and "won of 1" in ranks[0]
+            mine = await (await fd.slash(players[0], CHANNEL, "game stats", {"player": str(players[0].id)})
+                          ).response_message()
+            assert "Knucklebones**: " in mine["embeds"][0]["description"] and "of 1 played" in mine["embeds"][0]["description"]
             # a rematch: same players, seats in reverse order (KB-7), hosted by whoever asked
             stranger = fd.add_user("dee")
             refused = await (await fd.click(stranger, final, button(fd, final, "Rematch"))).wait_response()
@@ -113,7 +106,7 @@ async def test_three_players_play_a_whole_game(tmp_path: Path) -> None:
             await fd.wait_until(lambda: fd.buttons(fd.message(final["id"])) == [], timeout=3,
                                 what="the rematch button to go")
             await (await fd.click(players[1], lobby, button(fd, lobby, "Start"))).wait_response()
-            assert action_buttons(fd, table_now(fd))
+            assert action_buttons(fd, await next_table(fd, CHANNEL))
         clean(fd, bot)
 
 
@@ -123,13 +116,19 @@ async def test_wrong_user_and_double_click(tmp_path: Path) -> None:
         stranger = fd.add_user("dee")
         async with running_bot(fd, {}, tmp_path / "kb.sqlite3") as bot:
             table = await open_table(fd, players[0], players[1:])
-            before = move_number(table)
             current = actor(table, players)
-            for wrong in [p for p in players if p is not current] + [stranger]:
+            calls = len(fd.calls)
+            wrongs = [p for p in players if p is not current] + [stranger]
+            for wrong in wrongs:
                 it = await fd.click(wrong, table, action_buttons(fd, table)[0]["custom_id"])
                 answer = await it.wait_response()
                 assert answer["type"] == 4 and answer["data"]["flags"] & 64
-            assert table_now(fd) == table and move_number(table_now(fd)) == before
+                # one short private line saying whose turn it is; no copy of the table
+                words = answer["data"]["content"]
+                assert current.name.title() in words and not answer["data"].get("embeds"), answer
+                assert ("Not your turn" if wrong in players else "not playing") in words
+            await settle(fd)
+            assert table_now(fd) == table and len(fd.calls) == calls + len(wrongs)  # nothing else was sent
 
             custom_id = action_buttons(fd, table)[0]["custom_id"]
             first = await fd.click(current, table, custom_id)
@@ -138,9 +137,19 @@ async def test_wrong_user_and_double_click(tmp_path: Path) -> None:
             assert sorted(a["type"] for a in answers) == [4, 7]
             refused = next(a for a in answers if a["type"] == 4)
             assert "moment has passed" in refused["data"]["content"]
+            assert f"/channels/{fd.guild_id}/" in refused["data"]["content"]  # a jump link, not a copy
+            assert not refused["data"].get("embeds")
+            await settle(fd)
+            # once the turn has passed, the old table is a line of history; a client that still
+            # shows its buttons gets an answer, never a failure
+            for _ in range(30):
+                if table_now(fd)["id"] != table["id"]:
+                    break
+                await click_once(fd, players)
+            stale = await (await fd.click(current, table, custom_id, as_seen=True)).wait_response()
+            assert stale["data"]["flags"] & 64 and "moment has passed" in stale["data"]["content"]
             log = await (await fd.slash(players[0], CHANNEL, "game log")).response_message()
             assert len([ln for ln in log["embeds"][0]["description"].splitlines() if ln.strip()]) >= 1
-            assert move_number(table_now(fd)) > before
         clean(fd, bot)
 
 
@@ -154,15 +163,18 @@ async def test_sigkill_mid_game_and_the_old_buttons_still_work(tmp_path: Path) -
             for _ in range(4):
                 await click_once(fd, players)
             table = table_now(fd)
-            before = move_number(table)
             first.kill()
             await first.wait()
         finally:
             await first.stop()
         async with running_bot(fd, {}, db) as second:
             # the message posted by the killed process; its buttons still act
+            before = len(fd.calls)
             after = await click_once(fd, players)
-            assert after["id"] == table["id"] and move_number(after) > before
+            # the old process's message answered the click (edited in place, or shrunk to
+            # history with the next player's table below it)
+            assert any(c["path"].startswith("/interactions/") and c["status"] == 200 for c in fd.calls[before:])
+            assert after["id"] == table["id"] or fd.message(table["id"])["components"] == []
             final = await play_to_end(fd, players)
             assert finished(final)
         clean(fd, second)
@@ -180,10 +192,11 @@ async def test_turn_timer_plays_the_default(tmp_path: Path) -> None:
                 timeout=6,
             )
             assert late.name.title() in notice["content"]
-            assert move_number(notice) > move_number(table)
-            # the old table loses its buttons right after the new one is posted
+            assert notice["id"] != table["id"]  # a new message: the next player is pinged
+            # the old table shrinks to a line of history right after the new one is posted
             await fd.wait_until(lambda: fd.buttons(fd.message(table["id"])) == [], timeout=3,
                                 what="the old table to lose its buttons")
+            assert fd.message(table["id"])["embeds"] == []
             log = await (await fd.slash(players[0], CHANNEL, "game log")).response_message()
             assert "scored" in log["embeds"][0]["description"]
         clean(fd, bot)
@@ -223,7 +236,7 @@ async def test_busy_channel_and_bad_input(tmp_path: Path) -> None:
             confirm = await end.response_message()
             done = await fd.click(ann, confirm, button(fd, confirm, "End the game"))
             await done.wait_response()
-            await fd.wait_until(lambda: "ended the game" in (table_now(fd).get("content") or ""),
+            await fd.wait_until(lambda: any("ended the game" in (m.get("content") or "") for m in fd.messages(CHANNEL)),
                                 timeout=3, what="the channel to be told the game ended")
             again = await fd.slash(bob, CHANNEL, "knucklebones new")
             assert (await again.wait_response())["type"] == 4  # the channel is free again
@@ -246,13 +259,13 @@ async def test_pause_stops_moves_and_timers_until_resumed(tmp_path: Path) -> Non
                 lambda: "paused" in (the_table().get("content") or "") and the_table(), timeout=3,
                 what="the table to say it is paused")
             assert action_buttons(fd, table) == []
-            before = move_number(table)
+            before = (table["id"], table["content"])
             # no moves while paused, not even a leaver's seat played by a bot
             stay = await (await fd.slash(players[1], CHANNEL, "game leave")).wait_response()
             assert stay["data"]["flags"] & 64 and "paused" in stay["data"]["content"]
             await asyncio.sleep(2.5)  # well past the 1 s turn timer
             assert not any("Time ran out" in (m.get("content") or "") for m in fd.messages(CHANNEL))
-            assert move_number(the_table()) == before
+            assert (the_table()["id"], the_table()["content"]) == before
             await (await fd.slash(players[0], CHANNEL, "game resume")).wait_response()
             await fd.wait_until(
                 lambda: any("Time ran out" in (m.get("content") or "") for m in fd.messages(CHANNEL)),
@@ -265,8 +278,18 @@ async def test_the_table_is_edited_while_recent_and_posted_again_once_it_scrolle
         players = [fd.add_user(n) for n in ("ann", "bob")]
         async with running_bot(fd, {}, tmp_path / "kb.sqlite3") as bot:
             table = await open_table(fd, players[0], players[1:])
-            edited = await click_once(fd, players)
-            assert edited["id"] == table["id"]  # a click on a recent table edits it in place
+            # a click within a turn (a rune decision) on a recent table edits it in place
+            for _ in range(50):
+                if action_buttons(fd, table)[0]["label"].startswith("Keep"):
+                    break
+                await click_once(fd, players, pick=0)
+                table = table_now(fd)
+            else:
+                raise AssertionError("no rune decision came up")
+            edited = await click_once(fd, players, pick=0)
+            if edited["id"] != table["id"]:  # that decision ended the turn; try the next one
+                assert fd.message(table["id"])["embeds"] == []
+            table = edited
             for n in range(4):  # the table scrolls away under the chat
                 await fd.post_user_message(players[n % 2], CHANNEL, f"chatter {n}")
             await asyncio.sleep(0.5)  # the bot has seen them (gateway MESSAGE_CREATE)

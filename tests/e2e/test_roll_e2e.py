@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.stones_and_bones_reading import coins, read_bones
+from rules.stones_and_bones.reading import coins, read_bones
 from tests.fakediscord import FLAG_EPHEMERAL, FakeDiscord, running_bot, running_fake
 
 CHANNEL = "games"
@@ -24,16 +24,23 @@ def clean(fd: FakeDiscord, bot) -> None:  # noqa: ANN001
     assert bot.error_records() == [], bot.error_records()
 
 
-def big_number(embed: dict) -> str:
-    found = re.search(r"^# (.+)$", embed["description"], re.M)
-    assert found, embed["description"]
+def big_number(text: str) -> str:
+    """The total in large type, without the mark a natural 20 or 1 adds after it."""
+    found = re.search(r"^# (.+?)(?: ✨ Natural 20!| 💀 Natural 1!)?$", text, re.M)
+    assert found, text
     return found.group(1)
 
 
 def dice_in(breakdown: str) -> list[tuple[int, bool]]:
-    """(value, kept) for each die inside the first `(...)` of a breakdown line."""
+    """(value, kept) for each die inside the first `(...)` of a breakdown line. A die that does not
+    count must say so twice: struck through, and in words."""
     inside = breakdown[breakdown.index("(") + 1: breakdown.index(")")]
-    return [(int(re.sub(r"\D", "", item)), not item.startswith("~~")) for item in inside.split(", ")]
+    dice = []
+    for item in inside.split(", "):
+        struck = item.startswith("~~")
+        assert struck == item.endswith("~~ dropped"), breakdown
+        dice.append((int(re.sub(r"\D", "", item.removesuffix(" dropped"))), not struck))
+    return dice
 
 
 async def test_plain_private_and_bad_rolls(tmp_path: Path) -> None:
@@ -47,30 +54,45 @@ async def test_plain_private_and_bad_rolls(tmp_path: Path) -> None:
             assert (schema["repeat"]["min_value"], schema["repeat"]["max_value"]) == (1, 20)
             assert schema["secret_to"]["type"] == 6 and schema["private"]["type"] == 5
 
+            # one roll: the total in large type and one small line, nothing else
             it = await fd.slash(ann, CHANNEL, "roll", {"expression": "4d6kh3 + 2 for strength"})
             msg = await it.response_message()
             assert not msg["flags"] & FLAG_EPHEMERAL and msg in fd.messages(CHANNEL)
-            embed = msg["embeds"][0]
-            assert "4d6kh3 + 2" in embed["title"] and "for strength" in embed["description"]
-            faces = dice_in(embed["description"].splitlines()[1])
+            assert msg["embeds"] == []
+            head, line = msg["content"].splitlines()
+            assert line.startswith("-# *for strength* · 4d6kh3 (") and line.endswith(") + 2")
+            faces = dice_in(line)
             assert len(faces) == 4 and sum(kept for _, kept in faces) == 3
             kept = sorted(v for v, k in faces if k)
             assert min(kept) >= max([v for v, k in faces if not k])  # the lowest one was dropped
-            assert int(big_number(embed)) == sum(kept) + 2
-            assert embed["footer"]["text"] == "Ann"
+            assert head == f"# {sum(kept) + 2}"
+            # the roller's own text never pings anyone
+            assert it.response["data"]["allowed_mentions"] == {"parse": []}
+
+            # ability scores: the six results lead, in order; their sum follows in small type
+            it = await fd.slash(ann, CHANNEL, "roll", {"expression": "4d6kh3", "repeat": 6})
+            lines = (await it.response_message())["content"].splitlines()
+            rows = lines[2:]
+            assert len(rows) == 6 and all(re.match(r"-# \*\*\d+\*\*: \(", row) for row in rows)
+            scores = [sum(v for v, kept in dice_in(row) if kept) for row in rows]
+            assert all(sum(not kept for _, kept in dice_in(row)) == 1 for row in rows)
+            assert lines[0] == "# " + ", ".join(map(str, scores))
+            assert lines[1] == f"-# 4d6kh3 × 6 · sum {sum(scores)}"
 
             it = await fd.slash(ann, CHANNEL, "roll", {"expression": "5d10", "repeat": 3, "target": 8})
-            embed = (await it.response_message())["embeds"][0]
-            lines = [ln for ln in embed["description"].splitlines() if re.match(r"\*\*\d\.\*\*", ln)]
-            assert len(lines) == 3
-            counted = [sum(v >= 8 for v, _ in dice_in(ln)) for ln in lines]
-            assert big_number(embed) == f"{sum(counted)} success" + ("" if sum(counted) == 1 else "es")
+            lines = (await it.response_message())["content"].splitlines()
+            counted = [sum(v >= 8 for v, _ in dice_in(row)) for row in lines[2:]]
+            assert len(counted) == 3 and lines[0] == "# " + ", ".join(map(str, counted)) + " successes"
+            assert f"{sum(counted)} success" + ("" if sum(counted) == 1 else "es") + " in all" in lines[1]
+
+            it = await fd.slash(ann, CHANNEL, "roll", {"expression": "d%"})
+            assert 1 <= int(big_number((await it.response_message())["content"])) <= 100
 
             before = len(fd.messages(CHANNEL))
             it = await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20+5", "private": True})
             answer = await it.wait_response()
             assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL
-            assert int(big_number(answer["data"]["embeds"][0])) in range(6, 26)
+            assert int(big_number(answer["data"]["content"])) in range(6, 26)
             assert len(fd.messages(CHANNEL)) == before
 
             for bad, why in [("1d20+", "can't read"), ("1001d6", "limit is 1,000"), ("1d20/0", "divides by zero"),
@@ -112,11 +134,12 @@ async def test_secret_roll_reaches_only_the_roller_and_the_gm(tmp_path: Path) ->
             assert notice["embeds"] == []
             mine = await fd.wait_until(lambda: fd.dm_messages(ann) and fd.dm_messages(ann)[-1])
             theirs = await fd.wait_until(lambda: fd.dm_messages(gm) and fd.dm_messages(gm)[-1])
-            assert mine["embeds"] == theirs["embeds"]
-            embed = mine["embeds"][0]
-            faces = dice_in(embed["description"].splitlines()[1])
-            assert len(faces) == 3 and int(big_number(embed)) == sum(v for v, _ in faces)
-            assert "stealth" in embed["description"] and "secret roll for Gm" in embed["footer"]["text"]
+            assert mine["content"] == theirs["content"] and mine["embeds"] == []
+            note, head, line = mine["content"].splitlines()
+            assert note == f"🤫 Secret roll by **Ann** for **Gm** in <#{fd.channel(CHANNEL).id}>"
+            faces = dice_in(line)
+            assert len(faces) == 3 and int(big_number(head)) == sum(v for v, _ in faces)
+            assert line.startswith("-# *stealth* · 3d20 (")
             assert fd.dm_messages(cy) == [] and it.followups == []
             channel_text = json.dumps(fd.messages(CHANNEL))
             assert "stealth" not in channel_text and "3d20" not in channel_text
@@ -132,11 +155,12 @@ async def test_secret_roll_with_closed_dms_falls_back_to_ephemeral(tmp_path: Pat
             it = await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20+3", "secret_to": gm})
             await it.response_message()
             [fallback] = await it.wait_followups(1)
-            assert fallback["flags"] & FLAG_EPHEMERAL and "could not DM you" in fallback["content"]
+            assert fallback["flags"] & FLAG_EPHEMERAL
+            assert fallback["content"].startswith("I could not DM you, so here is your secret roll.\n")
             dm = await fd.wait_until(lambda: fd.dm_messages(gm) and fd.dm_messages(gm)[-1])
-            assert fallback["embeds"] == dm["embeds"]
+            assert fallback["content"].endswith("\n" + dm["content"])  # the roll the GM has, word for word
             assert fd.dm_messages(ann) == []
-            assert all(m["embeds"] == [] for m in fd.messages(CHANNEL))
+            assert not any(re.search(r"^# |1d20", m["content"], re.M) or m["embeds"] for m in fd.messages(CHANNEL))
 
             # the GM's DMs are closed: the roller has the result by DM and is told the GM has not
             it = await fd.slash(bob, CHANNEL, "roll", {"expression": "1d20", "secret_to": shy_gm})
@@ -172,7 +196,7 @@ async def test_roll_bones_plain_private_and_bad_input(tmp_path: Path) -> None:
             assert len(faces) == 4 and all(1 <= face <= 20 for face in faces)
             reading = read_bones(faces, 3)
             assert embed["title"].startswith("🦴 The Bones at Tide 3")
-            assert big_number(embed) == coins(reading.bet)
+            assert big_number(embed["description"]) == coins(reading.bet)
             fields = {f["name"]: f["value"] for f in embed["fields"]}
             assert fields["Step by step"] == "\n".join(reading.steps)
             assert ("☠️ Crossbones" in fields) == (reading.crossbones is not None)
@@ -184,7 +208,7 @@ async def test_roll_bones_plain_private_and_bad_input(tmp_path: Path) -> None:
             answer = await it.wait_response()
             assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL
             embed = answer["data"]["embeds"][0]
-            assert big_number(embed) == coins(read_bones(bones_in(embed), 1, "max_group").bet)
+            assert big_number(embed["description"]) == coins(read_bones(bones_in(embed), 1, "max_group").bet)
             assert embed["footer"]["text"] == "Bob · Ill Omens: only the largest group multiplies"
             assert len(fd.messages(CHANNEL)) == before
 

@@ -9,6 +9,11 @@ Typical use (no conftest needed; these are plain async context managers):
             msg = await it.response_message()
         assert fd.violations == [] and fd.unknown_routes == []
         assert bot.error_records() == []
+
+Sharded, as Discord routes events: ``running_fake(shards=2)`` recommends two shards,
+``fd.add_guild("other", channels=["den"], shard=1)`` adds a guild that shard 1 receives; each
+bot process identifies with its [shard_id, shard_count], guild events go to the guild's shard,
+DMs to shard 0, and every Interaction records the shard it was delivered on.
 """
 
 from __future__ import annotations
@@ -20,15 +25,15 @@ from typing import Any
 
 from tests.fakediscord.botproc import FAKE_TOKEN, REPO_ROOT, BotProcess
 from tests.fakediscord.models import (
-    BASIC_PERMISSIONS, BOT_PERMISSIONS, FLAG_EPHEMERAL, FLAG_LOADING, MANAGE_CHANNELS, FakeChannel, FakeUser,
-    Interaction, RequestRecord, Violation, buttons, selects,
+    BASIC_PERMISSIONS, BOT_PERMISSIONS, FLAG_EPHEMERAL, FLAG_LOADING, MANAGE_CHANNELS, FakeChannel, FakeGuild,
+    FakeUser, Interaction, RequestRecord, Violation, buttons, selects, shard_of,
 )
 from tests.fakediscord.server import FakeDiscord
 
 __all__ = [
     "BASIC_PERMISSIONS", "BOT_PERMISSIONS", "FAKE_TOKEN", "FLAG_EPHEMERAL", "FLAG_LOADING", "MANAGE_CHANNELS",
-    "REPO_ROOT", "BotProcess", "FakeChannel", "FakeDiscord", "FakeUser", "Interaction", "RequestRecord",
-    "Violation", "buttons", "running_bot", "running_fake", "selects",
+    "REPO_ROOT", "BotProcess", "FakeChannel", "FakeDiscord", "FakeGuild", "FakeUser", "Interaction", "RequestRecord",
+    "Violation", "buttons", "running_bot", "running_fake", "selects", "shard_of",
 ]
 
 

@@ -74,6 +74,14 @@ class SnowflakeFactory:
             self._last = max(candidate, self._last + 1)
             return self._last
 
+    def on_shard(self, shard: int, shard_count: int) -> int:
+        """The next snowflake that Discord would route to ``shard``: (id >> 22) % shard_count."""
+        with self._lock:
+            ms = max((int(time.time() * 1000) - DISCORD_EPOCH_MS), (self._last >> 22) + 1)
+            ms += (shard - ms) % shard_count
+            self._last = ms << 22
+            return self._last
+
 
 @dataclass(eq=False)
 class FakeUser:
@@ -107,6 +115,22 @@ class FakeUser:
 
     def __repr__(self) -> str:
         return f"FakeUser({self.name!r}, id={self.id})"
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard that receives a guild's events, as Discord routes them; DMs go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    """A server the bot is in. Every member of the fake is a member of every guild."""
+
+    id: int
+    name: str
+
+    def __repr__(self) -> str:
+        return f"FakeGuild({self.name!r}, id={self.id})"
 
 
 @dataclass(eq=False)
@@ -205,6 +229,8 @@ class Interaction:
     modal: dict[str, Any] | None = None
     original_edits: int = 0
     seq: int = field(default_factory=lambda: next(_interaction_seq))
+    #: the gateway shard it was delivered on (None: a session that identified without shards)
+    shard: int | None = None
 
     # -- views -----------------------------------------------------------------------------
     @property

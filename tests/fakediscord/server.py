@@ -6,7 +6,7 @@ strict (the 3-second callback window, double acknowledgements, 15-minute webhook
 limits, closed DMs) and records every request, so tests can assert that nothing the bot did would
 fail against the real service: `fd.violations == []` and `fd.unknown_routes == []`.
 
-Facts about what discord.py 2.7.1 calls are in /work/shared/DISCORD-OFFLINE.md.
+Facts about what discord.py 2.7.1 calls are in the project's shared notes, DISCORD-OFFLINE.md.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import asyncio
 import copy
 import json
 import logging
+import os
 import re
 import secrets
 import time
@@ -26,8 +27,8 @@ from aiohttp import WSMsgType, web
 
 from tests.fakediscord.models import (
     ADMINISTRATOR, BASIC_PERMISSIONS, BOT_PERMISSIONS, DM, FLAG_EPHEMERAL, FLAG_LOADING,
-    MANAGE_CHANNELS, FakeChannel, FakeUser, Interaction, RequestRecord, SnowflakeFactory, Violation,
-    buttons, now_iso, selects,
+    MANAGE_CHANNELS, FakeChannel, FakeGuild, FakeUser, Interaction, RequestRecord, SnowflakeFactory, Violation,
+    buttons, now_iso, selects, shard_of,
 )
 from tests.fakediscord.validate import FormError, check_message
 
@@ -71,10 +72,16 @@ class _Session:
     guild_create_at: float | None = None
     resumes: int = 0
     closed_at: float | None = None
+    #: [shard_id, shard_count] from IDENTIFY (None: the session receives every event)
+    shard: tuple[int, int] | None = None
 
     @property
     def live(self) -> bool:
         return self.ws is not None and not self.ws.closed
+
+    def covers(self, guild_id: int | None) -> bool:
+        """Whether Discord routes this guild's events (None: DMs) to this session."""
+        return self.shard is None or self.shard[0] == shard_of(guild_id, self.shard[1])
 
 
 class FakeDiscord:
@@ -90,13 +97,20 @@ class FakeDiscord:
         callback_window: float = 3.0,
         token_lifetime: float = 15 * 60.0,
         heartbeat_interval_ms: int = 41250,
+        shards: int = 1,
+        max_concurrency: int = 1,
     ) -> None:
         self.snowflake = SnowflakeFactory()
+        #: what GET /gateway/bot recommends: the shard count, and how many may identify at once
+        self.recommended_shards = shards
+        self.max_concurrency = max_concurrency
         self.callback_window = callback_window
         self.token_lifetime = token_lifetime
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.guild_id: int = self.snowflake()
         self.guild_name = guild_name
+        #: every guild the bot is in; the first is the default one (``guild_id``)
+        self.guilds: dict[int, FakeGuild] = {self.guild_id: FakeGuild(self.guild_id, guild_name)}
         self.application_id: int = self.snowflake()
         self.bot_user = FakeUser(id=self.application_id, name=bot_name, bot=True)
         self.owner = FakeUser(id=self.snowflake(), name="owner")
@@ -130,6 +144,12 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.port: int = 0
         self._routes: list[tuple[str, re.Pattern[str], Handler]] = self._route_table()
+        #: every REST call the bot made, {method, path, status, json, message_id, files}, in order:
+        #: what tests of the whole channel read, and what discord-render draws. Written out as
+        #: calls.jsonl + transcript-meta.json on stop when FAKE_DISCORD_CALLS names a folder.
+        self.calls: list[dict[str, Any]] = []
+        self.calls_dir: str | None = os.environ.get("FAKE_DISCORD_CALLS") or None
+        self._bodies: dict[int, tuple[Any, list[str]]] = {}  # id(request) -> what it carried
         for name in channels:
             self.add_channel(name)
 
@@ -170,6 +190,47 @@ class FakeDiscord:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.calls_dir:
+            self.write_calls(self.calls_dir)
+
+    def write_calls(self, folder: str | os.PathLike[str]) -> None:
+        """calls.jsonl and transcript-meta.json, as ../shared/tools/discord-render reads them."""
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "calls.jsonl"), "w", encoding="utf-8") as out:
+            for call in self.calls:
+                out.write(json.dumps({k: call[k] for k in ("method", "path", "status", "json")}) + "\n")
+        # the channel the game was played in: the one with the most messages
+        main = max((c for c in self.channels.values() if c.type != DM),
+                   key=lambda c: len(self._messages.get(c.id, [])))
+        meta = {
+            "format": "transcript-meta/1",
+            "application_id": str(self.application_id),
+            "channel_id": str(main.id),
+            "channel_name": main.name,
+            "users": {str(u.id): u.name for u in [*self.users, self.bot_user]},
+            "dm_channels": {str(ch.id): str(uid) for uid, ch in self._dm_channels.items()},
+            "calls": [{"message_id": c.get("message_id")} for c in self.calls],
+            "interactions": {
+                str(it.id): {
+                    "user": str(it.user.id), "type": it.type, "channel_id": str(it.channel_id),
+                    "message_id": (it.payload.get("message") or {}).get("id"),
+                    "custom_id": (it.payload.get("data") or {}).get("custom_id"),
+                    "label": self._label_of(it),
+                    "command": "/" + it.name if it.type == 2 else None,
+                }
+                for it in self.interactions
+            },
+        }
+        with open(os.path.join(folder, "transcript-meta.json"), "w", encoding="utf-8") as out:
+            json.dump(meta, out)
+
+    @staticmethod
+    def _label_of(it: Interaction) -> str | None:
+        custom_id = (it.payload.get("data") or {}).get("custom_id")
+        for b in buttons(it.payload.get("message") or {}):
+            if b.get("custom_id") == custom_id:
+                return b.get("label")
+        return None
 
     async def __aenter__(self) -> "FakeDiscord":
         await self.start()
@@ -185,22 +246,45 @@ class FakeDiscord:
         later additions reach the bot only as GUILD_MEMBER_ADD and only with the members intent."""
         user = FakeUser(id=self.snowflake(), name=name, dms_closed=dms_closed, manager=manager, admin=admin)
         self.users.append(user)
-        session = self._current_session()
-        if session is not None and session.intents & INTENT_GUILD_MEMBERS:
-            self._spawn(self._dispatch("GUILD_MEMBER_ADD", {**self._member(user), "guild_id": str(self.guild_id)}))
+        for gid in self.guilds:
+            session = self._session_for(gid)
+            if session is not None and session.intents & INTENT_GUILD_MEMBERS:
+                self._spawn(self._dispatch("GUILD_MEMBER_ADD", {**self._member(user), "guild_id": str(gid)}))
         return user
 
     def set_manager(self, user: FakeUser, manager: bool = True) -> None:
         """Grant/revoke Manage Channels (via the managers role); interactions carry it from now on."""
         user.manager = manager
-        session = self._current_session()
-        if session is not None and session.intents & INTENT_GUILD_MEMBERS:
-            self._spawn(self._dispatch("GUILD_MEMBER_UPDATE", {**self._member(user), "guild_id": str(self.guild_id)}))
+        for gid in self.guilds:
+            session = self._session_for(gid)
+            if session is not None and session.intents & INTENT_GUILD_MEMBERS:
+                self._spawn(self._dispatch("GUILD_MEMBER_UPDATE", {**self._member(user), "guild_id": str(gid)}))
 
-    def add_channel(self, name: str, *, bot_forbidden: bool = False) -> FakeChannel:
+    def add_guild(self, name: str, *, channels: Iterable[str] = (), shard: int | None = None,
+                  shard_count: int | None = None) -> FakeGuild:
+        """Another guild the bot is in (add before the bot connects), with text channels (their
+        names must differ from every other channel's). With ``shard`` and ``shard_count`` its id
+        is one that Discord routes to that shard."""
+        if shard is not None:
+            gid = self.snowflake.on_shard(shard, shard_count or self.recommended_shards)
+        else:
+            gid = self.snowflake()
+        guild = FakeGuild(gid, name)
+        self.guilds[gid] = guild
+        for channel in channels:
+            self.add_channel(channel, guild=guild)
+        return guild
+
+    def guild_of(self, channel: FakeChannel | int | str) -> FakeGuild | None:
+        """The guild a channel belongs to (None for a DM channel)."""
+        gid = self.channel(channel).guild_id
+        return self.guilds.get(gid) if gid is not None else None
+
+    def add_channel(self, name: str, *, bot_forbidden: bool = False, guild: FakeGuild | None = None) -> FakeChannel:
         """A guild text channel (add before the bot connects; GUILD_CREATE carries channels)."""
-        ch = FakeChannel(id=self.snowflake(), name=name, position=len(self.channels), guild_id=self.guild_id,
-                         bot_forbidden=bot_forbidden)
+        gid = guild.id if guild is not None else self.guild_id
+        ch = FakeChannel(id=self.snowflake(), name=name, position=sum(c.guild_id == gid for c in self.channels.values()),
+                         guild_id=gid, bot_forbidden=bot_forbidden)
         self.channels[ch.id] = ch
         self._messages[ch.id] = []
         return ch
@@ -234,14 +318,14 @@ class FakeDiscord:
         return self._dm_channels.get(user.id)
 
     # ------------------------------------------------------------------ payload builders
-    def _roles(self) -> list[dict[str, Any]]:
+    def _roles(self, guild_id: int | None = None) -> list[dict[str, Any]]:
         def role(rid: int, name: str, perms: int, position: int, **extra: Any) -> dict[str, Any]:
             return {"id": str(rid), "name": name, "permissions": str(perms), "position": position, "color": 0,
                     "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
                     "hoist": False, "managed": False, "mentionable": False, "icon": None, "unicode_emoji": None,
                     "flags": 0, **extra}
         return [
-            role(self.guild_id, "@everyone", BASIC_PERMISSIONS, 0),
+            role(guild_id or self.guild_id, "@everyone", BASIC_PERMISSIONS, 0),
             role(self.manager_role_id, "Game Managers", MANAGE_CHANNELS, 1),
             role(self.bot_role_id, self.bot_user.name, self.app_permissions, 2, managed=True,
                  tags={"bot_id": str(self.bot_user.id)}),
@@ -273,14 +357,15 @@ class FakeDiscord:
             data["permissions"] = str(self.permissions_of(user))
         return data
 
-    def _guild_payload(self, *, full: bool) -> dict[str, Any]:
+    def _guild_payload(self, *, full: bool, guild_id: int | None = None) -> dict[str, Any]:
+        guild = self.guilds[guild_id or self.guild_id]
         data: dict[str, Any] = {
-            "id": str(self.guild_id), "name": self.guild_name, "icon": None, "splash": None,
+            "id": str(guild.id), "name": guild.name, "icon": None, "splash": None,
             "discovery_splash": None, "banner": None, "description": None, "owner_id": str(self.owner.id),
             "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
             "default_message_notifications": 1, "explicit_content_filter": 0, "mfa_level": 0,
             "nsfw_level": 0, "premium_tier": 0, "premium_subscription_count": 0, "preferred_locale": "en-US",
-            "features": [], "roles": self._roles(), "emojis": [], "stickers": [], "system_channel_id": None,
+            "features": [], "roles": self._roles(guild.id), "emojis": [], "stickers": [], "system_channel_id": None,
             "system_channel_flags": 0, "rules_channel_id": None, "public_updates_channel_id": None,
             "vanity_url_code": None, "max_members": 500000, "premium_progress_bar_enabled": False,
         }
@@ -289,7 +374,7 @@ class FakeDiscord:
             data.update({
                 "unavailable": False, "large": False, "lazy": True, "joined_at": now_iso(),
                 "member_count": len(members), "members": [self._member(u) for u in members],
-                "channels": [ch.to_dict() for ch in self.channels.values()], "threads": [],
+                "channels": [ch.to_dict() for ch in self.channels.values() if ch.guild_id == guild.id], "threads": [],
                 "presences": [], "voice_states": [], "stage_instances": [], "guild_scheduled_events": [],
                 "soundboard_sounds": [],
             })
@@ -465,6 +550,12 @@ class FakeDiscord:
             self._violate("fake_error", f"{request.method} {path} crashed the fake (see log)")
             resp = _error(500, 0, "500: Internal Server Error (fake)")
         rec.status = resp.status
+        body, names = self._bodies.pop(id(request), (None, []))
+        self.calls.append({
+            "method": request.method, "path": path.removeprefix(API_PREFIX), "status": resp.status,
+            "json": body, "files": names,
+            "message_id": self._message_id_of(resp),
+        })
         if resp.status >= 400 and isinstance(resp, web.Response) and isinstance(resp.body, bytes):
             rec.code = json.loads(resp.body).get("code")
         rec.done = time.monotonic()
@@ -494,8 +585,33 @@ class FakeDiscord:
         log.warning("fake discord: unknown route %s %s", request.method, path)
         return _error(404, 0, "404: Not Found")
 
+    @staticmethod
+    def _message_id_of(resp: web.StreamResponse) -> str | None:
+        """The message a call created or edited, read back from what the fake answered."""
+        if not isinstance(resp, web.Response) or not isinstance(resp.body, bytes) or resp.status >= 400:
+            return None
+        try:
+            body = json.loads(resp.body)
+        except ValueError:
+            return None
+        if not isinstance(body, dict):
+            return None
+        if "channel_id" in body and "id" in body and "author" in body:
+            return str(body["id"])
+        resource = body.get("resource") or {}
+        message = resource.get("message") if isinstance(resource, dict) else None
+        if isinstance(message, dict):
+            return str(message["id"])
+        return (body.get("interaction") or {}).get("response_message_id")
+
     async def _read(self, request: web.Request) -> tuple[Any, dict[int, tuple[str, bytes, str]]]:
-        """JSON body, or multipart/form-data with payload_json plus files[n] parts."""
+        """JSON body, or multipart/form-data with payload_json plus files[n] parts (both kept on
+        the request for the call log)."""
+        payload, files = await self._read_body(request)
+        self._bodies[id(request)] = (payload, [name for name, _, _ in files.values()])
+        return payload, files
+
+    async def _read_body(self, request: web.Request) -> tuple[Any, dict[int, tuple[str, bytes, str]]]:
         files: dict[int, tuple[str, bytes, str]] = {}
         ctype = request.headers.get("Content-Type", "")
         if ctype.startswith("multipart/"):
@@ -532,9 +648,9 @@ class FakeDiscord:
         return _json(self._app_info())
 
     async def _r_gateway_info(self, request: web.Request, m: re.Match[str]) -> web.StreamResponse:
-        return _json({"url": self.gateway_url.rstrip("/"), "shards": 1,
+        return _json({"url": self.gateway_url.rstrip("/"), "shards": self.recommended_shards,
                       "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14400000,
-                                              "max_concurrency": 1}})
+                                              "max_concurrency": self.max_concurrency}})
 
     def _scope(self, m: re.Match[str]) -> int | None:
         gid = m.groupdict().get("gid")
@@ -562,7 +678,7 @@ class FakeDiscord:
         if int(m["app"]) != self.application_id:
             return _error(403, 50001, "Missing Access")
         scope = self._scope(m)
-        if scope is not None and scope != self.guild_id:
+        if scope is not None and scope not in self.guilds:
             return _error(403, 50001, "Missing Access")
         body, _ = await self._read(request)
         names = [c["name"] for c in body]
@@ -602,17 +718,17 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ REST: guild
     async def _r_guild(self, request: web.Request, m: re.Match[str]) -> web.StreamResponse:
-        if int(m["gid"]) != self.guild_id:
+        if int(m["gid"]) not in self.guilds:
             return _error(404, 10004, "Unknown Guild")
-        data = self._guild_payload(full=False)
+        data = self._guild_payload(full=False, guild_id=int(m["gid"]))
         data["approximate_member_count"] = len(self.users) + 1
         return _json(data)
 
     async def _r_guild_channels(self, request: web.Request, m: re.Match[str]) -> web.StreamResponse:
-        return _json([ch.to_dict() for ch in self.channels.values()])
+        return _json([ch.to_dict() for ch in self.channels.values() if ch.guild_id == int(m["gid"])])
 
     async def _r_guild_roles(self, request: web.Request, m: re.Match[str]) -> web.StreamResponse:
-        return _json(self._roles())
+        return _json(self._roles(int(m["gid"])))
 
     async def _r_guild_members(self, request: web.Request, m: re.Match[str]) -> web.StreamResponse:
         return _json([self._member(u) for u in [self.bot_user, *self.users]])
@@ -684,7 +800,7 @@ class FakeDiscord:
                 return _error(400, 50035, "Invalid Form Body", {"errors": {"message_reference": "Unknown message"}})
             msg["type"] = 19
             msg["message_reference"] = {"type": 0, "message_id": str(ref["message_id"]), "channel_id": str(ch.id),
-                                        "guild_id": str(self.guild_id) if ch.type != DM else None}
+                                        "guild_id": str(ch.guild_id) if ch.type != DM else None}
             msg["referenced_message"] = copy.deepcopy(target)
         check_message(msg)
         await self._store_channel_message(ch, msg)
@@ -822,7 +938,7 @@ class FakeDiscord:
             msg["application_id"] = str(self.application_id)
             msg["interaction_metadata"] = {
                 "id": str(interaction.id), "type": interaction.type, "user": interaction.user.to_dict(),
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                "authorizing_integration_owners": {"0": str(ch.guild_id or self.guild_id)},
             }
             if interaction.type == 2:
                 msg["interaction"] = {"id": str(interaction.id), "type": 2, "name": interaction.name,
@@ -871,7 +987,7 @@ class FakeDiscord:
             self._messages[key] = [x for x in self._messages[key] if x is not msg]
             data: dict[str, Any] = {"id": str(mid), "channel_id": msg["channel_id"]}
             if key in self.channels:
-                data["guild_id"] = str(self.guild_id)
+                data["guild_id"] = str(self.channels[key].guild_id)
             await self._dispatch("MESSAGE_DELETE", data)
         else:
             self._interactions_by_id[key].ephemeral.pop(mid, None)
@@ -901,7 +1017,7 @@ class FakeDiscord:
             group, subcommand = parts[1], parts[2]
         elif len(parts) == 2:
             subcommand = parts[1]
-        cmd = self._find_command(top)
+        cmd = self._find_command(top, self.channel(channel).guild_id)
         schema_opts: list[dict[str, Any]] = cmd.get("options") or []
         path = [top]
         if group:
@@ -930,7 +1046,7 @@ class FakeDiscord:
                            options: Mapping[str, Any], focused: str) -> Interaction:
         """Type 4 interaction with `focused` marking the option being typed; response type 8."""
         parts = name.split()
-        cmd = self._find_command(parts[0])
+        cmd = self._find_command(parts[0], self.channel(channel).guild_id)
         schema: list[dict[str, Any]] = cmd.get("options") or []
         wrap: list[tuple[str, int]] = []
         for i, part in enumerate(parts[1:]):
@@ -953,9 +1069,15 @@ class FakeDiscord:
             data["guild_id"] = cmd["guild_id"]
         return await self._inject(user, channel, 4, data, name=name)
 
-    async def click(self, user: FakeUser, message: dict[str, Any] | int | str, custom_id: str) -> Interaction:
-        """Press a button on a stored message (must exist and be enabled, as in the real client)."""
+    async def click(self, user: FakeUser, message: dict[str, Any] | int | str, custom_id: str, *,
+                    as_seen: bool = False) -> Interaction:
+        """Press a button on a stored message (must exist and be enabled, as in the real client).
+
+        ``as_seen``: press it on ``message`` as the client last drew it (a dict), as a phone that
+        has not yet received an edit does: the message must still exist, its buttons may be gone."""
         msg = self._component_target(user, message)
+        if as_seen and isinstance(message, dict):
+            msg = copy.deepcopy(message)
         match = [b for b in buttons(msg) if b["custom_id"] == custom_id]
         if not match:
             raise ValueError(f"no button {custom_id!r} on message {msg['id']}: {buttons(msg)}")
@@ -1040,8 +1162,10 @@ class FakeDiscord:
             raise ValueError("an ephemeral message is only visible to the user it was shown to")
         return copy.deepcopy(live)
 
-    def _find_command(self, name: str) -> dict[str, Any]:
-        for scope in (self.guild_id, None):
+    def _find_command(self, name: str, guild_id: int | None = None) -> dict[str, Any]:
+        """A synced command as a member of ``guild_id`` (default: the first guild) sees it:
+        that guild's own commands, then the global ones."""
+        for scope in (guild_id or self.guild_id, None):
             for cmd in self.commands.get(scope, []):
                 if cmd["name"] == name and cmd.get("type", 1) == 1:
                     return cmd
@@ -1103,7 +1227,8 @@ class FakeDiscord:
     async def _inject(self, user: FakeUser, channel: FakeChannel | int | str, itype: int, data: dict[str, Any], *,
                       message: dict[str, Any] | None = None, name: str = "") -> Interaction:
         ch = self.channel(channel)
-        session = await self.wait_until(lambda: (s := self._current_session()) is not None and s.live and s, 5.0,
+        gid = ch.guild_id if ch.type != DM else None
+        session = await self.wait_until(lambda: (s := self._session_for(gid)) is not None and s.live and s, 5.0,
                                         what="a connected bot to receive the interaction")
         iid = self.snowflake()
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
@@ -1111,7 +1236,7 @@ class FakeDiscord:
             "id": str(iid), "application_id": str(self.application_id), "type": itype, "token": token,
             "version": 1, "data": data, "locale": "en-US", "attachment_size_limit": 10 * 1024 * 1024,
             "app_permissions": str(self.app_permissions), "entitlements": [], "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(ch.guild_id or self.guild_id)},
         }
         if ch.type == DM:
             payload["channel"] = ch.to_dict()
@@ -1120,15 +1245,15 @@ class FakeDiscord:
             payload["context"] = 1
         else:
             payload.update({
-                "guild_id": str(self.guild_id), "guild_locale": "en-US", "channel_id": str(ch.id),
+                "guild_id": str(ch.guild_id), "guild_locale": "en-US", "channel_id": str(ch.id),
                 "channel": {**ch.to_dict(), "permissions": str(self.permissions_of(user))},
-                "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+                "guild": {"id": str(ch.guild_id), "locale": "en-US", "features": []},
                 "member": self._member(user, permissions=True), "context": 0,
             })
         if message is not None:
             payload["message"] = message
         it = Interaction(id=iid, token=token, type=itype, user=user, channel_id=ch.id, payload=payload,
-                         name=name, fd=self)
+                         name=name, fd=self, shard=session.shard[0] if session.shard else None)
         self._interactions_by_id[iid] = it
         self._interactions_by_token[token] = it
         self.interactions.append(it)
@@ -1305,13 +1430,38 @@ class FakeDiscord:
         return _json(copy.deepcopy(msg))
 
     # ------------------------------------------------------------------ gateway
-    def _current_session(self) -> _Session | None:
-        """The most recently identified session: 'the bot' as far as Discord is concerned."""
-        return self._sessions[-1] if self._sessions else None
+    def _current_session(self, shard: int | None = None) -> _Session | None:
+        """The most recently identified session ('the bot' as far as Discord is concerned), or
+        with ``shard`` the most recent one of that shard."""
+        for s in reversed(self._sessions):
+            if shard is None or (s.shard[0] if s.shard else 0) == shard:
+                return s
+        return None
 
-    def connected(self) -> bool:
-        s = self._current_session()
+    def _session_for(self, guild_id: int | None) -> _Session | None:
+        """The session that receives a guild's events (None: DMs): the newest one identified for
+        the guild's shard, (guild_id >> 22) % shard_count, as Discord routes them."""
+        for s in reversed(self._sessions):
+            if s.covers(guild_id):
+                return s
+        return None
+
+    def _is_current(self, session: _Session) -> bool:
+        """No newer session identified for the same shard (a newer one replaces it)."""
+        later = self._sessions[self._sessions.index(session) + 1:]
+        mine = session.shard[0] if session.shard else None
+        return not any(s.shard is None or mine is None or s.shard[0] == mine for s in later)
+
+    def connected(self, shard: int | None = None) -> bool:
+        s = self._current_session(shard)
         return s is not None and s.live
+
+    def shard_sessions(self) -> dict[int, str]:
+        """Shard id -> the id of its current gateway session (shard 0 for an unsharded one)."""
+        out: dict[int, str] = {}
+        for s in self._sessions:
+            out[s.shard[0] if s.shard else 0] = s.id
+        return out
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         """Fire-and-forget from sync test helpers; failures are logged, never swallowed silently."""
@@ -1350,20 +1500,21 @@ class FakeDiscord:
             await self._send_raw(session, payload)
 
     async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
-        session = self._current_session()
+        gid = data.get("guild_id")
+        session = self._session_for(int(gid) if gid else None)
         if session is not None:
             await self._send_dispatch(session, event, data)
 
     async def _dispatch_message(self, event: str, msg: dict[str, Any]) -> None:
         """MESSAGE_CREATE/UPDATE as the gateway delivers it (guild_id and member added; content
         stripped like real Discord when the bot lacks the message-content intent)."""
-        session = self._current_session()
+        ch = self._find_channel(msg["channel_id"])
+        session = self._session_for(ch.guild_id if ch is not None and ch.type != DM else None)
         if session is None or msg["flags"] & FLAG_EPHEMERAL:
             return
         data = copy.deepcopy(msg)
-        ch = self._find_channel(msg["channel_id"])
         if ch is not None and ch.type != DM:
-            data["guild_id"] = str(self.guild_id)
+            data["guild_id"] = str(ch.guild_id)
             try:
                 author = self.user(msg["author"]["id"])
                 data["member"] = self._member(author, with_user=False)
@@ -1399,7 +1550,7 @@ class FakeDiscord:
                 elif op == 8 and bound is not None:  # request guild members
                     d = msg["d"]
                     await self._send_dispatch(bound, "GUILD_MEMBERS_CHUNK", {
-                        "guild_id": str(self.guild_id), "members": [self._member(u) for u in
+                        "guild_id": str(d.get("guild_id") or self.guild_id), "members": [self._member(u) for u in
                                                                     [self.bot_user, *self.users]],
                         "chunk_index": 0, "chunk_count": 1, "nonce": d.get("nonce"), "not_found": []})
                 self._notify()
@@ -1411,12 +1562,14 @@ class FakeDiscord:
         return ws
 
     async def _identify(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> _Session:
+        shard = d.get("shard")
         session = _Session(id=secrets.token_hex(16), intents=int(d.get("intents", 0)), identified_at=time.monotonic(),
-                           ws=ws)
+                           ws=ws, shard=(int(shard[0]), int(shard[1])) if shard else None)
         self._sessions.append(session)
         self.identifies.append((session.identified_at, session.id))
+        mine = [gid for gid in self.guilds if session.covers(gid)]
         ready: dict[str, Any] = {
-            "v": 10, "user": self._me(), "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "v": 10, "user": self._me(), "guilds": [{"id": str(gid), "unavailable": True} for gid in mine],
             "session_id": session.id, "session_type": "normal", "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0}, "private_channels": [],
             "relationships": [], "presences": [], "guild_join_requests": [], "geo_ordered_rtc_regions": [],
@@ -1425,13 +1578,14 @@ class FakeDiscord:
         if d.get("shard") is not None:
             ready["shard"] = d["shard"]
         await self._send_dispatch(session, "READY", ready)
-        await self._send_dispatch(session, "GUILD_CREATE", self._guild_payload(full=True))
+        for gid in mine:
+            await self._send_dispatch(session, "GUILD_CREATE", self._guild_payload(full=True, guild_id=gid))
         session.guild_create_at = time.monotonic()
         return session
 
     async def _resume(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> _Session | None:
         session = next((s for s in self._sessions if s.id == d.get("session_id")), None)
-        if session is None or session is not self._current_session():
+        if session is None or not self._is_current(session):
             await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
             return None
         old = session.ws
@@ -1446,15 +1600,15 @@ class FakeDiscord:
         await self._send_dispatch(session, "RESUMED", {"_trace": ["fake-discord"]})
         return session
 
-    async def request_reconnect(self) -> None:
+    async def request_reconnect(self, shard: int | None = None) -> None:
         """Send op 7 (RECONNECT): the client reconnects at once and RESUMEs (tests resume handling)."""
-        s = self._current_session()
+        s = self._current_session(shard)
         if s is not None and s.live:
             await self._send(s, {"op": 7, "d": None, "s": None, "t": None})
 
-    async def drop_connection(self, code: int = 4000) -> None:
+    async def drop_connection(self, code: int = 4000, shard: int | None = None) -> None:
         """Close the bot's socket with a resumable code (client backs off ~1 s, then RESUMEs)."""
-        s = self._current_session()
+        s = self._current_session(shard)
         if s is not None and s.ws is not None:
             await s.ws.close(code=code)
 

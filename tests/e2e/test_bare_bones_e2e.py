@@ -1,0 +1,295 @@
+"""Bare Bones end to end: the real bot process against the fake Discord on 127.0.0.1.
+
+Every decision in Bare Bones is its player's own, so the buttons come with the hand: in the
+newest DM the bot sent, or, for a player whose DMs are closed, in the **My hand** copy the table
+offers. Players act only by clicking what was rendered there. Bot seats keep the games short.
+Every test ends with ``clean(fd, bot)``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from tests.e2e import channel as ch
+from tests.e2e.test_knucklebones_e2e import CHANNEL, button, clean, finished
+from tests.fakediscord import (
+    BotProcess,
+    FakeDiscord,
+    FakeUser,
+    running_bot,
+    running_fake,
+)
+
+#: what a public message must never carry: the private view's own headings
+PRIVATE_MARKS = ("Your hand", "Dice Cards**:", "Action Units left", "Draw pile ")
+
+
+def table_of(fd: FakeDiscord) -> dict[str, Any]:
+    table = ch.live_table(fd, CHANNEL)
+    assert table is not None
+    return table
+
+
+def act_buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for row in message.get("components") or [] for c in row.get("components") or []
+            if (c.get("custom_id") or "").startswith("bn:act:")]
+
+
+def act_select(message: dict[str, Any]) -> dict[str, Any] | None:
+    """More than 20 answers (a Loan Shark's amounts) come as one select."""
+    return next((c for row in message.get("components") or [] for c in row.get("components") or []
+                 if (c.get("custom_id") or "").startswith("bn:pick:")), None)
+
+
+def controls_of(message: dict[str, Any]) -> list[str]:
+    picker = act_select(message)
+    return [b["label"] for b in act_buttons(message)] + ([o["label"] for o in picker["options"]] if picker else [])
+
+
+def acting(fd: FakeDiscord, users: list[FakeUser]) -> list[FakeUser]:
+    """Whom the live table waits for: named in "Waiting for …" or sent to My hand."""
+    content = table_of(fd).get("content") or ""
+    waiting = re.search(r"Waiting for (.+?) \(choosing in DMs\)", content)
+    names = waiting[1] if waiting else ""
+    return [u for u in users if u.name.title() in names or f"<@{u.id}>: I could not DM you" in content]
+
+
+def public_text(fd: FakeDiscord) -> str:
+    return json.dumps([m for m in fd.messages(CHANNEL)], ensure_ascii=False)
+
+
+async def open_table(fd: FakeDiscord, host: FakeUser, others: list[FakeUser], bots: int,
+                     options: dict | None = None) -> dict[str, Any]:
+    lobby = await (await fd.slash(host, CHANNEL, "bare-bones new", options or {})).response_message()
+    for p in others:
+        await (await fd.click(p, lobby, button(fd, lobby, "Join"))).wait_response()
+    for _ in range(bots):
+        await (await fd.click(host, lobby, button(fd, lobby, "Add AI"))).wait_response()
+    await (await fd.click(host, lobby, button(fd, lobby, "Start"))).wait_response()
+    return await started(fd)
+
+
+async def started(fd: FakeDiscord) -> dict[str, Any]:
+    """The first table of a game: every control is private, so the table has only Details and
+    My hand to show it is live."""
+    def ready() -> dict[str, Any] | None:
+        table = ch.live_table(fd, CHANNEL)
+        return table if table and (table.get("embeds") or [{}])[0].get("title", "").startswith("Bare Bones ·") else None
+
+    await fd.wait_until(ready, 10, what="the first table")
+    await ch.settle(fd, quiet=0.05)
+    return table_of(fd)
+
+
+class Hands:
+    """Where each player's controls are: their newest DM, or the My hand copy they opened."""
+
+    def __init__(self, fd: FakeDiscord, audit: ch.Audit | None = None) -> None:
+        self.fd = fd
+        self.audit = audit
+        self.mine: dict[int, str] = {}  # user id -> message id of the My hand copy
+        self.via_dm = 0
+        self.via_hand = 0
+        self.labels: list[str] = []
+        self.drafted: dict[int, list[str]] = {}
+
+    async def controls(self, user: FakeUser) -> dict[str, Any]:
+        fd = self.fd
+        if not user.dms_closed:
+            return await fd.wait_until(
+                lambda: next((m for m in reversed(fd.dm_messages(user)) if controls_of(m)), None),
+                timeout=5, what=f"{user.name}'s DM with buttons")
+        held = fd.message(self.mine[user.id]) if user.id in self.mine else None
+        if held is not None and controls_of(held):
+            return held
+        table = table_of(fd)
+        private = await (await fd.click(user, table, button(fd, table, "My hand"))).response_message()
+        assert private["flags"] & 64, "My hand must answer privately"
+        self.mine[user.id] = private["id"]
+        return private
+
+    async def step(self, user: FakeUser, choose: Any = None) -> str:
+        """The user clicks one of their buttons (the first, unless ``choose`` picks a label)."""
+        fd = self.fd
+        message = await self.controls(user)
+        if self.audit is not None:
+            self.audit.note_private(message)
+        labels = controls_of(message)
+        # in the Draft each player takes one Hot Potato and one Joyride first, so both come up
+        taken = self.drafted.setdefault(user.id, [])
+        wanted = [x for x in labels if x.startswith(("Draft Hot Potato", "Draft Joyride")) and x not in taken]
+        label = wanted[0] if wanted else choose(labels) if choose else None
+        if label and label.startswith("Draft "):
+            taken.append(label)
+        label = label if label in labels else labels[0]
+        self.labels.append(label)
+        if self.audit is not None:
+            self.audit.clicked(user)
+        picker = act_select(message)
+        if picker is not None:
+            value = next(o["value"] for o in picker["options"] if o["label"] == label)
+            it = await fd.select(user, message, picker["custom_id"], [value])
+        else:
+            it = await fd.click(user, message, next(b["custom_id"] for b in act_buttons(message) if b["label"] == label))
+        answer = await it.wait_response()
+        assert answer["type"] == 7, answer
+        if user.dms_closed:
+            self.via_hand += 1
+        else:
+            self.via_dm += 1
+        return label
+
+
+#: a set with a Hot Potato and cards that ask questions, all but Greed draftable
+CUSTOM = "Hot Potato, Joyride, Loan Shark, Mimic, Pairs, Greed, Yard Sale"
+
+
+def policy(labels: list[str]) -> str:
+    """A player who plays everything, takes a bonus match, buys what they can and passes their
+    Hot Potatoes on: every kind of decision shows up, and every stage ends."""
+    for want in ("Play Hot Potato", "Play Joyride", "Bonus match", "Hot Potato onto", "Buy ", "Play ", "Draft "):
+        found = [x for x in labels if x.startswith(want)]
+        if found:
+            return found[-1] if want in ("Buy ", "Draft ") else found[0]
+    return labels[0]
+
+
+async def play_to_end(fd: FakeDiscord, users: list[FakeUser], hands: Hands, audit: ch.Audit | None,
+                      limit: int = 900) -> dict[str, Any]:
+    for _ in range(limit):
+        await ch.settle(fd, quiet=0.05)
+        table = table_of(fd)
+        if finished(table):
+            return table
+        now = acting(fd, users)
+        if audit is not None:
+            audit.look({u.id for u in now})
+        assert now, table.get("content")
+        await hands.step(now[0], policy)
+    raise AssertionError("the game did not end")
+
+
+async def test_three_players_play_to_the_end_by_dm_and_my_hand(tmp_path: Path) -> None:
+    """Ann plays by DM, Bob (DMs closed) through My hand, a bot takes the third seat: the Draft,
+    12 rounds and the final scoresheet, by clicking only what was rendered; no hand is ever
+    shown in the channel; the table keeps to the phone-sized targets."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob", dms_closed=True)
+        async with running_bot(fd, {}, tmp_path / "bb.sqlite3") as bot:
+            table = await open_table(fd, ann, [bob], bots=1, options={
+                "action_set": "custom", "custom_actions": CUSTOM})
+            assert table["embeds"][0]["title"].startswith("Bare Bones · Draft pick")
+            audit = ch.Audit(fd, CHANNEL)
+            hands = Hands(fd, audit)
+            final = await play_to_end(fd, [ann, bob], hands, audit)
+            audit.assert_targets(median=700, most=1000, private_median=400)
+            assert hands.via_dm > 20 and hands.via_hand > 20
+            labels = hands.labels
+            assert any(x.startswith("Draft ") for x in labels)
+            assert any(x.startswith("Buy ") for x in labels)
+            assert any(x.startswith("Play ") and "AU" in x for x in labels)  # an Action
+            assert any(x.startswith("Bonus match") for x in labels)
+            assert any(x.startswith("Hot Potato onto") for x in labels)
+            assert any(x.startswith(("Joyride", "Borrow their")) for x in labels)  # a card's question
+            sheet = final["embeds"][0]["description"]
+            assert final["embeds"][0]["title"] == "Bare Bones: the final scoresheet"
+            assert "FPV" in sheet and re.search(r"\n12 +\d+", sheet)
+            assert re.search(r"(wins|share the win) with -?\d+ points", final["embeds"][-1]["description"])
+            # the private views never reached the channel
+            text = public_text(fd)
+            for mark in PRIVATE_MARKS:
+                assert mark not in text, mark
+            # the channel keeps one line of story per turn, under its round
+            history = [m["content"] for m in fd.messages(CHANNEL) if not m["embeds"]]
+            assert any(line.startswith("**Round 12**") for line in history)
+            assert any(re.search(r"Ann: \d+ points? and \d+ coins?", line) for line in history)
+            assert any("bought " in line for line in history) and any("🥔→" in line for line in history)
+            # Details shows the scoresheet
+            details = await (await fd.click(ann, final, button(fd, final, "Details"))).response_message()
+            assert details["flags"] & 64 and "Scoresheet" in json.dumps(details["embeds"])
+            log = await (await fd.slash(ann, CHANNEL, "game log")).response_message()
+            assert "Round 12" in log["embeds"][0]["description"]
+        clean(fd, bot)
+
+
+async def test_restart_mid_turn_continues_from_the_old_buttons(tmp_path: Path) -> None:
+    db = tmp_path / "bb.sqlite3"
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        first = await BotProcess(fd, {}, db).start()
+        try:
+            await open_table(fd, ann, [], bots=1)
+            hands = Hands(fd)
+            # the Draft, then into Ann's first turn
+            while not any(x.startswith("Done playing") for x in
+                          controls_of(await hands.controls(ann))):
+                await hands.step(ann, policy)
+                await ch.settle(fd, quiet=0.05)
+            dm = await hands.controls(ann)
+            first.kill()
+            await first.wait()
+        finally:
+            await first.stop()
+        async with running_bot(fd, {}, db) as second:
+            # the DM the killed process sent still plays: its first card goes into play
+            before = len(fd.calls)
+            label = act_buttons(dm)[0]["label"]
+            assert label.startswith("Play ")
+            answer = await (await fd.click(ann, dm, act_buttons(dm)[0]["custom_id"])).wait_response()
+            assert answer["type"] == 7, answer
+            assert any(c["path"].startswith("/interactions/") and c["status"] == 200 for c in fd.calls[before:])
+            await ch.settle(fd, quiet=0.05)
+            played = label.removeprefix("Play ").split(" (")[0].removesuffix(" Dice Card")
+            assert played in table_of(fd)["embeds"][0]["description"].split("In play: ")[1].splitlines()[0]
+            # and the turn goes on from the new process to its end, told in a line of history
+            hands = Hands(fd)
+            for _ in range(40):
+                if ann not in acting(fd, [ann]):
+                    break
+                await hands.step(ann, policy)
+                await ch.settle(fd, quiet=0.05)
+            assert any(m["content"].startswith("**Round 1** · Ann") for m in fd.messages(CHANNEL)
+                       if not m["embeds"]), [m["content"] for m in fd.messages(CHANNEL)]
+        clean(fd, second)
+        assert first.error_records() == []
+
+
+async def test_timeouts_play_the_default_and_bots_fill_the_table(tmp_path: Path) -> None:
+    """Nobody clicks: each of Ann's decisions times out (the highest-cost Dice Card in the
+    Draft, then all Dice Cards, the best score, nothing bought), while two bots play theirs."""
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        async with running_bot(fd, {"DEFAULT_TIMER_SECONDS": "1"}, tmp_path / "bb.sqlite3") as bot:
+            await open_table(fd, ann, [], bots=2)
+            notice = await fd.wait_until(
+                lambda: next((m for m in fd.messages(CHANNEL) if "Time ran out" in (m.get("content") or "")), None),
+                timeout=8, what="a timeout")
+            assert "Ann" in notice["content"]
+            # the Draft's 3 picks of Ann, then her first turn, all by the timer
+            await fd.wait_until(lambda: "Round 1" in json.dumps(fd.messages(CHANNEL)) and any(
+                (m.get("content") or "").startswith("**Round 1**") and "Ann" in m["content"]
+                for m in fd.messages(CHANNEL)), timeout=15, what="Ann's first turn timed out")
+            log = await (await fd.slash(ann, CHANNEL, "game log")).response_message()
+            text = log["embeds"][0]["description"]
+            assert "ran out of time" in text and "Bot 1" in text and "Bot 2" in text
+        clean(fd, bot)
+
+
+async def test_tavern_mode_seats_named_npcs(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        gm, ann = fd.add_user("gm"), fd.add_user("ann")
+        async with running_bot(fd, {}, tmp_path / "bb.sqlite3") as bot:
+            lobby = await (await fd.slash(gm, CHANNEL, "bare-bones new", {"gm_mode": True})).response_message()
+            told = await (await fd.slash(gm, CHANNEL, "bare-bones npc", {"name": "Old Marrow"})).wait_response()
+            assert "Old Marrow takes seat" in json.dumps(told)
+            again = await (await fd.slash(gm, CHANNEL, "bare-bones npc", {"name": "old marrow"})).wait_response()
+            assert "already called" in json.dumps(again)
+            await (await fd.click(ann, lobby, button(fd, lobby, "Join"))).wait_response()
+            await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
+            table = await started(fd)
+            text = json.dumps(table["embeds"])
+            assert "Old Marrow" in text and "Ann" in text and "Gm" not in text
+        clean(fd, bot)

@@ -1,0 +1,151 @@
+"""Rattlebones pictures: valid PNGs of a fixed size for every board and seat count, drawn only
+from what they show, and golden pictures compared by a hash of their pixels.
+
+A drawing change fails the golden test on purpose: look at the new picture, and if it is
+right, rewrite the goldens with ``RATTLEBONES_GOLDEN=update`` (the PNGs under tests/golden/
+then show the change in review)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from cogs.rattlebones.pictures import (
+    board_facts,
+    board_png,
+    board_size,
+    dice_facts,
+    dice_png,
+    dice_size,
+    draw_board,
+    ring_cells,
+)
+from rules.rattlebones import ENGINE, RattlebonesOptions, RattlebonesState, RattlebonesView
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+#: sha256 of the decoded RGBA pixels of the golden pictures below
+BOARD_SHA = "b29ab5cc206d42951666e470385c9e9798f04bbfd08cd5997c869d2ddcb22dd3"
+DICE_SHA = "aeb15d7141285518266c6d0dde7d7b5b115210cd843c5c65eae68c33d3eb3082"
+
+
+def pixels_sha(png: bytes) -> str:
+    with Image.open(io.BytesIO(png)) as image:
+        return hashlib.sha256(image.convert("RGBA").tobytes()).hexdigest()
+
+
+def decode(png: bytes) -> Image.Image:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image
+
+
+def golden_state() -> RattlebonesState:
+    """A 3-player standard14 game mid-race: every kind of side on a die, monkeys spread and
+    stacked, the train on 3, scores apart and tied."""
+    state = ENGINE.new_game(3, RattlebonesOptions(), seed=2024)
+    state.current = 1
+    state.players[0].monkeys = [0, 0, 5]
+    state.players[1].monkeys = [5, 9, 13]
+    state.players[2].monkeys = [9, 9, 9]
+    for seat, score in enumerate([23, 31, 23]):
+        state.players[seat].score = score
+    state.rattlebones = 47
+    state.train = 3
+    state.players[1].dice = [
+        ["rb", "pip:2", "points:3", "x2", "arrow:0", "pip:6"],
+        ["rb", "gold", "star", "roll_again", "train", "nine_pip"],
+        ["rb", "thief", "place", "stock", "gamble", "points:5"],
+    ]
+    return state
+
+
+def test_board_picture_is_a_fixed_size_for_every_board_and_seat_count() -> None:
+    sizes = {}
+    for board in ("standard14", "compact8"):
+        for seats in (2, 3, 4):
+            state = ENGINE.new_game(seats, RattlebonesOptions(board=board), seed=seats)
+            view = ENGINE.view(state, None)
+            image = decode(board_png(view))
+            assert image.format == "PNG"
+            sizes.setdefault(board, set()).add(image.size)
+            assert image.size == board_size(len(view.spaces))
+    assert sizes == {"standard14": {(800, 878)}, "compact8": {(800, 880)}}
+
+
+def test_dice_picture_is_a_fixed_size_for_every_seat() -> None:
+    for seats in (2, 3, 4):
+        view = ENGINE.view(ENGINE.new_game(seats, RattlebonesOptions(), seed=1), None)
+        for seat in range(seats):
+            image = decode(dice_png(view, seat))
+            assert image.size == dice_size() == (800, 408)
+
+
+def test_a_custom_board_lays_its_loop_out_round_the_edge() -> None:
+    for n in range(4, 21):
+        cells = ring_cells(n)
+        assert len(cells) == len(set(cells)) == n and cells[0] == (0, 0)
+    spaces = ("start", "gold", "tile", "star", "tile", "x2", "plus_one", "tile", "train", "arrow")
+    state = ENGINE.new_game(2, RattlebonesOptions(board="custom", custom_spaces=spaces), seed=3)
+    image = decode(board_png(ENGINE.view(state, None)))
+    assert image.size == board_size(10)
+
+
+def test_pictures_are_drawn_from_what_they_show_only() -> None:
+    state = golden_state()
+    view = ENGINE.view(state, None)
+    assert board_png(view) == draw_board(board_facts(view))
+    moved = state.model_copy(deep=True)
+    moved.players[0].monkeys = [1, 0, 5]
+    assert board_facts(ENGINE.view(moved, None)) != board_facts(view)
+    assert board_png(ENGINE.view(moved, None)) != board_png(view)
+    other_turn = state.model_copy(deep=True)
+    other_turn.turn = 40  # not drawn: the same picture, the same cache key
+    assert board_facts(ENGINE.view(other_turn, None)) == board_facts(view)
+
+
+def test_the_die_being_changed_is_in_focus() -> None:
+    state = golden_state()
+    state.players[1].dice[0] = ["rb", "pip:2", "pip:3", "pip:4", "pip:5", "pip:6"]
+    state.players[1].monkeys = [0, 9, 13]
+    state.dice.forced = [2]  # die 1 shows 2 pips: monkey on 0 -> space 2 (Gold)
+    state, _ = ENGINE.apply(state, 1, ENGINE.legal_actions(state, 1)[0])
+    state, _ = ENGINE.apply(state, 1, next(a for a in ENGINE.legal_actions(state, 1) if a.monkey == 0))
+    assert state.phase == "replace"
+    view = ENGINE.view(state, None)
+    seat, _, focus, ringed = dice_facts(view, 1)
+    assert (seat, focus, ringed) == (1, 0, ((0, 1),))
+    assert dice_facts(view, 0)[2:] == (None, ())  # not their turn: nothing in focus
+    assert dice_png(view, 1) != dice_png(ENGINE.view(golden_state(), None), 1)
+
+
+def _golden(name: str, png: bytes, expected: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("RATTLEBONES_GOLDEN") == "update":
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_bytes(png)
+        pytest.skip(f"wrote {path}: put {pixels_sha(png)} in the test")
+    assert pixels_sha(path.read_bytes()) == expected, f"{name} on disk is not the golden picture"
+    assert pixels_sha(png) == expected, (
+        f"{name} drew differently: look at it, then RATTLEBONES_GOLDEN=update if it is right")
+
+
+def test_golden_board_picture() -> None:
+    view: RattlebonesView = ENGINE.view(golden_state(), None)
+    _golden("rattlebones_board.png", board_png(view), BOARD_SHA)
+
+
+def test_golden_dice_picture() -> None:
+    view = ENGINE.view(golden_state(), None)
+    _golden("rattlebones_dice.png", dice_png(view, 1), DICE_SHA)
+
+
+def test_pictures_stay_small() -> None:
+    state = golden_state()
+    view = ENGINE.view(state, None)
+    assert len(board_png(view)) < 60_000 and len(dice_png(view, 1)) < 40_000
