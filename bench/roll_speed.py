@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cogs.roll import roll_embed  # noqa: E402
+from cogs.roll import roll_text  # noqa: E402
 from cogs.roll_bones import MAX_TIDE, bones_embed, roll_bones  # noqa: E402
 from rules.notation import RollError, roll  # noqa: E402
 
@@ -34,9 +34,9 @@ REFUSED = ["1d1e1", "400d6" + "rrh1" * 123, "-" * 499 + "1", "9" * 497 + "d6"]
 
 
 def once(expression: str, rng: random.Random, **options: int) -> None:
-    """Everything /roll does before sending: parse, roll, draw the embed."""
+    """Everything /roll does before sending: parse, roll, draw the reply."""
     try:
-        roll_embed(roll(expression, rng=rng, **options), "bench")
+        roll_text(roll(expression, rng=rng, **options))
     except RollError:
         pass
 
@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="time spent on each typical expression")
     args = parser.parse_args()
     rng = random.Random(1)
-    print("typical expressions (parse + roll + embed):")
+    print("typical expressions (parse + roll + reply text):")
     for expression in TYPICAL:
         print(f"  {expression:32} {rate(partial(once, expression, rng), args.seconds):10,.0f} rolls/s")
     print("largest allowed rolls (slowest of 5):")
