@@ -317,13 +317,19 @@ def plain_roll(record: rtb.RollRecord, name: Namer) -> str:
 # -- the story: a line of history per table, a headline per round ------------------------------------
 
 
-def round_story(report: rtb.RoundReport, name: Namer) -> str:
-    """`Seat 1 d8 7 · Seat 2 d12🦴 3 → Seat 1 takes 9 dice · Seat 3 out`."""
+def round_story(report: rtb.RoundReport, name: Namer, fresh_ties: int = 0) -> str:
+    """`Seat 1 d8 7 · Seat 2 d12🦴 3 → Seat 1 takes 9 dice · Seat 3 out`.
+
+    ``fresh_ties`` tied rolls were thrown since the table was last posted (bot seats rolling
+    off among themselves): no table ever showed them, so the line spells them out before the
+    deciding roll. Ties an earlier table showed are only counted."""
     deciding = report.rolls[-1]
-    ties = len(report.rolls) - 1
+    fresh = min(fresh_ties, len(report.rolls) - 1)
+    ties = len(report.rolls) - 1 - fresh
     after = f" (after {ties} tie{'s' if ties > 1 else ''})" if ties else ""
-    parts = [f"{roll_words(deciding, name, bold=False)} → {name(report.winner)} takes "
-             f"{taken_by(report, report.winner)} dice{after}"]
+    parts = [tie_story(r, name) for r in report.rolls[len(report.rolls) - 1 - fresh:-1]]
+    parts.append(f"{roll_words(deciding, name, bold=False)} → {name(report.winner)} takes "
+                 f"{taken_by(report, report.winner)} dice{after}")
     others = sorted({a.taker for a in report.awards} - {report.winner})
     parts += [f"{name(s)} takes {dice_count(taken_by(report, s))}" for s in others]
     if report.eliminated:
@@ -463,7 +469,8 @@ class RollTheBonesSpec(GameSpec):
         if "win" in kinds and view.last_round is not None:
             rounds = kinds.count("win")
             earlier = f"{rounds - 1} more rounds played · " if rounds > 1 else ""
-            parts.append(earlier + round_story(view.last_round, seat_word))
+            fresh = kinds.count("roll") - 1 if rounds == 1 else 0
+            parts.append(earlier + round_story(view.last_round, seat_word, fresh))
         elif "tie" in kinds and view.this_round:
             parts.append(tie_story(view.this_round[-1], seat_word))
         if not parts:

@@ -793,11 +793,15 @@ async def test_timeouts_play_the_rulings_defaults(tmp_path: Path) -> None:
 async def test_ai_seats_ante_smallest_call_the_bone_and_roll_it(tmp_path: Path) -> None:
     """Two bot seats beside Ann: their sealed choices are made at once and revealed like
     anyone's: the smallest dice anted, the bone called and rolled while they hold one. Bot
-    seats are never pinged."""
+    seats are never pinged.
+
+    Seed 3 makes the bots tie on their bones while Ann is out of the running: they roll again
+    at once, so no table ever shows the tied roll, and the round's line of history spells it
+    out."""
     async with running_fake() as fd:
         ann = fd.add_user("ann")
         record = PublicRecord(fd, CHANNEL)
-        async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
+        async with running_bot(fd, {"GAME_SEED": "3"}, tmp_path / "rtb.sqlite3") as bot:
             await open_table(fd, ann, [], {"max_rounds": 2}, bots=2)
             game = Game(fd, [Player(ann, smallest)], Sealed(), ch.Audit(fd, CHANNEL))
             final = await game.play()
@@ -805,8 +809,14 @@ async def test_ai_seats_ante_smallest_call_the_bone_and_roll_it(tmp_path: Path) 
             first = next(s for m in record.versions if (s := shot_of(m)) is not None and s.key == (1, 1, "pick"))
             assert first.line("Antes: ") == "Antes: Ann 2×d4 · Bot 1 2×d4 · Bot 2 2×d4"
             assert "🦴 rolls the bone" in first.status["Bot 1"] and "🦴 rolls the bone" in first.status["Bot 2"]
-            rolled = reveals(record)[(1, 1)]
-            assert rolled["Bot 1"][0] == rolled["Bot 2"][0] == rtb.BONE and rolled["Bot 1"][2]
+            assert (1, 1) not in reveals(record)
+            history = [m["content"] for m in fd.messages(CHANNEL) if not m["embeds"]]
+            round_one = next(line for line in history if line.startswith("**Round 1** · "))
+            tied, _, deciding = round_one.partition(" → tie at ")
+            assert re.search(r"Ann d\d+ \d+ · Bot 1 d12🦴 (\d+) · Bot 2 d12🦴 \1$", tied), round_one
+            assert re.search(r"roll again · Bot 1 d\d+ \d+ · Bot 2 d\d+ \d+ → Bot \d takes \d+ dice$",
+                             deciding), round_one
+            assert "after 1 tie" not in round_one  # spelt out, not just counted
             audit(record, game.sealed, ["Ann", "Bot 1", "Bot 2"])
             assert game.checks is not None
             game.checks.assert_targets()
