@@ -14,6 +14,7 @@ import signal
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -73,6 +74,11 @@ class BotProcess:
             "LOG_LEVEL": self.log_level,
         })
         env.update(self.env_extra)
+        if "GAME_SEED" not in env:
+            # Every test deals the same dice each run, so a failure replays; tests differ from one
+            # another, so the suite still sees many games. `GAME_SEED=n pytest ...` explores others.
+            test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+            env["GAME_SEED"] = str(zlib.crc32(test.encode()))
         return env
 
     async def start(self, wait_ready: bool = True, *, wait_sync: bool = True, timeout: float = 15.0) -> "BotProcess":
