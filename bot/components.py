@@ -108,11 +108,15 @@ class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:a
 
 
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"bn:pick:(?P<gid>\d+):(?:s(?P<seat>\d+):)?(?P<stamp>[0-9a-z.]+)"):
+                   template=r"bn:pick:(?P<gid>\d+):(?:s(?P<seat>\d+):)?(?P<stamp>[0-9a-z.]+)(?::p(?P<page>\d+))?"):
+    """A menu of a seat's choices; more than a menu holds go on in further menus (``page``),
+    whose options keep their index among all the choices."""
+
     def __init__(self, game_id: int, seat: int | None, stamp: str, options: list[discord.SelectOption] | None = None,
-                 placeholder: str = "Choose…", row: int | None = None) -> None:
+                 placeholder: str = "Choose…", row: int | None = None, page: int = 0) -> None:
+        suffix = f":p{page}" if page else ""
         super().__init__(
-            discord.ui.Select(custom_id=f"bn:pick:{game_id}:{_seat_part(seat)}{stamp}",
+            discord.ui.Select(custom_id=f"bn:pick:{game_id}:{_seat_part(seat)}{stamp}{suffix}",
                               options=options or [discord.SelectOption(label="…", value="0")],
                               placeholder=placeholder, row=row)
         )

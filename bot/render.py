@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +24,11 @@ from bot.games import GameSpec
 from bot.models import Table
 from bot.pictures import Picture
 
+log = logging.getLogger(__name__)
+
 MAX_BUTTONS = 20  # four rows of five; the fifth row is kept for Details and My hand
+#: beyond MAX_BUTTONS choices, menus of Discord's 25 options each, one per row of those four
+MENU_OPTIONS, MENU_ROWS = 25, 4
 EMBED_DESCRIPTION = 4096
 FIELD_VALUE = 1024
 CONTENT = 2000
@@ -207,11 +212,15 @@ def _add_actions(view: discord.ui.View, spec: GameSpec, table: Table, state: Any
                              spec.action_style(seen, action), row=index // 5)
             )
         return
-    options = [
-        discord.SelectOption(label=clip(seat_names(table, spec.action_label(seen, a)), 100), value=str(i))
-        for i, a in enumerate(actions[:25])
-    ]
-    view.add_item(ActionSelect(gid, seat, stamp, options, row=0))
+    labels = [clip(seat_names(table, spec.action_label(seen, a)), 100) for a in actions]
+    pages = range(0, min(len(labels), MENU_OPTIONS * MENU_ROWS), MENU_OPTIONS)
+    if len(labels) > MENU_OPTIONS * MENU_ROWS:
+        log.warning("game %s offers %d choices; menus show the first %d", gid, len(labels), MENU_OPTIONS * MENU_ROWS)
+    for row, start in enumerate(pages):
+        page = labels[start:start + MENU_OPTIONS]
+        options = [discord.SelectOption(label=label, value=str(start + i)) for i, label in enumerate(page)]
+        placeholder = "Choose…" if len(pages) == 1 else clip(f"{page[0]} … {page[-1]}", 150)
+        view.add_item(ActionSelect(gid, seat, stamp, options, placeholder=placeholder, row=row, page=row))
 
 
 def open_stamp(spec: GameSpec, table: Table, state: BaseModel, asked: list[int] | tuple[int, ...]) -> str:

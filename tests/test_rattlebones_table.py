@@ -7,6 +7,7 @@ import io
 import statistics
 from collections.abc import Iterator
 
+import discord
 import pytest
 from PIL import Image
 
@@ -166,3 +167,36 @@ def test_a_stock_payout_and_the_end_make_headlines() -> None:
     assert SPEC.headline(table, taken) is None  # a ticket alone concerns only its taker
     over = [Event(kind="over", text="A mouse meets Rattlebones on 41: the game is over. Seat 2 wins.")]
     assert SPEC.headline(table, over) == over[0].text
+
+
+def test_more_choices_than_a_menu_holds_go_on_in_further_menus() -> None:
+    """A Store visit with 40 stars offers 41 choices (sell 0 to 40): Discord's menu holds 25, so
+    the rest go in a second menu, each option keeping its index among all the choices, and each
+    menu an id of its own that still routes to the seat's decision."""
+    import re
+
+    from bot import render
+    from bot.components import ActionSelect
+
+    state = next(s for seed in range(1, 40) for s in play(3, "standard14", seed)
+                 if not ENGINE.is_over(s) and any(a.kind == "sell" for a in ENGINE.legal_actions(s, ENGINE.to_act(s)[0])))
+    seat = ENGINE.to_act(state)[0]
+    state.players[seat].stars = 40
+    actions = ENGINE.legal_actions(state, seat)
+    assert len(actions) == 41
+    table = table_for(state, 3)
+    table.status = "active"
+    shown = render.table_message(SPEC, table, state)
+    menus = [c.item for c in shown.view.children if isinstance(c, ActionSelect)]
+    assert len(menus) == 2 and len({m.custom_id for m in menus}) == 2
+    assert len(menus[0].options) == 25 and len(menus[1].options) == 16
+    values = [int(o.value) for m in menus for o in m.options]
+    assert values == list(range(41))
+    view = ENGINE.view(state, None)
+    assert [o.label for m in menus for o in m.options] == [SPEC.action_label(view, a) for a in actions]
+    assert menus[1].placeholder == f"{SPEC.action_label(view, actions[25])} … {SPEC.action_label(view, actions[40])}"
+    stamp = render.decision_stamp(SPEC, table, state, seat)
+    for menu in menus:
+        found = re.fullmatch(ActionSelect.__discord_ui_compiled_template__, menu.custom_id)
+        assert found is not None and found["stamp"] == stamp and int(found["seat"]) == seat
+    assert actions[int(menus[1].options[-1].value)].n == 40
