@@ -257,11 +257,29 @@ class TableRuntime(Lobby):
         """A click from a past moment: say so in one line and point to where the game is now."""
         copy = table.dm_copies.get(interaction.user.id)
         private = interaction.guild_id is None or bool(interaction.message and interaction.message.flags.ephemeral)
+        if not private and self._fallen_behind(interaction, table):
+            await reply(interaction, ephemeral=True,
+                        content="This table had fallen behind the game; here it is again, up to date.")
+            state = self.state_of(table)
+            acting = [s for s in self.spec(table).engine.to_act(state) if not table.seats[s].ai]
+            await self.poster.post(table, strip_old=True, notify=acting)
+            return
         if private and copy is not None:
             where = f"your current choice is here: https://discord.com/channels/@me/{copy[0]}/{copy[1]}"
         else:
             where = f"the live table is here: {render.jump_link(table)}"
         await reply(interaction, content=f"That moment has passed; {where}", ephemeral=True)
+
+    def _fallen_behind(self, interaction: discord.Interaction, table: Table) -> bool:
+        """The live table's message itself still offers a past moment's buttons: the step was
+        stored, and the process stopped before it could show it. (A client that merely missed
+        an edit sends the message as Discord holds it, up to date, so it is not mistaken.)"""
+        message = interaction.message
+        if message is None or message.id != table.message_id or table.status != "active":
+            return False
+        drawn = {getattr(c, "custom_id", None) for row in message.components for c in getattr(row, "children", ())}
+        now = {getattr(item, "custom_id", None) for item in self.poster.public(table).view.children}
+        return drawn - {None} != now - {None}
 
     async def _waiting_for(self, table: Table, state: BaseModel) -> str:
         seats = self.spec(table).engine.to_act(state)

@@ -303,3 +303,46 @@ async def test_the_table_is_edited_while_recent_and_posted_again_once_it_scrolle
             await fd.wait_until(lambda: fd.buttons(fd.message(table["id"])) == [], timeout=3,
                                 what="the scrolled-away table to lose its buttons")
         clean(fd, bot)
+
+
+async def test_a_step_stored_but_never_shown_is_shown_at_the_next_click(tmp_path: Path) -> None:
+    """The process stops after storing a step and before showing it: the channel's table still
+    offers the moment before. Its next click says so in one private line and posts the table as
+    the game stands, pinging whoever must act, and the game plays on from there."""
+    from bot.store import Store
+    from rules.knucklebones import ENGINE
+
+    db = tmp_path / "kb.sqlite3"
+    async with running_fake() as fd:
+        players = [fd.add_user(n) for n in ("ann", "bob")]
+        async with running_bot(fd, {}, db) as first:
+            await open_table(fd, players[0], players[1:])
+            await click_once(fd, players)
+            table = table_now(fd)
+            who, custom_id = actor(table, players), action_buttons(fd, table)[-1]["custom_id"]
+        clean(fd, first)
+        store = await Store.open(db)  # the step the stopped process stored and never showed
+        try:
+            game = await store.live_in_channel(fd.channel(CHANNEL).id)
+            assert game is not None and game.state is not None
+            state = ENGINE.State.model_validate(game.state)
+            seat = ENGINE.to_act(state)[0]
+            state, _ = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
+            expected = game.version
+            game.state, game.version = state.model_dump(mode="json"), expected + 1
+            await store.save(game, expected)
+            acting = players[ENGINE.to_act(state)[0]]
+        finally:
+            await store.close()
+        async with running_bot(fd, {}, db) as second:
+            since = len(fd.calls)
+            answer = await (await fd.click(who, table, custom_id)).wait_response()
+            assert answer["data"]["flags"] & 64 and "fallen behind" in answer["data"]["content"], answer
+            fresh = await next_table(fd, CHANNEL)
+            assert fresh["id"] != table["id"] and fd.message(table["id"])["components"] == []
+            assert actor(fresh, players) == acting
+            await settle(fd)
+            assert channel.pinged(fd, since, fd.channel(CHANNEL).id) == {acting.id}
+            final = await play_to_end(fd, players)
+            assert finished(final)
+        clean(fd, second)
