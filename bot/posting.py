@@ -89,6 +89,9 @@ class Poster:
         self._ephemeral: dict[tuple[int, int], _EphemeralCopy] = {}
         #: games whose final table has yet to be followed by the game's finish messages
         self.finishing: set[int] = set()
+        #: game id -> the version this process last showed in the channel: a table it has not
+        #: shown since it started may be behind the store (TableRuntime._fallen_behind)
+        self.shown: dict[int, int] = {}
 
     # -- channel bookkeeping -------------------------------------------------------------------
 
@@ -125,7 +128,14 @@ class Poster:
         """Show the table after a step, answering ``interaction`` (a click or a command) if any;
         then the private copies of whoever owes nothing now lose their buttons."""
         await self._show(interaction, table, change)
+        self._showed(table)
         await self._retire_finished(table, interaction)
+
+    def _showed(self, table: Table) -> None:
+        if table.status == "active":
+            self.shown[table.id or 0] = table.version
+        else:
+            self.shown.pop(table.id or 0, None)
 
     async def _show(self, interaction: discord.Interaction | None, table: Table, change: Change) -> None:
         message = interaction.message if interaction is not None else None
@@ -189,6 +199,8 @@ class Poster:
                 **await self.kwargs(self.public(table, notice=notice), edit=True))
         except discord.NotFound:
             await self.post(table, notice=notice)
+            return
+        self._showed(table)
 
     async def post(self, table: Table, *, notice: str | None = None, headline: str | None = None,
                    notify: Sequence[int] = (), strip_old: bool = False) -> None:
@@ -203,6 +215,7 @@ class Poster:
         self._with_last_words(table, out)
         message = await channel.send(**out)
         await self.set_message(table, message.id)
+        self._showed(table)
         if strip_old and old is not None and old != message.id:
             try:
                 await channel.get_partial_message(old).edit(view=None)

@@ -272,11 +272,15 @@ class TableRuntime(Lobby):
 
     def _fallen_behind(self, interaction: discord.Interaction, table: Table) -> bool:
         """The live table's message itself still offers a past moment's buttons: the step was
-        stored, and the process stopped before it could show it. (A client that merely missed
-        an edit sends the message as Discord holds it, up to date, so it is not mistaken.)"""
+        stored, and the process stopped before it could show it. A click sent before an edit
+        this process made carries the message as it was, so only a version this process has
+        not shown is judged by the buttons; a client that merely missed an edit sends the
+        message as Discord holds it, up to date, so it is not mistaken either."""
         message = interaction.message
         if message is None or message.id != table.message_id or table.status != "active":
             return False
+        if self.poster.shown.get(table.id or 0) == table.version:
+            return False  # shown by this process: a click that raced its edit, not a lost step
         drawn = {getattr(c, "custom_id", None) for row in message.components for c in getattr(row, "children", ())}
         now = {getattr(item, "custom_id", None) for item in self.poster.public(table).view.children}
         return drawn - {None} != now - {None}

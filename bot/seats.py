@@ -1,4 +1,4 @@
-"""Finding a seat from what a host typed: a number, an @mention or a name."""
+"""Seats from what a host typed: finding one by number, @mention or name, and naming an NPC."""
 
 from __future__ import annotations
 
@@ -26,3 +26,19 @@ def find_seat(table: Table, text: str) -> int:
     seats = ", ".join(f"{i + 1}. {s.name}" for i, s in enumerate(table.seats)) or "none yet"
     raise Refusal(f"No seat matches `{clip(raw, 40)}`. Give a seat number, an @mention or a name "
                   f"(seats: {seats}).")
+
+
+#: an NPC's name reads as plain text on the table: no mentions, no formatting
+NPC_NAME_LIMIT = 32
+_NOT_PLAIN = re.compile(r"[<>@`*_~|#\\\n\r\t]")
+
+
+def npc_name(raw: str, table: Table, example: str) -> str:
+    """The name a host gave an NPC, tidied, or a Refusal that says what a name may be."""
+    name = " ".join(raw.split())
+    if not 1 <= len(name) <= NPC_NAME_LIMIT or _NOT_PLAIN.search(name):
+        raise Refusal(f"An NPC's name is 1 to {NPC_NAME_LIMIT} characters, without mentions or "
+                      f"formatting (e.g. `{example}`).")
+    if any(s.name.casefold() == name.casefold() for s in table.seats):
+        raise Refusal(f"Someone at this table is already called {name}; pick another name.")
+    return name

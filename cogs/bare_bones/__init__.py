@@ -33,6 +33,7 @@ from bot.games import GameSpec
 from bot.models import Seat, Table
 from bot.pictures import Picture
 from bot.render import EMBED_DESCRIPTION, FIELD_VALUE, clip
+from bot.seats import npc_name
 from cogs.bare_bones.pictures import dice_picture
 from rules import bare_bones as bb
 from rules.base import Event
@@ -40,8 +41,6 @@ from rules.base import Event
 if TYPE_CHECKING:
     from bot.client import Boneyard
 
-NAME_LIMIT = 32
-_BAD_NAME = re.compile(r"[<>@`*_~|#\\\n\r\t]")
 #: what a stage of the turn is called on the table
 STAGE_WORDS = {
     "match": "bonus match",
@@ -529,15 +528,6 @@ class BareBonesSpec(GameSpec):
 SPEC = BareBonesSpec()
 
 
-def _npc_name(raw: str, table: Table) -> str:
-    name = " ".join(raw.split())
-    if not 1 <= len(name) <= NAME_LIMIT or _BAD_NAME.search(name):
-        raise Refusal(f"An NPC's name is 1 to {NAME_LIMIT} characters, without mentions or "
-                      "formatting (e.g. `Old Marrow`).")
-    if any(s.name.casefold() == name.casefold() for s in table.seats):
-        raise Refusal(f"Someone at this table is already called {name}; pick another name.")
-    return name
-
 
 def make_options(action_set: str, custom_actions: str | None, draft_white: bool, dice_limit: str,
                  run_multiple: bool) -> bb.BareBonesOptions:
@@ -606,7 +596,7 @@ class BareBonesCog(commands.GroupCog, group_name="bare-bones",
                     raise Refusal("The game in this channel is not Bare Bones.")
                 if len(table.seats) >= SPEC.engine.max_seats:
                     raise Refusal(f"The table is full ({SPEC.engine.max_seats} seats).")
-                who = _npc_name(name, table)
+                who = npc_name(name, table, "Old Marrow")
                 table.seats.append(Seat(name=who, ai=True))
                 return f"{who} takes seat {len(table.seats)}."
 

@@ -33,7 +33,7 @@ from bot.games import GameSpec
 from bot.models import Seat, Table
 from bot.pictures import Picture
 from bot.render import FIELD_VALUE, clip, seat_names
-from bot.seats import find_seat
+from bot.seats import find_seat, npc_name
 from cogs.stones_and_bones.pictures import throw_picture
 from rules import stones_and_bones as sb
 from rules.base import Event
@@ -45,12 +45,10 @@ if TYPE_CHECKING:
 
 #: the rulings: «"Mutiny!" button for 60 s after the Captain plunders»
 MUTINY_WINDOW = 60
-NAME_LIMIT = 32
 MONEY_HELP = ("Write an amount as coins, e.g. `12gp 5sp` (units pp, gp, sp, cp), or a whole "
               "number of gold pieces, e.g. `12`.")
 _COIN = {"pp": 1000, "gp": 100, "sp": 10, "cp": 1}
 _COIN_PART = re.compile(r"\s*(\d{1,10})\s*(pp|gp|sp|cp)\s*,?", re.IGNORECASE)
-_BAD_NAME = re.compile(r"[<>@`*_~|#\\\n\r\t]")
 TIER_MARK = {"copper": "🟤", "silver": "⚪", "gold": "🟡"}
 STATUS_WORDS = {"eliminated": "out of the game", "ashore": "ashore"}
 #: the live table's roll line starts with this; a table that shows it carries the picture
@@ -765,15 +763,6 @@ def _headline_of(e: Event) -> str | None:
 SPEC = StonesAndBonesSpec()
 
 
-def _npc_name(raw: str, table: Table) -> str:
-    name = " ".join(raw.split())
-    if not 1 <= len(name) <= NAME_LIMIT or _BAD_NAME.search(name):
-        raise Refusal(f"An NPC's name is 1 to {NAME_LIMIT} characters, without mentions or "
-                      "formatting (e.g. `One-Eyed Mags`).")
-    if any(s.name.casefold() == name.casefold() for s in table.seats):
-        raise Refusal(f"Someone at this table is already called {name}; pick another name.")
-    return name
-
 
 def _ours(table: Table) -> None:
     if table.game != sb.ENGINE.key:
@@ -839,7 +828,7 @@ class StonesAndBonesCog(commands.GroupCog, group_name="stones-and-bones",
                 _ours(table)
                 if len(table.seats) >= SPEC.engine.max_seats:
                     raise Refusal(f"The table is full ({SPEC.engine.max_seats} seats).")
-                who = _npc_name(name, table)
+                who = npc_name(name, table, "One-Eyed Mags")
                 stake = parse_coins(purse) if purse is not None else None
                 table.seats.append(Seat(name=who, ai=True, stake=stake))
                 return f"{who} takes seat {len(table.seats)} with a {SPEC.stake_text(table, stake)}."
