@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 from pydantic import BaseModel, ValidationError
 
 from bot.errors import Refusal, guarded
+from bot.game_cog import GameCog
 from bot.games import GameSpec
 from bot.models import Seat, Table
 from bot.pictures import Picture
@@ -545,12 +545,9 @@ def make_options(action_set: str, custom_actions: str | None, draft_white: bool,
                       "e.g. `Greed, Pairs, Run, Mimic, Joyride, Yard Sale, Re-Re-Roll`.") from error
 
 
-class BareBonesCog(commands.GroupCog, group_name="bare-bones",
+class BareBonesCog(GameCog, group_name="bare-bones",
                    group_description="Bare Bones: build a deck, roll its dice, 12 rounds"):
-    def __init__(self, bot: Boneyard) -> None:
-        self.bot = bot
-        bot.runtime.register(SPEC)
-        super().__init__()
+    spec = SPEC
 
     @app_commands.command(name="new", description="Open a Bare Bones table in this channel")
     @app_commands.describe(
@@ -603,10 +600,6 @@ class BareBonesCog(commands.GroupCog, group_name="bare-bones",
             await self.bot.runtime.edit_lobby(interaction, change)
 
         await guarded(interaction, run)
-
-    @app_commands.command(name="rules", description="How Bare Bones is played here")
-    async def rules(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: self.bot.runtime.show_rules(interaction, SPEC))
 
 
 async def setup(bot: Boneyard) -> None:

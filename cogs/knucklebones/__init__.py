@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.errors import guarded
+from bot.game_cog import GameCog
 from bot.games import GameSpec
 from bot.models import Table
 from bot.pictures import Picture
@@ -217,12 +217,9 @@ class KnucklebonesSpec(GameSpec):
 SPEC = KnucklebonesSpec()
 
 
-class KnucklebonesCog(commands.GroupCog, group_name="knucklebones",
+class KnucklebonesCog(GameCog, group_name="knucklebones",
                       group_description="Knucklebones: rune dice and a score sheet"):
-    def __init__(self, bot: Boneyard) -> None:
-        self.bot = bot
-        bot.runtime.register(SPEC)
-        super().__init__()
+    spec = SPEC
 
     @app_commands.command(name="new", description="Open a Knucklebones table in this channel")
     @app_commands.describe(
@@ -243,10 +240,6 @@ class KnucklebonesCog(commands.GroupCog, group_name="knucklebones",
             await self.bot.runtime.open_lobby(interaction, SPEC, options)
 
         await guarded(interaction, run)
-
-    @app_commands.command(name="rules", description="How Knucklebones is played here")
-    async def rules(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: self.bot.runtime.show_rules(interaction, SPEC))
 
 
 async def setup(bot: Boneyard) -> None:

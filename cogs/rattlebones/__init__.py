@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 from pydantic import BaseModel, ValidationError
 
 from bot.errors import Refusal, guarded
+from bot.game_cog import GameCog
 from bot.games import GameSpec
 from bot.models import Table
 from bot.pictures import Picture
@@ -240,12 +240,9 @@ def parse_options(board: str, custom_spaces: str | None, train_values: str | Non
         raise Refusal(f"Those options don't make a board: {first.removeprefix('Value error, ')}") from None
 
 
-class RattlebonesCog(commands.GroupCog, group_name="rattlebones",
+class RattlebonesCog(GameCog, group_name="rattlebones",
                      group_description="Rattlebones: race monkeys and rebuild your dice"):
-    def __init__(self, bot: Boneyard) -> None:
-        self.bot = bot
-        bot.runtime.register(SPEC)
-        super().__init__()
+    spec = SPEC
 
     @app_commands.command(name="new", description="Open a Rattlebones table in this channel")
     @app_commands.describe(
@@ -274,10 +271,6 @@ class RattlebonesCog(commands.GroupCog, group_name="rattlebones",
             await self.bot.runtime.open_lobby(interaction, SPEC, options)
 
         await guarded(interaction, run)
-
-    @app_commands.command(name="rules", description="How Rattlebones is played here")
-    async def rules(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: self.bot.runtime.show_rules(interaction, SPEC))
 
 
 async def setup(bot: Boneyard) -> None:

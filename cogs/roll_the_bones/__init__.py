@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.errors import guarded
+from bot.game_cog import GameCog
 from bot.games import GameSpec
 from bot.models import Table
 from bot.pictures import Picture
@@ -553,12 +553,9 @@ class RollTheBonesSpec(GameSpec):
 SPEC = RollTheBonesSpec()
 
 
-class RollTheBonesCog(commands.GroupCog, group_name="roll-the-bones",
+class RollTheBonesCog(GameCog, group_name="roll-the-bones",
                       group_description="Roll the Bones: wager dice, roll one, take the pot"):
-    def __init__(self, bot: Boneyard) -> None:
-        self.bot = bot
-        bot.runtime.register(SPEC)
-        super().__init__()
+    spec = SPEC
 
     @app_commands.command(name="new", description="Open a Roll the Bones table in this channel")
     @app_commands.describe(
@@ -586,10 +583,6 @@ class RollTheBonesCog(commands.GroupCog, group_name="roll-the-bones",
             await self.bot.runtime.open_lobby(interaction, SPEC, options)
 
         await guarded(interaction, run)
-
-    @app_commands.command(name="rules", description="How Roll the Bones is played here")
-    async def rules(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: self.bot.runtime.show_rules(interaction, SPEC))
 
 
 async def setup(bot: Boneyard) -> None:

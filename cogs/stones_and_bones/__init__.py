@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.errors import Refusal, guarded
+from bot.game_cog import GameCog
 from bot.games import GameSpec
 from bot.models import Seat, Table
 from bot.pictures import Picture
@@ -769,12 +769,9 @@ def _ours(table: Table) -> None:
         raise Refusal("The game in this channel is not Stones & Bones.")
 
 
-class StonesAndBonesCog(commands.GroupCog, group_name="stones-and-bones",
+class StonesAndBonesCog(GameCog, group_name="stones-and-bones",
                         group_description="Stones & Bones: bet on the Bones, claim the coffer"):
-    def __init__(self, bot: Boneyard) -> None:
-        self.bot = bot
-        bot.runtime.register(SPEC)
-        super().__init__()
+    spec = SPEC
 
     @app_commands.command(name="new", description="Open a Stones & Bones table in this channel")
     @app_commands.describe(
@@ -852,10 +849,6 @@ class StonesAndBonesCog(commands.GroupCog, group_name="stones-and-bones",
             await self.bot.runtime.edit_lobby(interaction, change)
 
         await guarded(interaction, run)
-
-    @app_commands.command(name="rules", description="How Stones & Bones is played here")
-    async def rules(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: self.bot.runtime.show_rules(interaction, SPEC))
 
 
 async def setup(bot: Boneyard) -> None:
