@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import discord
 from pydantic import BaseModel
@@ -12,8 +12,14 @@ from bot.pictures import Picture
 from rules.base import Engine, Event
 
 
-class GameSpec:
-    """Subclass in a cog. The host asks it for pictures of the game, never for rules."""
+V = TypeVar("V", bound=BaseModel)
+A = TypeVar("A", bound=BaseModel)
+O = TypeVar("O", bound=BaseModel)
+
+
+class GameSpec(Generic[V, A, O]):
+    """Subclass in a cog, as ``GameSpec[TheView, TheAction, TheOptions]``, so every hook gets the
+    game's own types. The host asks it for pictures of the game, never for rules."""
 
     engine: ClassVar[Engine[Any, Any, Any]]
     #: the slash-command group name, e.g. "knucklebones"
@@ -22,30 +28,30 @@ class GameSpec:
     #: the lobby's one line: what the game is and about how long it takes
     blurb: ClassVar[str] = ""
 
-    def table_embed(self, table: Table, view: BaseModel) -> discord.Embed:
+    def table_embed(self, table: Table, view: V) -> discord.Embed:
         """The live public table (``view`` is ``engine.view(state, None)``): only what a player
         needs to act now, phone-sized. Everything else belongs in ``details``."""
         raise NotImplementedError
 
-    def picture(self, table: Table, view: BaseModel) -> Picture | None:
+    def picture(self, table: Table, view: V) -> Picture | None:
         """The dice (or board) of this table version as a picture, or None when it shows none."""
         return None
 
-    def private_embed(self, table: Table, seat: int, view: BaseModel) -> discord.Embed:
+    def private_embed(self, table: Table, seat: int, view: V) -> discord.Embed:
         """One seat's private view: their hand or sealed choice and one line of context, never
         a copy of the table. Only games with secrets need it."""
         raise NotImplementedError
 
-    def details(self, table: Table, view: BaseModel, seat: int | None) -> list[discord.Embed]:
+    def details(self, table: Table, view: V, seat: int | None) -> list[discord.Embed]:
         """What the Details button shows privately: the full sheet, the legend, the fine print.
         ``view`` is what the asker may see (their own view if they hold a seat)."""
         return []
 
-    def details_pictures(self, table: Table, view: BaseModel, seat: int | None) -> list[Picture]:
+    def details_pictures(self, table: Table, view: V, seat: int | None) -> list[Picture]:
         """Pictures Details shows under its embeds, one each (a player's dice, say), at most 4."""
         return []
 
-    def chapter(self, view: BaseModel) -> str:
+    def chapter(self, view: V) -> str:
         """Where the game stands, as a heading for history and the log ("Turn 4", "Round 2 ·
         Seat 1": "Seat N" becomes the player's name)."""
         return ""
@@ -61,23 +67,23 @@ class GameSpec:
         mentioned (a round's winner, who is out). None for turns that concern only their player."""
         return None
 
-    def action_label(self, view: BaseModel, action: BaseModel) -> str:
+    def action_label(self, view: V, action: A) -> str:
         """A button label (at most 80 characters) for one legal action."""
         raise NotImplementedError
 
-    def action_style(self, view: BaseModel, action: BaseModel) -> discord.ButtonStyle:
+    def action_style(self, view: V, action: A) -> discord.ButtonStyle:
         return discord.ButtonStyle.primary
 
-    def prompt(self, table: Table, view: BaseModel, seat: int) -> str:
+    def prompt(self, table: Table, view: V, seat: int) -> str:
         """One line telling the acting seat what the buttons decide. On the table it follows
         "@Name: "; in a private view (a DM) it stands first, so write it to read both ways."""
         return "Your move."
 
-    def open_prompt(self, table: Table, view: BaseModel) -> str:
+    def open_prompt(self, table: Table, view: V) -> str:
         """One line for the choices everyone makes on the table at once (Engine.open_actions)."""
         return "choose below; this choice is public."
 
-    def start_options(self, table: Table, options: BaseModel) -> BaseModel:
+    def start_options(self, table: Table, options: O) -> O:
         """The options the game starts with; a game that reads seat stakes puts them in here."""
         return options
 
@@ -95,15 +101,15 @@ class GameSpec:
         ask for a shorter window at this moment (a call that must come at once)."""
         return table.timer_seconds
 
-    def finish_messages(self, table: Table, view: BaseModel) -> list[dict[str, Any]]:
+    def finish_messages(self, table: Table, view: V) -> list[dict[str, Any]]:
         """Messages (keyword arguments of ``channel.send``) posted after the final standings,
         such as a ledger with a file the game-master keeps."""
         return []
 
-    def rules_text(self, options: BaseModel) -> str:
+    def rules_text(self, options: O) -> str:
         raise NotImplementedError
 
-    def option_lines(self, options: BaseModel) -> list[str]:
+    def option_lines(self, options: O) -> list[str]:
         """The options that differ from the defaults, in words, for the lobby and /game rules."""
         defaults = type(options)()
         return [
