@@ -233,6 +233,15 @@ class Engine(ABC, Generic[S, A, O]):
         """Whether seats hold secrets that must be sent privately (hands, sealed choices)."""
         return False
 
+    def scramble_hidden(self, state: S, viewer: int | None, rng: random.Random) -> S:
+        """The same table with everything ``viewer`` may not see (``None``: the channel) changed
+        to something else it could be: other seats' hands, draw piles' order, sealed choices.
+
+        This declares what is secret, so one test can hold every game to it: the view of
+        ``viewer`` must be the same in both worlds. Games with secrets must override it (the
+        default, no secrets, is right only where ``has_private_view`` is False)."""
+        return state
+
     def check(self, state: S, seat: int, action: A) -> None:
         if seat not in self.to_act(state):
             raise IllegalAction("It is not your turn.")
