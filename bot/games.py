@@ -97,9 +97,11 @@ class GameSpec(Generic[V, A, O]):
         return None if stake is None else str(stake)
 
     def timer_seconds(self, table: Table, state: BaseModel) -> int | None:
-        """The time for the decisions awaited in ``state``: the table's timer, unless the rules
-        ask for a shorter window at this moment (a call that must come at once)."""
-        return table.timer_seconds
+        """The time for the decisions awaited in ``state``: the table's timer, or the rules' own
+        window (Engine.decision_window) when that is shorter or the table has no timer."""
+        window = self.engine.decision_window(state)
+        timer = table.timer_seconds
+        return min(timer, window) if timer and window else (timer or window)
 
     def finish_messages(self, table: Table, view: V) -> list[dict[str, Any]]:
         """Messages (keyword arguments of ``channel.send``) posted after the final standings,

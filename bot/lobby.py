@@ -1,7 +1,8 @@
 """Tables before they start: opening a lobby, its seats, the host's changes, the start, rematches.
 
-The runtime (bot/runtime.py) is a Lobby: it brings the store, the poster, the game's lock and the
-step that stores a move (``_commit``), which the start of a game shares with every other move.
+The runtime (bot/runtime.py) is a Lobby: it brings the store, the deliverer, the game's lock and
+``carry``, the second half of a step's straight line, which the start of a game shares with every
+other move.
 """
 
 from __future__ import annotations
@@ -9,21 +10,23 @@ from __future__ import annotations
 import contextlib
 import logging
 import random
+import time
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from pydantic import BaseModel
 
-from bot import render
+from bot import present, step
+from bot.deliver import Deliverer
 from bot.errors import Refusal
 from bot.games import GameSpec
-from bot.models import Seat, Table
-from bot.posting import Change, Poster
+from bot.models import Book, Seat, Table
+from bot.present import Origin
+from bot.render import jump_link
 from bot.replies import reply, update
-from bot.steps import Steps
+from bot.step import Moment, StepResult
 from bot.store import ChannelBusy, Store
-from rules.base import GameError
 
 log = logging.getLogger(__name__)
 
@@ -31,19 +34,20 @@ log = logging.getLogger(__name__)
 class Lobby:
     # what the runtime brings
     store: Store
-    poster: Poster
-    specs: dict[str, GameSpec]
+    deliverer: Deliverer
+    specs: dict[str, GameSpec[Any, Any, Any]]
     game_seed: int | None
     default_timer: int | None
 
-    def spec(self, table: Table) -> GameSpec: raise NotImplementedError
+    def spec(self, table: Table) -> GameSpec[Any, Any, Any]: raise NotImplementedError
     def lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[object]: raise NotImplementedError
     def turn(self, interaction: discord.Interaction, game_id: int) -> contextlib.AbstractAsyncContextManager[None]: raise NotImplementedError
-    async def load(self, game_id: int) -> Table: raise NotImplementedError
+    async def load(self, game_id: int) -> tuple[Moment, Book]: raise NotImplementedError
     async def live_table(self, channel_id: int) -> Table: raise NotImplementedError
-    def _run_bots(self, table: Table, state: BaseModel, steps: Steps) -> BaseModel: raise NotImplementedError
-    async def _commit(self, table: Table, state: BaseModel, expected: int, steps: Steps, interaction_id: int | None, *,
-                      notice: str | None = None, history: str | None = None) -> Change: raise NotImplementedError
+    @staticmethod
+    def origin(interaction: discord.Interaction, table: Table) -> Origin: raise NotImplementedError
+    async def carry(self, interaction: discord.Interaction | None, result: StepResult, book: Book,
+                    origin: Origin, *, said: str | None = None) -> None: raise NotImplementedError
 
     async def open_lobby(
         self, interaction: discord.Interaction, spec: GameSpec, options: BaseModel, *,
@@ -54,7 +58,7 @@ class Lobby:
             raise Refusal("Games are played in a server channel, not in DMs.")
         busy = await self.store.live_in_channel(interaction.channel_id)
         if busy is not None:
-            raise Refusal(self._busy_text(busy))
+            raise Refusal(await self._busy_text(busy))
         table = Table(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -72,18 +76,22 @@ class Lobby:
             table = await self.store.create(table)
         except ChannelBusy:
             busy = await self.store.live_in_channel(interaction.channel_id)
-            raise Refusal(self._busy_text(busy)) from None
+            raise Refusal(await self._busy_text(busy)) from None
         async with self.lock(table.id or 0):
-            message = await reply(interaction, **await self.poster.kwargs(self.poster.public(table), edit=False))
+            book = Book(shown=table.version)
+            shown = present.table_message(Moment(spec, table), book)
+            message = await reply(interaction, **await self.deliverer.kwargs(shown, edit=False))
             if message is None:
                 message = await interaction.original_response()
-            await self.poster.set_message(table, message.id)
+            book.message_id = message.id
+            await self.store.put_book(table.id or 0, book)
 
-    def _busy_text(self, table: Table | None) -> str:
+    async def _busy_text(self, table: Table | None) -> str:
         if table is None:
             return "This channel already has a game."
         title = self.specs[table.game].engine.title if table.game in self.specs else table.game
-        where = f" {render.jump_link(table)}" if table.message_id else ""
+        message_id = (await self.store.book(table.id or 0)).message_id
+        where = f" {jump_link(table, message_id)}" if message_id else ""
         stage = "waiting in its lobby" if table.status == "lobby" else "in play"
         return (
             f"This channel already has a game of {title} {stage}:{where}\n"
@@ -92,13 +100,13 @@ class Lobby:
 
     async def lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         async with self.turn(interaction, game_id):
-            table = await self.load(game_id)
+            now, book = await self.load(game_id)
+            table = now.table.model_copy(update={"seats": [s.model_copy() for s in now.table.seats]})
             if table.status != "lobby":
                 raise Refusal("This lobby has closed; the game has already started or ended.")
-            spec = self.spec(table)
+            spec = now.spec
             user = interaction.user
             is_host = user.id == table.host_id
-            expected = table.version
             notice: str | None = None
             if op == "join":
                 if is_host and not table.host_plays:
@@ -129,32 +137,39 @@ class Lobby:
                 notice = f"{user.display_name} cancelled the game."
             elif op == "start":
                 self._host_only(table, user, "start the game")
-                state, steps = self._start(table, spec)
-                change = await self._commit(table, state, expected, steps, interaction.id,
-                                            history=f"🎲 **{spec.engine.title}** · {render.names(table)} sat down.")
-                await self.poster.answer(interaction, table, change)
+                result = step.start(now, time.time())
+                await self.carry(interaction, result, book, self.origin(interaction, now.table))
                 return
             else:
                 raise Refusal("Unknown lobby button.")
-            table.version += 1
-            await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
-            if interaction.message is not None and interaction.message.id == table.message_id:
-                await update(interaction, **await self.poster.kwargs(self.poster.public(table, notice=notice), edit=True))
-            else:  # a command (/game leave in a lobby), not a click on the lobby
-                await reply(interaction, content=notice or "Done.", ephemeral=True)
-                await self.poster.refresh(table)
+            await self._lobby_changed(interaction, now, table, book, notice=notice)
+
+    async def _lobby_changed(self, interaction: discord.Interaction, before: Moment, table: Table, book: Book, *,
+                             notice: str | None = None, said: str | None = None) -> None:
+        """A lobby's one save, then its message redrawn: in place when it was clicked, else
+        below a private answer (a command such as /game leave or an NPC seat)."""
+        table.version = before.table.version + 1
+        await self.store.save(table, before.table.version, interaction_id=interaction.id, deadline=None)
+        after = Moment(before.spec, table)
+        channel = self.deliverer.channel(table, book)
+        if interaction.message is not None and interaction.message.id == book.message_id:
+            shown = present.table_message(after, book, notice=notice)
+            await update(interaction, **await self.deliverer.kwargs(shown, edit=True))
+        else:
+            await reply(interaction, content=said or notice or "Done.", ephemeral=True)
+            await self.deliverer.run(present.redraw(after, channel), table, book, None)
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """A new lobby with the same players and options, seats in reverse order (KB-7), so the
         table does not have to gather again. Whoever asks hosts it."""
         async with self.turn(interaction, game_id):
-            old = await self.load(game_id)
+            old = (await self.load(game_id))[0].table
             if old.live:
                 raise Refusal("This game is still going.")
             if old.seat_of(interaction.user.id) is None and interaction.user.id != old.host_id:
                 raise Refusal("Only the players of this game can ask for a rematch; "
                               f"start your own with `/{self.spec(old).command} new`.")
-        seats = [seat.model_copy(update={"dm_closed": False}) for seat in reversed(old.seats)]
+        seats = [seat.model_copy() for seat in reversed(old.seats)]
         await self.open_lobby(interaction, self.spec(old), self.spec(old).engine.Options.model_validate(old.options),
                               seats=seats, timer_seconds=old.timer_seconds, host_plays=old.host_plays,
                               # a game-master runs the next game too, whoever asked for it
@@ -170,33 +185,14 @@ class Lobby:
         ``change`` edits the table or raises Refusal, and returns what to tell the host."""
         table = await self.live_table(interaction.channel_id or 0)
         async with self.turn(interaction, table.id or 0):
-            table = await self.load(table.id or 0)
-            if table.status != "lobby":
+            now, book = await self.load(table.id or 0)
+            if now.table.status != "lobby":
                 raise Refusal("Seats can only be changed in the lobby, before the game starts.")
-            self._host_only(table, interaction.user, "change the seats")
-            expected = table.version
+            self._host_only(now.table, interaction.user, "change the seats")
+            table = now.table.model_copy(update={"seats": [s.model_copy() for s in now.table.seats]})
             said = change(table)
-            table.version += 1
-            await self.store.save(table, expected, interaction_id=interaction.id, deadline=None)
-            await reply(interaction, content=said, ephemeral=True)
-            await self.poster.refresh(table)
+            await self._lobby_changed(interaction, now, table, book, said=said)
 
     def _host_only(self, table: Table, user: discord.abc.User, what: str) -> None:
         if user.id != table.host_id:
             raise Refusal(f"Only the host can {what}.")
-
-    def _start(self, table: Table, spec: GameSpec) -> tuple[BaseModel, Steps]:
-        engine = spec.engine
-        options = spec.start_options(table, engine.Options.model_validate(table.options))
-        fewest, _ = engine.seat_range(options)
-        if len(table.seats) < fewest:
-            raise Refusal(f"{engine.title} needs at least {fewest} players; press **Join** or **Add AI**.")
-        try:
-            state = engine.new_game(len(table.seats), options, table.seed)
-        except GameError as exc:
-            raise Refusal(str(exc)) from None
-        table.recent = [f"The game begins with {render.names(table)}."]
-        steps = Steps(None)
-        state = self._run_bots(table, state, steps)
-        table.status = "active"
-        return state, steps

@@ -30,6 +30,7 @@ COLUMNS: dict[str, list[str]] = {
     "interactions": ["id", "game_id", "at"],
     "deadlines": ["game_id", "version", "due_at", "claimed_until"],
     "results": ["game_id", "guild_id", "game", "seat", "user_id", "rank", "score", "finished_at"],
+    "books": ["game_id", "book_json"],
 }
 #: REAL in SQLite, DOUBLE PRECISION in PostgreSQL: SQLite may hand back an int or numeric text
 TIMES = {"created_at", "updated_at", "at", "due_at", "finished_at"}

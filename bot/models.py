@@ -1,4 +1,9 @@
-"""What the host keeps about a table besides the engine's own state."""
+"""What the host keeps about a table besides the engine's own state.
+
+Two records, written differently: the ``Table`` (the game: its state, seats and settings) changes
+only by moves and host commands, once per step under a version check; the ``Book`` (which
+message shows it, DM copies, the line of history being gathered) is written after delivery,
+without the version, so bookkeeping can never undo or block a move."""
 
 from __future__ import annotations
 
@@ -14,8 +19,6 @@ class Seat(BaseModel):
     name: str
     #: played by the bot: an AI seat from the lobby, or a player who left mid-game
     ai: bool = False
-    #: the last private view could not be sent by DM, so the table shows a "My hand" button
-    dm_closed: bool = False
     #: what this seat brings to the table, in the game's units (a tavern game's starting purse,
     #: set by the host in the lobby); games that use stakes read it at the start
     stake: int | None = None
@@ -35,20 +38,12 @@ class Table(BaseModel):
     seed: int
     state: dict[str, Any] | None = None
     version: int = 0
-    message_id: int | None = None
     timer_seconds: int | None = None
     #: the host paused the game: no moves and no timers until they resume it
     paused: bool = False
-    #: the latest events in words, newest last, shown by Details
-    recent: list[str] = Field(default_factory=list)
-    #: where the game stood when the live table message was posted ("Turn 4"), and what has
-    #: happened since: together they become that message's one line of history once the
-    #: next player's table is posted below it
-    chapter: str = ""
-    turn_events: list[dict[str, Any]] = Field(default_factory=list)
-    #: user id -> [DM channel id, message id] of the newest private copy sent by DM: the one
-    #: copy whose buttons work, stripped when a newer copy goes out
-    dm_copies: dict[int, list[int]] = Field(default_factory=dict)
+    #: when the decision the game waits for times out (None: no timer runs), stored with the
+    #: move that set it; the store's deadline rows, which fire it, hold the same time
+    deadline: float | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
 
@@ -61,6 +56,29 @@ class Table(BaseModel):
     @property
     def live(self) -> bool:
         return self.status in ("lobby", "active")
+
+
+class Book(BaseModel):
+    """What the channel and the DMs show of a game, as the last delivery left them."""
+
+    #: the live table message (the lobby's before the start)
+    message_id: int | None = None
+    #: the table version that message shows: behind the game's, a step was stored and the
+    #: process stopped before showing it, and the next click posts the table again
+    shown: int = 0
+    #: where the game stood when the live table was posted ("Turn 4"), and what has happened
+    #: since: together they become that message's line of history once the next is posted
+    chapter: str = ""
+    turn_events: list[dict[str, Any]] = Field(default_factory=list)
+    #: user id -> [DM channel id, message id] of the newest private copy sent by DM: the one
+    #: copy whose buttons work, stripped when a newer copy goes out
+    dm_copies: dict[int, list[int]] = Field(default_factory=dict)
+    #: seats whose last private view could not be sent by DM: the table asks them to press
+    #: My hand instead
+    dm_closed: list[int] = Field(default_factory=list)
+    #: a digest of what the live table shows, so a step nobody can see (a sealed choice being
+    #: filled in) costs the channel nothing
+    look: str = ""
 
 
 class LogEntry(BaseModel):

@@ -11,8 +11,9 @@ import time
 import pytest
 from PIL import Image
 
-from bot import render
-from bot.models import Seat, Table
+from bot import present, render
+from bot.models import Book, Seat, Table
+from bot.step import Moment
 from cogs.bare_bones import SPEC, make_options, sheet_compact
 from cogs.bare_bones.pictures import COLOUR_RGB, draw_dice
 from rules import bare_bones as bb
@@ -28,7 +29,7 @@ def table_for(state: bb.BareBonesState, seats: int) -> Table:
                  options={}, seed=7, state=state.model_dump(mode="json"))
 
 
-def message_length(shown: render.Shown) -> int:
+def message_length(shown: present.Shown) -> int:
     """What a player reads: the content and every embed's text."""
     total = len(shown.content or "")
     for e in shown.embeds:
@@ -63,9 +64,9 @@ def test_tables_and_hands_fit_a_phone_over_whole_games(seats: int, action_set: s
         table = table_for(state, seats)
         if ENGINE.is_over(state):
             table.status = "finished"
-        tables.append(message_length(render.table_message(SPEC, table, state)))
+        tables.append(message_length(present.table_message(Moment(SPEC, table, state), Book())))
         for seat in range(seats):
-            hands.append(message_length(render.private_message(SPEC, table, state, seat)))
+            hands.append(message_length(present.private_message(Moment(SPEC, table, state), seat)))
     assert statistics.median(tables) <= 700, statistics.median(tables)
     assert max(tables) <= 1000, max(tables)
     assert statistics.median(hands) <= 400, statistics.median(hands)
@@ -95,7 +96,7 @@ def test_the_hand_shows_cards_units_piles_and_what_each_card_does() -> None:
                  and any(not bb.CARDS[c].is_dice for c in s.players[s.turn.seat].hand))
     seat = state.turn.seat
     table = table_for(state, 3)
-    shown = render.private_message(SPEC, table, state, seat)
+    shown = present.private_message(Moment(SPEC, table, state), seat)
     text = shown.embeds[0].description or ""
     assert "Action Units left" in text and "Draw pile" in text
     for c in state.players[seat].hand:

@@ -175,8 +175,10 @@ def test_more_choices_than_a_menu_holds_go_on_in_further_menus() -> None:
     menu an id of its own that still routes to the seat's decision."""
     import re
 
-    from bot import render
+    from bot import present
     from bot.components import ActionSelect
+    from bot.models import Book
+    from bot.step import Moment
 
     state = next(s for seed in range(1, 40) for s in play(3, "standard14", seed)
                  if not ENGINE.is_over(s) and any(a.kind == "sell" for a in ENGINE.legal_actions(s, ENGINE.to_act(s)[0])))
@@ -186,7 +188,7 @@ def test_more_choices_than_a_menu_holds_go_on_in_further_menus() -> None:
     assert len(actions) == 41
     table = table_for(state, 3)
     table.status = "active"
-    shown = render.table_message(SPEC, table, state)
+    shown = present.table_message(Moment(SPEC, table, state), Book())
     menus = [c.item for c in shown.view.children if isinstance(c, ActionSelect)]
     assert len(menus) == 2 and len({m.custom_id for m in menus}) == 2
     assert len(menus[0].options) == 25 and len(menus[1].options) == 16
@@ -195,7 +197,7 @@ def test_more_choices_than_a_menu_holds_go_on_in_further_menus() -> None:
     view = ENGINE.view(state, None)
     assert [o.label for m in menus for o in m.options] == [SPEC.action_label(view, a) for a in actions]
     assert menus[1].placeholder == f"{SPEC.action_label(view, actions[25])} … {SPEC.action_label(view, actions[40])}"
-    stamp = render.decision_stamp(SPEC, table, state, seat)
+    stamp = Moment(SPEC, table, state).stamp(seat)
     for menu in menus:
         found = re.fullmatch(ActionSelect.__discord_ui_compiled_template__, menu.custom_id)
         assert found is not None and found["stamp"] == stamp and int(found["seat"]) == seat

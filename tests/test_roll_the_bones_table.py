@@ -13,7 +13,9 @@ import discord
 from PIL import Image
 
 from bot.models import Seat, Table
-from bot.render import table_message
+from bot.models import Book
+from bot.present import table_message
+from bot.step import Moment
 from cogs.roll_the_bones import CALL, ENGINE, READY, SPEC, WITHDRAW, latest_roll
 from cogs.roll_the_bones.pictures import Thrown, draw_roll
 from rules import roll_the_bones as rtb
@@ -79,7 +81,7 @@ def test_the_table_fits_a_phone_for_four_players_with_long_names() -> None:
             state, _ = played(state, 1, rng)
             table = table_for(state, names)
             table.status = "finished" if ENGINE.is_over(state) else "active"
-            shown = table_message(SPEC, table, state, headline="🏆 <@123456789012345678> wins round 9 with "
+            shown = table_message(Moment(SPEC, table, state), Book(), headline="🏆 <@123456789012345678> wins round 9 with "
                                   "a 12 and takes 14 dice. 💀 <@123456789012345679> is out of dice.")
             size = len(shown.content or "") + len(shown.embeds[0])
             longest = max(longest, size)

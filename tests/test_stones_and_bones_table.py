@@ -15,8 +15,9 @@ from collections.abc import Sequence
 import discord
 from PIL import Image
 
-from bot import render
-from bot.models import Seat, Table
+from bot import present, render
+from bot.models import Book, Seat, Table
+from bot.step import Moment
 from bot.pictures import DIE, GAP
 from cogs.stones_and_bones import ROLL_MARK, SPEC, short_coins, throw_line
 from cogs.stones_and_bones.pictures import STONE_FILL, TIER_FILL, WIN
@@ -54,7 +55,7 @@ def table_for(state: StonesAndBonesState, names: Sequence[str] = NAMES, bots: Se
                  timer_seconds=120)
 
 
-def length(shown: render.Shown) -> int:
+def length(shown: present.Shown) -> int:
     """What a player reads: the content and every embed's text (as tests/e2e/channel.py counts)."""
     total = len(shown.content or "")
     for embed in shown.embeds:
@@ -65,7 +66,7 @@ def length(shown: render.Shown) -> int:
     return total
 
 
-def labels(shown: render.Shown) -> list[str]:
+def labels(shown: present.Shown) -> list[str]:
     return [item.item.label or "" for item in shown.view.children] if shown.view else []  # type: ignore[attr-defined]
 
 
@@ -158,7 +159,7 @@ def test_purses_fold_platinum_into_gold_and_stay_exact() -> None:
         "0 cp", "7 cp", "9 sp 5 cp", "1 gp", "30 gp", "31 gp 4 sp 7 cp", "49 gp 9 sp 9 cp"]
 
 
-def live_tables(seats: int, names: Sequence[str], game: int) -> list[render.Shown]:
+def live_tables(seats: int, names: Sequence[str], game: int) -> list[present.Shown]:
     """Every live table of a whole game, as the host posts it: a new table, with the news of
     the turns before it as its headline, whenever someone new must act; else the same table
     redrawn. Every seat is a person, the options add every moment they can."""
@@ -169,7 +170,7 @@ def live_tables(seats: int, names: Sequence[str], game: int) -> list[render.Show
     headline = None
     while True:
         table = table_for(state, names)
-        shown.append(render.table_message(SPEC, table, state, headline=headline))
+        shown.append(present.table_message(Moment(SPEC, table, state), Book(), headline=headline))
         if ENGINE.is_over(state):
             return shown
         seat = ENGINE.to_act(state)[0]
@@ -208,7 +209,7 @@ def test_two_players_asked_at_once_each_see_their_own_buttons() -> None:
     button names its player, and the prompt says whose choice is which."""
     state, _ = act(new(then=[5, *QUIET]), 0, "pay")  # Ann sinks a 5; Bob throws QUIET next
     assert ENGINE.to_act(state) == [1, 0]
-    shown = render.table_message(SPEC, table_for(state), state)
+    shown = present.table_message(Moment(SPEC, table_for(state), state), Book())
     row = labels(shown)
     assert row[:5] == ["Bob: Pay 2 gp 1 sp 1 cp & throw the Stone", "Bob: Pay 2 gp 1 sp 1 cp, Pilfer! & throw (+ their 5)",
                        "Bob: Fly the Black: new Bones, new bet, no Stone", "Ann: Leave my Stone on the table",
@@ -226,7 +227,7 @@ def test_two_players_asked_at_once_each_see_their_own_buttons() -> None:
 def test_a_choice_for_everyone_says_so_and_no_button_is_red() -> None:
     call, _ = act(new(4, then=[7]), 0, "pay")  # the Captain Floats: a plunder
     assert call.phase == "mutiny_call"
-    shown = render.table_message(SPEC, table_for(call), call)
+    shown = present.table_message(Moment(SPEC, table_for(call), call), Book())
     assert shown.content == ("<@101>, <@102>, <@103>: Captain **Ann** plunders the coffer (**2 gp 2 sp 1 cp**). "
                              "Each of you: cry **Mutiny!** (the first cry leads it) or let it be, within 60 s.")
     assert labels(shown)[:2] == ["Let it be", "Mutiny!"]  # everyone's: no names on them
@@ -254,16 +255,16 @@ def sealed_vote() -> StonesAndBonesState:
 def test_a_private_view_holds_the_sealed_choice_and_one_line_of_context() -> None:
     state = sealed_vote()
     table = table_for(state)
-    shown = render.private_message(SPEC, table, state, 1)
+    shown = present.private_message(Moment(SPEC, table, state), 1)
     text = (shown.content or "") + "".join(e.description or "" for e in shown.embeds)
     assert length(shown) <= 400 and labels(shown) == ["Nay (stand by the Captain)", "Yay (back the Mutineer)"]
     assert shown.content == "Your sealed vote: **Yay** backs Mutineer Cy, **Nay** stands by Captain Ann."
     assert "Your purse: **5 pp**" in text and "Dee" not in text and ROLL_MARK not in text  # no copy of the table
     state, _ = act(state, 1, "yay")
-    mine, theirs = render.private_message(SPEC, table, state, 1), render.private_message(SPEC, table, state, 3)
+    mine, theirs = present.private_message(Moment(SPEC, table, state), 1), present.private_message(Moment(SPEC, table, state), 3)
     assert "You voted **Yay**" in mine.embeds[0].description  # type: ignore[operator]
     assert "Yay" not in (theirs.embeds[0].description or "") and length(theirs) <= 400
-    public = render.table_message(SPEC, table, state)
+    public = present.table_message(Moment(SPEC, table, state), Book())
     assert "Yay" not in (public.embeds[0].description or "") and "Sealed vote: Bob ✅ · Dee ⏳" in (
         public.embeds[0].description or "")
 
@@ -274,12 +275,12 @@ def test_the_tide_rise_choice_by_dm_is_short() -> None:
         seat = ENGINE.to_act(state)[0]
         state, _ = ENGINE.apply(state, seat, ENGINE.ai_action(state, seat, None))  # type: ignore[arg-type]
     table = table_for(state)
-    shown = render.private_message(SPEC, table, state, 0)
+    shown = present.private_message(Moment(SPEC, table, state), 0)
     assert shown.embeds[0].title == "The Tide rises to 2" and length(shown) <= 400
     assert shown.content.startswith("Your sealed choice for Tide 2")  # type: ignore[union-attr]
     row = labels(shown)
     assert row[0] == "Stay" and row[1].startswith("Heave Down (cash out ") and row[2] == "Vote to end the game"
-    public = render.table_message(SPEC, table, state)
+    public = present.table_message(Moment(SPEC, table, state), Book())
     assert public.picture is None and "🌊 The Tide rose to **2**" in (public.embeds[0].description or "")
 
 

@@ -6,6 +6,7 @@ deadline once whoever looks."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import time
 from collections.abc import AsyncIterator
@@ -15,7 +16,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.models import LogEntry, Seat, Table
+from bot.models import Book, LogEntry, Seat, Table
 from bot.store import (
     CLAIM_SECONDS, ChannelBusy, DuplicateInteraction, SqliteStore, Store, VersionConflict, _migrations, parse_target,
 )
@@ -88,6 +89,56 @@ def test_targets() -> None:
         parse_target("mysql://x/y")
 
 
+async def test_a_game_stored_before_books_keeps_what_its_channel_shows(backend: Backend) -> None:
+    """Games stored when the table row also held its messages (schema 4) open on the newest
+    schema: the game loads, and its book holds the live message, chapter and DM copies."""
+    old = {"guild_id": 1, "channel_id": 10, "game": "knucklebones", "status": "active", "host_id": 7,
+           "seats": [{"user_id": 7, "name": "Ann", "dm_closed": True}], "options": {}, "seed": 3,
+           "state": None, "version": 9, "message_id": 555, "chapter": "Turn 2", "recent": ["x"],
+           "turn_events": [{"kind": "score", "text": "Seat 1 scored"}], "dm_copies": {"7": [70, 71]}}
+    text = json.dumps(old)
+    migrations = [(n, sql) for n, sql in _migrations(backend.name) if n <= 4]
+    if backend.name == "sqlite":
+        with sqlite3.connect(backend.url.removeprefix("sqlite:///")) as conn:
+            for number, sql in migrations:
+                conn.executescript(sql)
+                conn.execute(f"PRAGMA user_version={number}")
+            conn.execute("INSERT INTO games (id, guild_id, channel_id, game, status, version, table_json, created_at,"
+                         " updated_at) VALUES (1, 1, 10, 'knucklebones', 'active', 9, ?, 0, 0)", (text,))
+    else:
+        conn = await asyncpg.connect(backend.url)
+        try:
+            await conn.execute("CREATE TABLE boneyard_schema (version INTEGER PRIMARY KEY,"
+                               " applied_at DOUBLE PRECISION NOT NULL)")
+            for number, sql in migrations:
+                await conn.execute(sql)
+                await conn.execute("INSERT INTO boneyard_schema VALUES ($1, 0)", number)
+            await conn.execute("INSERT INTO games (id, guild_id, channel_id, game, status, version, table_json,"
+                               " created_at, updated_at) VALUES (1, 1, 10, 'knucklebones', 'active', 9, $1, 0, 0)",
+                               text)
+        finally:
+            await conn.close()
+    store = await backend.open()
+    try:
+        table = await store.get(1)
+        assert table is not None and table.version == 9 and table.seats[0].name == "Ann"
+        assert await store.book(1) == Book(message_id=555, shown=9, chapter="Turn 2", dm_copies={7: [70, 71]},
+                                           turn_events=[{"kind": "score", "text": "Seat 1 scored"}])
+        assert await store.book(2) == Book()  # nothing delivered yet
+    finally:
+        await store.close()
+
+
+async def test_a_book_is_written_whatever_the_game_version(store: Store) -> None:
+    table = await store.create(_table())
+    await store.put_book(table.id or 0, Book(message_id=1, shown=0))
+    await store.put_book(table.id or 0, Book(message_id=2, shown=0))
+    assert (await store.book(table.id or 0)).message_id == 2
+    again = await store.book(table.id or 0)
+    again.dm_copies[5] = [1, 2]  # a copy: changing it changes nothing stored
+    assert (await store.book(table.id or 0)).dm_copies == {}
+
+
 def test_both_dialects_number_their_migrations_alike() -> None:
     assert [n for n, _ in _migrations("sqlite")] == [n for n, _ in _migrations("postgres")]
     assert [n for n, _ in _migrations("sqlite")] == list(range(1, len(_migrations("sqlite")) + 1))
@@ -100,7 +151,7 @@ async def test_migrations_from_an_empty_file(tmp_path: Path) -> None:
     assert await store.schema_version() == max(n for n, _ in _migrations())
     await store.close()
     tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"games", "actions", "interactions", "deadlines", "results"} <= tables
+    assert {"games", "actions", "interactions", "deadlines", "results", "books"} <= tables
     assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # opening again applies nothing twice
     store = await Store.open(path)
@@ -123,7 +174,7 @@ async def test_migrations_on_an_empty_postgres_database(pg_url: str) -> None:
             "SELECT column_name, data_type FROM information_schema.columns WHERE table_name='games'"))
     finally:
         await conn.close()
-    assert {"games", "actions", "interactions", "deadlines", "results"} <= tables
+    assert {"games", "actions", "interactions", "deadlines", "results", "books"} <= tables
     assert applied == list(range(1, latest + 1))
     assert kinds["guild_id"] == "bigint" and kinds["created_at"] == "double precision"
 
@@ -164,29 +215,29 @@ async def test_version_conflict_leaves_the_stored_state(store: Store) -> None:
     table = await store.create(_table())
     first = table.model_copy(deep=True)
     first.version = 1
-    first.recent = ["first"]
+    first.options = {"said": ["first"]}
     await store.save(first, 0)
     stale = table.model_copy(deep=True)
     stale.version = 1
-    stale.recent = ["stale"]
+    stale.options = {"said": ["stale"]}
     with pytest.raises(VersionConflict):
         await store.save(stale, 0, log=[LogEntry(version=1, seat=0, user_id=7, action={}, events=["x"])])
     stored = await store.get(table.id or 0)
-    assert stored is not None and stored.recent == ["first"] and stored.version == 1
+    assert stored is not None and stored.options == {"said": ["first"]} and stored.version == 1
     assert await store.recent_log(table.id or 0) == []
 
 
 async def test_duplicate_interaction_applies_once(store: Store) -> None:
     table = await store.create(_table())
-    one = table.model_copy(deep=True, update={"version": 1, "recent": ["once"]})
+    one = table.model_copy(deep=True, update={"version": 1, "options": {"said": ["once"]}})
     await store.save(one, 0, interaction_id=555,
                      log=[LogEntry(version=1, seat=0, user_id=7, action={"a": 1}, events=["once"], chapter="Turn 1")])
-    two = one.model_copy(deep=True, update={"version": 2, "recent": ["twice"]})
+    two = one.model_copy(deep=True, update={"version": 2, "options": {"said": ["twice"]}})
     with pytest.raises(DuplicateInteraction):
         await store.save(two, 1, interaction_id=555,
                          log=[LogEntry(version=2, seat=0, user_id=7, action={"a": 1}, events=["twice"])])
     stored = await store.get(table.id or 0)
-    assert stored is not None and stored.version == 1 and stored.recent == ["once"]
+    assert stored is not None and stored.version == 1 and stored.options == {"said": ["once"]}
     log = await store.full_log(table.id or 0)
     assert [(e.events, e.chapter, e.action) for e in log] == [(["once"], "Turn 1", {"a": 1})]
     assert await store.interaction_seen(555)
@@ -198,17 +249,17 @@ async def test_the_database_always_matches_what_get_returns(store: Store, backen
     table.status, table.version = "active", 1
     await store.save(table, 0, interaction_id=1)
     with pytest.raises(VersionConflict):
-        await store.save(table.model_copy(update={"version": 2, "recent": ["lost"]}), 0)
+        await store.save(table.model_copy(update={"version": 2, "options": {"said": ["lost"]}}), 0)
     assert await store.get(table.id or 0) == await backend.stored(table.id or 0) == table
     changed = await store.get(table.id or 0)
     assert changed is not None
-    changed.recent.append("not saved")  # a copy: changing it changes nothing stored
-    assert (await store.get(table.id or 0)).recent == []  # type: ignore[union-attr]
+    changed.options["said"] = ["not saved"]  # a copy: changing it changes nothing stored
+    assert (await store.get(table.id or 0)).options == {}  # type: ignore[union-attr]
 
 
 async def test_failed_write_rolls_back_everything(store: Store, backend: Backend) -> None:
     table = await store.create(_table())
-    bad = table.model_copy(deep=True, update={"version": 1, "recent": ["bad"]})
+    bad = table.model_copy(deep=True, update={"version": 1, "options": {"said": ["bad"]}})
     # two log rows with the same version break the primary key after the game row was updated
     entries = [LogEntry(version=1, seat=0, user_id=7, action={}, events=["a"]),
                LogEntry(version=1, seat=0, user_id=7, action={}, events=["b"])]
@@ -327,7 +378,7 @@ async def test_clicks_from_two_processes_on_one_game_are_applied_each_once_in_or
                 assert now is not None
                 expected = now.version
                 now.version += 1
-                now.recent.append(f"{who}{n}")
+                now.options.setdefault("said", []).append(f"{who}{n}")
                 await store.save(now, expected, interaction_id=hash((who, n)) & 0xFFFFFFFF,
                                  log=[LogEntry(version=now.version, seat=0, user_id=7, action={"by": who}, events=[])])
                 await asyncio.sleep(0)  # let the other process try to get in while this one holds it
@@ -335,9 +386,9 @@ async def test_clicks_from_two_processes_on_one_game_are_applied_each_once_in_or
     await asyncio.gather(clicks(first, "a", 15), clicks(second, "b", 15))
     final = await first.get(game)
     assert final is not None and final.version == 30
-    assert sorted(final.recent) == sorted([f"a{n}" for n in range(15)] + [f"b{n}" for n in range(15)])
+    assert sorted(final.options["said"]) == sorted([f"a{n}" for n in range(15)] + [f"b{n}" for n in range(15)])
     # within each process the clicks kept their order
-    assert [r for r in final.recent if r[0] == "a"] == [f"a{n}" for n in range(15)]
+    assert [r for r in final.options["said"] if r[0] == "a"] == [f"a{n}" for n in range(15)]
     assert [e.version for e in await second.full_log(game)] == list(range(1, 31))
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
-from bot.models import LogEntry, Table
+from bot.models import Book, LogEntry, Table
 
 #: seconds an applied interaction id is remembered (Discord retries within 15 minutes)
 INTERACTIONS_KEPT = 24 * 3600.0
@@ -139,6 +139,11 @@ class Store(ABC):
         """A fresh copy of the game: callers change it freely and only save() makes it count."""
 
     @abstractmethod
+    async def book(self, game_id: int) -> Book:
+        """What the channel shows of the game, as the last delivery left it (empty if nothing
+        was delivered yet): a fresh copy, as with ``get``."""
+
+    @abstractmethod
     async def live_in_channel(self, channel_id: int) -> Table | None: ...
 
     @abstractmethod
@@ -204,6 +209,11 @@ class Store(ABC):
         The deadline row is replaced (or removed when ``deadline`` is None) unless it is "keep",
         so a stale timer can never fire on a newer state.
         """
+
+    @abstractmethod
+    async def put_book(self, game_id: int, book: Book) -> None:
+        """Write what a delivery left in the channel: no version check, as bookkeeping never
+        changes the game, and the newest delivery's word is the one to keep."""
 
     @abstractmethod
     async def drop_deadline(self, game_id: int, version: int) -> None:

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Literal
 
 import asyncpg
 
-from bot.models import LogEntry, Table
+from bot.models import Book, LogEntry, Table
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_KEPT, ChannelBusy, Dialect, DuplicateInteraction, Store, VersionConflict,
     _migrations, top_per_game,
@@ -221,6 +221,10 @@ class PostgresStore(Store):
         text = await self._pool.fetchval("SELECT table_json FROM games WHERE id=$1", game_id)
         return Table.model_validate_json(text) if text is not None else None
 
+    async def book(self, game_id: int) -> Book:
+        text = await self._pool.fetchval("SELECT book_json FROM books WHERE game_id=$1", game_id)
+        return Book.model_validate_json(text) if text is not None else Book()
+
     async def live_in_channel(self, channel_id: int) -> Table | None:
         text = await self._pool.fetchval(
             "SELECT table_json FROM games WHERE channel_id=$1 AND status IN ('lobby','active')", channel_id)
@@ -368,6 +372,11 @@ class PostgresStore(Store):
                     [(table.id, table.guild_id, table.game, r["seat"], r["user_id"], r["rank"], r["score"], now)
                      for r in results],
                 )
+
+    async def put_book(self, game_id: int, book: Book) -> None:
+        await self._pool.execute(
+            "INSERT INTO books (game_id, book_json) VALUES ($1,$2)"
+            " ON CONFLICT (game_id) DO UPDATE SET book_json=EXCLUDED.book_json", game_id, book.model_dump_json())
 
     async def drop_deadline(self, game_id: int, version: int) -> None:
         await self._pool.execute("DELETE FROM deadlines WHERE game_id=$1 AND version=$2", game_id, version)

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Literal
 
 import aiosqlite
 
-from bot.models import LogEntry, Table
+from bot.models import Book, LogEntry, Table
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_KEPT, ChannelBusy, Dialect, DuplicateInteraction, Store, VersionConflict,
     _migrations, statements, top_per_game,
@@ -39,6 +39,7 @@ class SqliteStore(Store):
         # is kept: a click then costs no read of the database, only the write. Bounded, because
         # abandoned lobbies and untimed games stay live for ever.
         self._live: OrderedDict[int, str] = OrderedDict()
+        self._books: OrderedDict[int, str] = OrderedDict()
 
     @classmethod
     async def open(cls, path: Path | str) -> "SqliteStore":  # type: ignore[override]
@@ -98,11 +99,24 @@ class SqliteStore(Store):
             self._remember(game_id, row[0])
         return table
 
-    def _remember(self, game_id: int, text: str) -> None:
-        self._live[game_id] = text
-        self._live.move_to_end(game_id)
-        while len(self._live) > LIVE_CACHE:
-            self._live.popitem(last=False)
+    def _remember(self, game_id: int, text: str, cache: OrderedDict[int, str] | None = None) -> None:
+        cache = self._live if cache is None else cache
+        cache[game_id] = text
+        cache.move_to_end(game_id)
+        while len(cache) > LIVE_CACHE:
+            cache.popitem(last=False)
+
+    async def book(self, game_id: int) -> Book:
+        cached = self._books.get(game_id)
+        if cached is None:
+            async with self._lock:
+                cur = await self._conn.execute("SELECT book_json FROM books WHERE game_id=?", (game_id,))
+                row = await cur.fetchone()
+            cached = row[0] if row else "{}"
+            self._remember(game_id, cached, self._books)
+        else:
+            self._books.move_to_end(game_id)
+        return Book.model_validate_json(cached)
 
     async def live_in_channel(self, channel_id: int) -> Table | None:
         async with self._lock:
@@ -293,6 +307,14 @@ class SqliteStore(Store):
             self._remember(table.id, text)
         else:
             self._live.pop(table.id or 0, None)
+
+    async def put_book(self, game_id: int, book: Book) -> None:
+        text = book.model_dump_json()
+        async with self._lock:
+            await self._conn.execute(
+                "INSERT INTO books (game_id, book_json) VALUES (?,?)"
+                " ON CONFLICT (game_id) DO UPDATE SET book_json=excluded.book_json", (game_id, text))
+        self._remember(game_id, text, self._books)
 
     async def drop_deadline(self, game_id: int, version: int) -> None:
         """Forget a deadline that cannot be applied, so it does not fire forever."""

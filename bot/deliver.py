@@ -1,0 +1,185 @@
+"""Carrying a plan out: the answer, the DMs, the channel's messages, in that order; then the
+book records what the channel and the DMs now show.
+
+The one module that sends a game's messages. It decides nothing about what a step looks like
+(bot/present.py does); it knows Discord: how a picture is attached, which calls can fail and
+what a failure means for the book.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.models import Book, Table
+from bot.pictures import PictureCache
+from bot.present import (
+    SCROLLED_AWAY, Channel, Dm, Edit, Extra, Plan, Post, Reply, Shown, Shrink, Update,
+)
+from bot.private import send_private
+from bot.render import NO_PINGS, PINGS
+from bot.replies import reply, update
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+#: an ephemeral copy can be edited only while its interaction token lives (15 minutes)
+EPHEMERAL_LIFE = 14 * 60.0
+
+
+def history_kwargs(text: str) -> dict[str, Any]:
+    """What an old table is edited into: one line, no embed, picture or buttons, pinging nobody
+    (a mention in an edit pings nobody anyway; this keeps it from even looking like a ping)."""
+    return {"content": text, "embeds": [], "attachments": [], "view": None, "allowed_mentions": NO_PINGS}
+
+
+@dataclass
+class _EphemeralCopy:
+    interaction: discord.Interaction
+    message_id: int | None
+    at: float
+
+
+class Deliverer:
+    def __init__(self, client: discord.Client, store: Store) -> None:
+        self.client = client
+        self.store = store
+        self.pictures = PictureCache()
+        # channel id -> messages seen since our table message there (in memory: after a restart a
+        # table counts as recent, which at worst edits one message that scrolled away)
+        self._since_table: dict[int, int] = {}
+        # (game id, user id) -> the newest My hand copy, whose buttons are stripped when a newer
+        # copy goes out (only while its token lives; in memory, as the token is)
+        self._ephemeral: dict[tuple[int, int], _EphemeralCopy] = {}
+
+    # -- what the channel shows --------------------------------------------------------------
+
+    def note_message(self, channel_id: int, author_is_me: bool) -> None:
+        if channel_id in self._since_table and not author_is_me:
+            self._since_table[channel_id] += 1
+
+    def channel(self, table: Table, book: Book) -> Channel:
+        scrolled = self._since_table.get(table.channel_id, 0) >= SCROLLED_AWAY
+        return Channel(book, scrolled)
+
+    async def kwargs(self, shown: Shown, *, edit: bool) -> dict[str, Any]:
+        """Keyword arguments for a send (``edit=False``) or an edit of the message."""
+        out: dict[str, Any] = {"content": shown.content, "embeds": shown.embeds, "view": shown.view,
+                               "allowed_mentions": PINGS if shown.pings else NO_PINGS}
+        files = [await self.pictures.file(shown.picture)] if shown.picture is not None else []
+        if not edit:
+            files += shown.files
+        if files or edit:
+            out["attachments" if edit else "files"] = files
+        return out
+
+    # -- a plan ------------------------------------------------------------------------------
+
+    async def run(self, plan: Plan, table: Table, book: Book, interaction: discord.Interaction | None, *,
+                  replan: Callable[[Channel], Plan] | None = None) -> None:
+        """Answer, DM, post; then record the book, once. ``replan`` presents the step again when
+        a DM's outcome changed what the table must say (its player must press My hand)."""
+        try:
+            if plan.answer is not None and interaction is not None:
+                await self._answer(interaction, plan.answer)
+            closed = set(book.dm_closed)
+            for dm in plan.dms:
+                await self._dm(table, book, dm)
+            if replan is not None and set(book.dm_closed) != closed:
+                plan = replan(self.channel(table, book))
+            for op in plan.channel:
+                await self._channel_op(table, book, op)
+            clicked = interaction.message.id if interaction is not None and interaction.message is not None else None
+            for user_id in plan.retire:
+                await self._retire(table, book, user_id, keep=clicked)
+            book.chapter, book.turn_events, book.look = plan.chapter, plan.turn_events, plan.look
+        finally:
+            book.shown = max(book.shown, table.version)
+            await self.store.put_book(table.id or 0, book)
+
+    async def _answer(self, interaction: discord.Interaction, answer: Update | Reply) -> None:
+        if isinstance(answer, Reply):
+            await reply(interaction, content=answer.text, ephemeral=True)
+        elif answer.history is not None:
+            await update(interaction, **history_kwargs(answer.history))
+        elif answer.shown is not None:
+            await update(interaction, **await self.kwargs(answer.shown, edit=True))
+        else:
+            await update(interaction, view=None)
+
+    async def _channel_op(self, table: Table, book: Book, op: Post | Edit | Shrink | Extra) -> None:
+        channel = self.client.get_partial_messageable(table.channel_id)
+        if isinstance(op, Post):
+            await self.post(table, book, op.shown, strip=op.strip)
+        elif isinstance(op, Edit):
+            try:
+                await channel.get_partial_message(op.message_id).edit(**await self.kwargs(op.shown, edit=True))
+            except discord.NotFound:
+                await self.post(table, book, op.shown)
+        elif isinstance(op, Shrink):
+            try:
+                await channel.get_partial_message(op.message_id).edit(**history_kwargs(op.text))
+            except discord.HTTPException:
+                log.info("could not shrink the old table message %s of game %s", op.message_id, table.id)
+        else:
+            await channel.send(**op.message)
+
+    async def post(self, table: Table, book: Book, shown: Shown, *, strip: int | None = None) -> None:
+        """The table as a new message; the one it replaces (``strip``) loses its buttons."""
+        channel = self.client.get_partial_messageable(table.channel_id)
+        message = await channel.send(**await self.kwargs(shown, edit=False))
+        book.message_id = message.id
+        self._since_table[table.channel_id] = 0
+        if strip is not None and strip != message.id:
+            try:
+                await channel.get_partial_message(strip).edit(view=None)
+            except discord.HTTPException:
+                log.info("could not strip the old table message %s of game %s", strip, table.id)
+
+    # -- private copies ------------------------------------------------------------------------
+
+    async def _dm(self, table: Table, book: Book, dm: Dm) -> None:
+        """A new DM; the older copy loses its buttons. Whoever cannot be DMed is marked, and the
+        table tells them to use My hand."""
+        sent = await send_private(self.client, dm.user_id, **await self.kwargs(dm.shown, edit=False))
+        if sent is not None:
+            await self._retire(table, book, dm.user_id)
+            book.dm_copies[dm.user_id] = [sent.channel.id, sent.id]
+        closed = set(book.dm_closed)
+        if sent is None:
+            closed.add(dm.seat)
+        else:
+            closed.discard(dm.seat)
+        book.dm_closed = sorted(closed)
+
+    async def _retire(self, table: Table, book: Book, user_id: int, *, keep: int | None = None) -> None:
+        """Strip the buttons of every older copy of a user's private view."""
+        old = book.dm_copies.pop(user_id, None)
+        if old is not None and old[1] != keep:
+            try:
+                await self.client.get_partial_messageable(old[0]).get_partial_message(old[1]).edit(view=None)
+            except discord.HTTPException:
+                log.info("could not retire an old private copy in game %s", table.id)
+        copy = self._ephemeral.pop((table.id or 0, user_id), None)
+        if copy is not None and time.monotonic() - copy.at < EPHEMERAL_LIFE and copy.message_id != keep:
+            try:
+                if copy.message_id is None:
+                    await copy.interaction.edit_original_response(view=None)
+                else:
+                    await copy.interaction.followup.edit_message(copy.message_id, view=None)
+            except discord.HTTPException:
+                log.info("could not retire an old My hand copy in game %s", table.id)
+
+    async def hand(self, interaction: discord.Interaction, table: Table, book: Book, shown: Shown) -> None:
+        """My hand: a private copy right here; the older copies lose their buttons."""
+        user_id = interaction.user.id
+        await self._retire(table, book, user_id)
+        sent = await reply(interaction, ephemeral=True, **await self.kwargs(shown, edit=False))
+        self._ephemeral[(table.id or 0, user_id)] = _EphemeralCopy(
+            interaction, sent.id if sent is not None else None, time.monotonic())
+        await self.store.put_book(table.id or 0, book)
