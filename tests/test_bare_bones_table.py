@@ -11,22 +11,21 @@ import time
 import pytest
 from PIL import Image
 
-from bot import present, render
-from bot.models import Book, Seat, Table
+from bot import present
+from bot.models import Book, Table
 from bot.step import Moment
 from cogs.bare_bones import SPEC, make_options, sheet_compact
 from cogs.bare_bones.pictures import COLOUR_RGB, draw_dice
 from rules import bare_bones as bb
 from rules.base import Chooser
+from tests import kit
 
 ENGINE = bb.ENGINE
 NAMES = ["Annabelle", "Bartholomew", "Cordelia", "Desmond"]
 
 
 def table_for(state: bb.BareBonesState, seats: int) -> Table:
-    return Table(id=5, guild_id=1, channel_id=2, game="bare_bones", host_id=1, status="active",
-                 seats=[Seat(user_id=i + 1, name=NAMES[i]) for i in range(seats)],
-                 options={}, seed=7, state=state.model_dump(mode="json"))
+    return kit.table_for(state, NAMES[:seats], game=ENGINE.key, id=5, status="active")
 
 
 def message_length(shown: present.Shown) -> int:

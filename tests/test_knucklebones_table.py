@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from bot.models import Seat, Table
+from bot.models import Table
 from cogs.knucklebones import SPEC
 from rules.knucklebones import ENGINE, KnucklebonesAction, KnucklebonesOptions, KnucklebonesState, start_turn
+from tests import kit
 
 A = KnucklebonesAction
 
 
 def table_for(state: KnucklebonesState, names: list[str]) -> Table:
-    seats = [Seat(user_id=i + 1, name=n) for i, n in enumerate(names)]
-    return Table(guild_id=1, channel_id=2, game="knucklebones", host_id=1, seats=seats,
-                 options={}, seed=7, state=state.model_dump())
+    return kit.table_for(state, names, game=ENGINE.key)
 
 
 def staged(faces: list[int], seats: int = 2, then: tuple[int, ...] = ()) -> KnucklebonesState:

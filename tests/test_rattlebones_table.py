@@ -12,19 +12,18 @@ import pytest
 from PIL import Image
 
 from bot.errors import Refusal
-from bot.models import Seat, Table
+from bot.models import Table
 from cogs.rattlebones import SPEC, faces_line, parse_options
 from cogs.rattlebones.pictures import board_facts, board_size, dice_size
 from rules.base import Event
 from rules.rattlebones import ENGINE, RattlebonesOptions, RattlebonesState
+from tests import kit
 
 NAMES = ["Annabelle Longname", "Bartholomew", "Cyrus the Great", "Dee"]
 
 
 def table_for(state: RattlebonesState, seats: int) -> Table:
-    return Table(guild_id=1, channel_id=2, game="rattlebones", host_id=1,
-                 seats=[Seat(user_id=i + 1, name=n) for i, n in enumerate(NAMES[:seats])],
-                 options={}, seed=7, state=state.model_dump())
+    return kit.table_for(state, NAMES[:seats], game=ENGINE.key)
 
 
 def live_size(state: RattlebonesState, seats: int) -> int:

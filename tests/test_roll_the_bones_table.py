@@ -12,14 +12,14 @@ from collections.abc import Sequence
 import discord
 from PIL import Image
 
-from bot.models import Seat, Table
-from bot.models import Book
+from bot.models import Book, Table
 from bot.present import table_message
 from bot.step import Moment
 from cogs.roll_the_bones import CALL, ENGINE, READY, SPEC, WITHDRAW, latest_roll
 from cogs.roll_the_bones.pictures import Thrown, draw_roll
 from rules import roll_the_bones as rtb
 from rules.base import Chooser, Event
+from tests import kit
 from tests.test_roll_the_bones_engine import MIXED, act, do_ante, roll, staged
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
@@ -28,9 +28,7 @@ CODE = re.compile(r"\b[A-Z]{2}-\d+\b")
 
 
 def table_for(state: rtb.RollTheBonesState, names: Sequence[str] = NAMES) -> Table:
-    return Table(guild_id=1, channel_id=2, game="roll-the-bones", host_id=1, seed=7, status="active",
-                 seats=[Seat(user_id=i + 1, name=n) for i, n in enumerate(names[: state.seats])],
-                 state=state.model_dump(mode="json"), id=1)
+    return kit.table_for(state, names[: state.seats], game=ENGINE.key, status="active", id=1)
 
 
 def public(state: rtb.RollTheBonesState) -> rtb.RollTheBonesView:

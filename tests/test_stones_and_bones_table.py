@@ -16,13 +16,14 @@ import discord
 from PIL import Image
 
 from bot import present, render
-from bot.models import Book, Seat, Table
+from bot.models import Book, Table
 from bot.step import Moment
 from bot.pictures import DIE, GAP
 from cogs.stones_and_bones import ROLL_MARK, SPEC, short_coins, throw_line
 from cogs.stones_and_bones.pictures import STONE_FILL, TIER_FILL, WIN
 from rules.base import Event
 from rules.stones_and_bones import ENGINE, StonesAndBonesAction, StonesAndBonesOptions, StonesAndBonesState, start_turn
+from tests import kit
 
 A = StonesAndBonesAction
 QUIET = (3, 7, 12, 16)  # no match, no 1, no 20, no Crossbones
@@ -48,11 +49,8 @@ def act(state: StonesAndBonesState, seat: int, kind: str, **more: object) -> tup
 
 
 def table_for(state: StonesAndBonesState, names: Sequence[str] = NAMES, bots: Sequence[int] = ()) -> Table:
-    seats = [Seat(user_id=None if i in bots else 100 + i, name=n, ai=i in bots)
-             for i, n in enumerate(names[: state.seats])]
-    return Table(id=7, guild_id=1, channel_id=2, game=ENGINE.key, host_id=100, seed=1, status="active",
-                 seats=seats, options=state.options.model_dump(), state=state.model_dump(mode="json"),
-                 timer_seconds=120)
+    return kit.table_for(state, names[: state.seats], game=ENGINE.key, bots=bots, first_user=100, id=7, seed=1,
+                         status="active", options=state.options.model_dump(), timer_seconds=120)
 
 
 def length(shown: present.Shown) -> int:

@@ -94,18 +94,6 @@ def finished(message: dict[str, Any]) -> bool:
     return any(e.get("title") == "Final standings" for e in message.get("embeds") or [])
 
 
-async def open_table(fd: FakeDiscord, channel: str, command: str, host: FakeUser, others: list[FakeUser],
-                     bots: int = 0, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A lobby opened with ``command``, joined by ``others``, filled with ``bots``, started."""
-    lobby = await (await fd.slash(host, channel, command, options or {})).response_message()
-    for p in others:
-        await (await fd.click(p, lobby, button(fd, lobby, "Join"))).wait_response()
-    for _ in range(bots):
-        await (await fd.click(host, lobby, button(fd, lobby, "Add AI"))).wait_response()
-    await (await fd.click(host, lobby, button(fd, lobby, "Start"))).wait_response()
-    return await next_table(fd, channel)
-
-
 def clean(fd: FakeDiscord, *bots: Any) -> None:
     """Nothing the bot did would fail on real Discord, and it logged no error."""
     assert fd.violations == [], fd.violations

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e import channel as ch
-from tests.e2e.test_knucklebones_e2e import CHANNEL, button, clean, finished
+from tests.e2e import play
+from tests.e2e.test_knucklebones_e2e import CHANNEL, button, clean
 from tests.fakediscord import (
     BotProcess,
     FakeDiscord,
@@ -63,13 +64,8 @@ def public_text(fd: FakeDiscord) -> str:
 
 async def open_table(fd: FakeDiscord, host: FakeUser, others: list[FakeUser], bots: int,
                      options: dict | None = None) -> dict[str, Any]:
-    lobby = await (await fd.slash(host, CHANNEL, "bare-bones new", options or {})).response_message()
-    for p in others:
-        await (await fd.click(p, lobby, button(fd, lobby, "Join"))).wait_response()
-    for _ in range(bots):
-        await (await fd.click(host, lobby, button(fd, lobby, "Add AI"))).wait_response()
-    await (await fd.click(host, lobby, button(fd, lobby, "Start"))).wait_response()
-    return await started(fd)
+    return await play.open_table(fd, CHANNEL, "bare-bones new", host, others, bots, options,
+                                 first=lambda fd, _: started(fd))
 
 
 async def started(fd: FakeDiscord) -> dict[str, Any]:
@@ -159,17 +155,14 @@ def policy(labels: list[str]) -> str:
 
 async def play_to_end(fd: FakeDiscord, users: list[FakeUser], hands: Hands, audit: ch.Audit | None,
                       limit: int = 900) -> dict[str, Any]:
-    for _ in range(limit):
-        await ch.settle(fd, quiet=0.05)
-        table = table_of(fd)
-        if finished(table):
-            return table
+    async def step(table: dict[str, Any]) -> None:
         now = acting(fd, users)
         if audit is not None:
             audit.look({u.id for u in now})
         assert now, table.get("content")
         await hands.step(now[0], policy)
-    raise AssertionError("the game did not end")
+
+    return await play.play_to_end(fd, CHANNEL, step, limit=limit, quiet=0.05)
 
 
 async def test_three_players_play_to_the_end_by_dm_and_my_hand(tmp_path: Path) -> None:

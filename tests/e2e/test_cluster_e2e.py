@@ -14,7 +14,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from tests.e2e.channel import live_table, next_table
+from tests.e2e.channel import button, clean, live_table, next_table
+from tests.e2e.play import open_table
 from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, running_fake
 
 SEALED = "tests.fixtures.sealed_game"
@@ -41,13 +42,6 @@ async def world() -> AsyncIterator[FakeDiscord]:
         yield fd
 
 
-def button(fd: FakeDiscord, message: dict[str, Any], label: str) -> str:
-    for b in fd.buttons(message):
-        if b["label"] == label:
-            return b["custom_id"]
-    raise AssertionError(f"no {label!r} button in {[b['label'] for b in fd.buttons(message)]}")
-
-
 def finished(message: dict[str, Any]) -> bool:
     return "Final standings" in json.dumps(message["embeds"])
 
@@ -59,13 +53,8 @@ def prompted(message: dict[str, Any], players: list[FakeUser]) -> FakeUser:
 
 async def knucklebones(fd: FakeDiscord, channel: str, host: FakeUser, other: FakeUser | None = None) -> dict[str, Any]:
     """A started game: ``host`` against ``other``, or against an AI seat."""
-    lobby = await (await fd.slash(host, channel, "knucklebones new")).response_message()
-    if other is not None:
-        await (await fd.click(other, lobby, button(fd, lobby, "Join"))).wait_response()
-    else:
-        await (await fd.click(host, lobby, button(fd, lobby, "Add AI"))).wait_response()
-    await (await fd.click(host, lobby, button(fd, lobby, "Start"))).wait_response()
-    return await next_table(fd, channel)
+    others = [other] if other is not None else []
+    return await open_table(fd, channel, "knucklebones new", host, others, bots=1 - len(others))
 
 
 async def play(fd: FakeDiscord, channel: str, players: list[FakeUser], clicks: int = 400) -> list[int | None]:
@@ -90,13 +79,6 @@ async def rows(url: str, query: str, *args: object) -> list[asyncpg.Record]:
         return await conn.fetch(query, *args)
     finally:
         await conn.close()
-
-
-def clean(fd: FakeDiscord, *bots: BotProcess) -> None:
-    assert fd.violations == [], fd.violations
-    assert fd.unknown_routes == [], fd.unknown_routes
-    for bot in bots:
-        assert bot.error_records() == [], bot.error_records()
 
 
 async def test_two_shard_processes_share_every_game(world: FakeDiscord, pg_url: str) -> None:

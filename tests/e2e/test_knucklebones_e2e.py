@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from tests.e2e import channel
+from tests.e2e import channel, play
 from tests.e2e.channel import Audit, actor, button, clean, finished, live_table, next_table, settle
 from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, running_bot, running_fake
 
@@ -36,35 +36,18 @@ def history(fd: FakeDiscord) -> list[str]:
 
 async def open_table(fd: FakeDiscord, host: FakeUser, others: list[FakeUser], bots: int = 0,
                      options: dict | None = None) -> dict:
-    return await channel.open_table(fd, CHANNEL, "knucklebones new", host, others, bots, options)
+    return await play.open_table(fd, CHANNEL, "knucklebones new", host, others, bots, options)
 
 
 async def click_once(fd: FakeDiscord, players: list[FakeUser], pick: int = -1, audit: Audit | None = None) -> dict:
     """The prompted player clicks one of the action buttons; returns the table afterwards."""
-    table = table_now(fd)
-    choices = action_buttons(fd, table)
-    assert choices, "the table shows no moves"
-    who = actor(table, players)
-    if audit is not None:
-        audit.clicked(who)
-    it = await fd.click(who, table, choices[pick]["custom_id"])
-    answer = await it.wait_response()
-    assert answer["type"] == 7, answer
-    after = await next_table(fd, CHANNEL)
-    if audit is not None:
-        audit.look(set() if finished(after) else {actor(after, players).id})
-    return after
+    return await play.click_once(fd, CHANNEL, players, lambda options: options[pick], audit=audit)
 
 
 async def play_to_end(fd: FakeDiscord, players: list[FakeUser], limit: int = 400, audit: Audit | None = None) -> dict:
     if audit is not None:
         audit.look({actor(table_now(fd), players).id})
-    for _ in range(limit):
-        table = table_now(fd)
-        if finished(table):
-            return table
-        await click_once(fd, players, audit=audit)
-    raise AssertionError("the game did not end")
+    return await play.play_to_end(fd, CHANNEL, lambda _: click_once(fd, players, audit=audit), limit=limit)
 
 
 async def test_three_players_play_a_whole_game(tmp_path: Path) -> None:

@@ -11,8 +11,9 @@ import json
 import random
 from pathlib import Path
 
-from tests.e2e import channel
-from tests.e2e.channel import Audit, actor, button, clean, finished, live_table, next_table
+from tests.e2e import play
+from tests.e2e.channel import Audit, actor, button, clean, finished, live_table
+from tests.e2e.play import Choice
 from tests.fakediscord import (
     BotProcess,
     FakeDiscord,
@@ -25,16 +26,6 @@ CHANNEL = "games"
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def choices(fd: FakeDiscord, message: dict) -> list[tuple[str, str | None]]:
-    """What the acting player can pick: (button custom_id, None) or (select custom_id, value)."""
-    found: list[tuple[str, str | None]] = [
-        (b["custom_id"], None) for b in fd.buttons(message) if b["custom_id"].startswith("bn:act:")]
-    for s in fd.selects(message):
-        if s["custom_id"].startswith("bn:act:"):
-            found += [(s["custom_id"], o["value"]) for o in s["options"]]
-    return found
-
-
 def table_now(fd: FakeDiscord) -> dict:
     message = live_table(fd, CHANNEL)
     assert message is not None
@@ -43,30 +34,19 @@ def table_now(fd: FakeDiscord) -> dict:
 
 async def open_table(fd: FakeDiscord, host: FakeUser, others: list[FakeUser], bots: int = 0,
                      options: dict | None = None) -> dict:
-    return await channel.open_table(fd, CHANNEL, "rattlebones new", host, others, bots, options)
+    return await play.open_table(fd, CHANNEL, "rattlebones new", host, others, bots, options)
 
 
 async def click_once(fd: FakeDiscord, players: list[FakeUser], rng: random.Random,
                      audit: Audit | None = None, stats: dict[str, int] | None = None) -> dict:
     """The prompted player picks one of the rendered choices; returns the table afterwards."""
-    table = table_now(fd)
-    options = choices(fd, table)
-    assert options, "the table shows no moves"
-    who = actor(table, players)
-    if audit is not None:
-        audit.clicked(who)
-    custom_id, value = rng.choice(options)
-    if value is None:
-        it = await fd.click(who, table, custom_id)
-    else:
-        it = await fd.select(who, table, custom_id, [value])
-        if stats is not None:
+    def pick(options: list[Choice]) -> Choice:
+        chosen = rng.choice(options)
+        if stats is not None and chosen[1] is not None:
             stats["selects"] = stats.get("selects", 0) + 1
-    answer = await it.wait_response()
-    assert answer["type"] == 7, answer
-    after = await next_table(fd, CHANNEL)
-    if audit is not None:
-        audit.look(set() if finished(after) else {actor(after, players).id}, shows_dice=True)
+        return chosen
+
+    after = await play.click_once(fd, CHANNEL, players, pick, audit=audit, shows_dice=True)
     if stats is not None:
         names = [name for name, _ in fd.attachments(after)]
         assert len(names) == 1, names  # the board and the dice replace each other, never pile up
@@ -78,12 +58,7 @@ async def play_to_end(fd: FakeDiscord, players: list[FakeUser], rng: random.Rand
                       audit: Audit | None = None, stats: dict[str, int] | None = None) -> dict:
     if audit is not None:
         audit.look({actor(table_now(fd), players).id}, shows_dice=True)
-    for _ in range(limit):
-        table = table_now(fd)
-        if finished(table):
-            return table
-        await click_once(fd, players, rng, audit, stats)
-    raise AssertionError("the game did not end")
+    return await play.play_to_end(fd, CHANNEL, lambda _: click_once(fd, players, rng, audit, stats), limit=limit)
 
 
 async def test_three_players_race_to_the_end(tmp_path: Path) -> None:

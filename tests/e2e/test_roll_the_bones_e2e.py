@@ -22,6 +22,7 @@ from typing import Any
 from rules import roll_the_bones as rtb
 from rules.base import Engine
 from tests.e2e import channel as ch
+from tests.e2e import play
 from tests.e2e.test_knucklebones_e2e import CHANNEL, button, clean, finished
 from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake
 
@@ -406,16 +407,17 @@ class Game:
         raise AssertionError("the game did not end")
 
 
-async def open_table(fd: FakeDiscord, host: FakeUser, others: list[FakeUser], options: dict[str, Any],
-                     bots: int = 0) -> dict[str, Any]:
-    lobby = await (await fd.slash(host, CHANNEL, "roll-the-bones new", options)).response_message()
-    for user in others:
-        await (await fd.click(user, lobby, button(fd, lobby, "Join"))).wait_response()
-    for _ in range(bots):
-        await (await fd.click(host, lobby, button(fd, lobby, "Add AI"))).wait_response()
-    await (await fd.click(host, lobby, button(fd, lobby, "Start"))).wait_response()
+async def settled_table(fd: FakeDiscord, channel: str) -> dict[str, Any]:
+    """The table once the bot has gone quiet: the antes are sealed in private, so the first
+    table may have nothing to press on it."""
     await ch.settle(fd)
     return table_of(fd)
+
+
+async def open_table(fd: FakeDiscord, host: FakeUser, others: list[FakeUser], options: dict[str, Any],
+                     bots: int = 0) -> dict[str, Any]:
+    return await play.open_table(fd, CHANNEL, "roll-the-bones new", host, others, bots, options,
+                                 first=settled_table)
 
 
 async def current_dm(fd: FakeDiscord, user: FakeUser, shot: Shot) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from tests.fakediscord.models import (
     BASIC_PERMISSIONS, BOT_PERMISSIONS, FLAG_EPHEMERAL, FLAG_LOADING, MANAGE_CHANNELS, FakeChannel, FakeGuild,
     FakeUser, Interaction, RequestRecord, Violation, buttons, selects, shard_of,
 )
-from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.driver import FakeDiscord
 
 __all__ = [
     "BASIC_PERMISSIONS", "BOT_PERMISSIONS", "FAKE_TOKEN", "FLAG_EPHEMERAL", "FLAG_LOADING", "MANAGE_CHANNELS",

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from tests.fakediscord.server import FakeDiscord
+    from tests.fakediscord.driver import FakeDiscord
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

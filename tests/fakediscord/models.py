@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from tests.fakediscord.server import FakeDiscord
+    from tests.fakediscord.driver import FakeDiscord
 
 DISCORD_EPOCH_MS = 1420070400000
 
