@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import logging
 import pkgutil
 import time
@@ -18,20 +19,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import cogs
 from bot.components import ALL_ITEMS
 from bot.config import Settings
 from bot.deadlines import run_deadlines
 from bot.errors import Refusal, guarded
 from bot.runtime import TableRuntime
-from bot.store import Store
+from bot.store import open_store
 
 log = logging.getLogger(__name__)
 
 
 def game_extensions(extra: str = "") -> list[str]:
-    """Every module in cogs/ is a game (a new game changes nothing here), then EXTRA_COGS."""
-    found = [f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.name.startswith("_")]
+    """Every module in cogs/ (a new game changes nothing here), then EXTRA_COGS. Found by name,
+    as discord.py loads extensions: the host never imports a game."""
+    package = importlib.import_module("cogs")
+    found = [f"cogs.{m.name}" for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_")]
     return sorted(found) + [name.strip() for name in extra.split(",") if name.strip()]
 
 
@@ -67,7 +69,7 @@ class Boneyard(commands.AutoShardedBot):
             max_messages=None,
             guild_ready_timeout=0.05 if settings.discord_api_base else 2.0,
             shard_count=settings.shard_count,
-            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,  # type: ignore[arg-type]
         )
         self.settings = settings
         self.runtime: TableRuntime = None  # type: ignore[assignment]  # set in setup_hook
@@ -76,7 +78,7 @@ class Boneyard(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         target = self.settings.store_target
-        store = await Store.open(target)
+        store = await open_store(target)
         log.info("games are kept in %s", target.shown)
         self.runtime = TableRuntime(self, store, self.settings.default_timer_seconds or None,
                                     game_seed=self.settings.game_seed)

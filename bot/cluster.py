@@ -126,7 +126,7 @@ class Cluster:
         for proc in running:
             try:
                 await asyncio.wait_for(proc.wait(), grace)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 with contextlib.suppress(ProcessLookupError):
                     proc.kill()
                 await proc.wait()

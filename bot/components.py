@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -31,7 +31,7 @@ class Clicks(Protocol):
 
 
 def _runtime(interaction: discord.Interaction) -> Clicks:
-    return interaction.client.runtime  # type: ignore[attr-defined,no-any-return]
+    return interaction.client.runtime  # type: ignore[attr-defined]
 
 
 LOBBY_OPS = {"join": "Join", "leave": "Leave", "start": "Start", "cancel": "Cancel", "ai": "Add AI"}
@@ -50,7 +50,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:
         self.game_id, self.op = game_id, op
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "LobbyButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyButton:
         op = match["op"] if match["op"] in LOBBY_OPS else "join"
         return cls(int(match["gid"]), op)
 
@@ -80,7 +80,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game_id, self.seat, self.stamp, self.index = game_id, seat, stamp, index
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "ActionButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> ActionButton:
         return cls(int(match["gid"]), _seat(match), match["stamp"], int(match["idx"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -100,7 +100,7 @@ class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:a
         self.game_id, self.stamp, self.index = game_id, stamp, index
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "OpenButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> OpenButton:
         return cls(int(match["gid"]), match["stamp"], int(match["idx"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -123,12 +123,14 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         self.game_id, self.seat, self.stamp = game_id, seat, stamp
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "ActionSelect":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> ActionSelect:
         return cls(int(match["gid"]), _seat(match), match["stamp"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
-        choices = [int(v) for v in values if str(v).isdigit()]
+        data = cast(dict[str, Any], interaction.data or {})
+        values: list[Any] = list(data.get("values") or [])
+        # a forged value need not be one the menu offered: read only plain small numbers
+        choices = [int(v) for v in map(str, values) if v.isascii() and v.isdigit() and len(v) <= 4]
         await guarded(interaction, lambda: _runtime(interaction).act(
             interaction, self.game_id, self.seat, self.stamp, choices), game_id=self.game_id)
 
@@ -142,7 +144,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:h
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "HandButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> HandButton:
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -160,7 +162,7 @@ class DetailsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "DetailsButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> DetailsButton:
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -178,7 +180,7 @@ class HowToButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "HowToButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> HowToButton:
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -193,7 +195,7 @@ class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:en
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "EndButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> EndButton:
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -208,7 +210,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> "RematchButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> RematchButton:
         return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -96,7 +96,7 @@ class GameSpec(Generic[V, A, O]):
         nothing. A game with a default stake shows it for every seat."""
         return None if stake is None else str(stake)
 
-    def timer_seconds(self, table: Table, state: BaseModel) -> int | None:
+    def timer_seconds(self, table: Table, state: Any) -> int | None:
         """The time for the decisions awaited in ``state``: the table's timer, or the rules' own
         window (Engine.decision_window) when that is shorter or the table has no timer."""
         window = self.engine.decision_window(state)

@@ -26,7 +26,7 @@ def log_format(shard_label: str) -> str:
 
 def load_settings() -> Settings:
     try:
-        return Settings()  # type: ignore[call-arg]
+        return Settings()
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']).upper() or 'settings'}: "

@@ -120,13 +120,14 @@ def _outline(shape: str, x: int, y: int, size: int) -> list[tuple[float, float]]
         return [(cx + r * math.cos(math.radians(turn + 360 * i / n)),
                  cy + r * math.sin(math.radians(turn + 360 * i / n))) for i in range(n)]
 
-    return {
+    shapes: dict[str, list[tuple[float, float]]] = {
         "d4": [(cx, y + 6), (x + size - 6, y + size - 10), (x + 6, y + size - 10)],
         "d8": regular(4),
         "d10": [(cx, y + 4), (x + size - 8, cy + 10), (cx, y + size - 4), (x + 8, cy + 10)],
         "d12": regular(5),
         "d20": regular(6),
-    }.get(shape)
+    }
+    return shapes.get(shape)
 
 
 def dice_strip(dice: Sequence[DieFace], *, per_row: int = 6) -> bytes:

@@ -97,7 +97,7 @@ def _copy_item(item: Any) -> Any:
         return _copy_list(item)
     if kind is dict:
         return _copy_fields(item)
-    new = kind.__new__(kind)
+    new = object.__new__(kind)
     _set(new, "__dict__", _copy_fields(item.__dict__))
     _set(new, "__pydantic_fields_set__", set(item.__pydantic_fields_set__))
     _set(new, "__pydantic_extra__", None)

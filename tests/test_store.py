@@ -18,7 +18,7 @@ import pytest
 
 from bot.models import Book, LogEntry, Seat, Table
 from bot.store import (
-    CLAIM_SECONDS, ChannelBusy, DuplicateInteraction, SqliteStore, Store, VersionConflict, _migrations, parse_target,
+    CLAIM_SECONDS, ChannelBusy, DuplicateInteraction, SqliteStore, Store, VersionConflict, _migrations, open_store, parse_target,
 )
 from bot.store.postgres import PostgresStore
 
@@ -38,7 +38,7 @@ class Backend:
     integrity_error: type[Exception]
 
     async def open(self) -> Store:
-        return await Store.open(self.url)
+        return await open_store(self.url)
 
     async def sql(self, query: str, *args: object) -> list[tuple]:
         """Run one statement outside the store (``?`` placeholders) and return its rows."""
@@ -146,7 +146,7 @@ def test_both_dialects_number_their_migrations_alike() -> None:
 
 async def test_migrations_from_an_empty_file(tmp_path: Path) -> None:
     path = tmp_path / "fresh.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     assert isinstance(store, SqliteStore)
     assert await store.schema_version() == max(n for n, _ in _migrations())
     await store.close()
@@ -154,14 +154,14 @@ async def test_migrations_from_an_empty_file(tmp_path: Path) -> None:
     assert {"games", "actions", "interactions", "deadlines", "results", "books"} <= tables
     assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # opening again applies nothing twice
-    store = await Store.open(path)
+    store = await open_store(path)
     assert await store.schema_version() == max(n for n, _ in _migrations())
     await store.close()
 
 
 async def test_migrations_on_an_empty_postgres_database(pg_url: str) -> None:
     # two processes starting together: the migrations run once, the other waits for them
-    first, second = await asyncio.gather(Store.open(pg_url), Store.open(pg_url))
+    first, second = await asyncio.gather(open_store(pg_url), open_store(pg_url))
     assert isinstance(first, PostgresStore)
     latest = max(n for n, _ in _migrations("postgres"))
     assert await first.schema_version() == await second.schema_version() == latest
@@ -358,8 +358,8 @@ async def test_old_interaction_ids_are_pruned_on_open(backend: Backend) -> None:
 @pytest.fixture
 async def two_processes(pg_url: str) -> AsyncIterator[tuple[Store, Store]]:
     """Two stores with their own connections: as far as the server can tell, two bot processes."""
-    first = await Store.open(pg_url)
-    second = await Store.open(pg_url)
+    first = await open_store(pg_url)
+    second = await open_store(pg_url)
     yield first, second
     await asyncio.gather(first.close(), second.close())
 

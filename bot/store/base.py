@@ -110,21 +110,10 @@ def top_per_game(rows: Iterable[Any], limit: int) -> list[tuple[str, int, int, i
 
 
 class Store(ABC):
-    """One game store. ``await Store.open(url_or_path)`` picks the backend the target names."""
+    """One game store; ``bot.store.open_store(url_or_path)`` opens the backend the target names."""
 
     #: which database the backend speaks ("sqlite" or "postgres")
     dialect: ClassVar[Dialect]
-
-    @classmethod
-    async def open(cls, target: str | Path | Target) -> "Store":
-        parsed = target if isinstance(target, Target) else parse_target(target)
-        if parsed.dialect == "postgres":
-            from bot.store.postgres import PostgresStore
-
-            return await PostgresStore.open(parsed.location)
-        from bot.store.sqlite import SqliteStore
-
-        return await SqliteStore.open(parsed.location)
 
     @abstractmethod
     async def close(self) -> None: ...
@@ -229,3 +218,4 @@ class Store(ABC):
     def watch_deadlines(self, written: Callable[[float], None]) -> None:
         """Call ``written(due)`` when another process writes a deadline (nothing to hear when
         this process is the only one)."""
+        return None

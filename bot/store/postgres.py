@@ -181,7 +181,7 @@ class PostgresStore(Store):
         self._watching = False
 
     @classmethod
-    async def open(cls, dsn: str) -> "PostgresStore":  # type: ignore[override]
+    async def open(cls, dsn: str) -> PostgresStore:
         pool = await asyncpg.create_pool(dsn, min_size=1, max_size=POOL_SIZE)
         store = cls(pool, _Control(dsn))
         try:

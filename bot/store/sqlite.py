@@ -42,7 +42,7 @@ class SqliteStore(Store):
         self._books: OrderedDict[int, str] = OrderedDict()
 
     @classmethod
-    async def open(cls, path: Path | str) -> "SqliteStore":  # type: ignore[override]
+    async def open(cls, path: Path | str) -> SqliteStore:
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         conn.row_factory = aiosqlite.Row
         await conn.execute("PRAGMA journal_mode=WAL")
@@ -63,7 +63,7 @@ class SqliteStore(Store):
     async def _migrate(self) -> None:
         async with self._lock:
             row = await (await self._conn.execute("PRAGMA user_version")).fetchone()
-            current = row[0]
+            current = row[0] if row else 0
             for number, sql in _migrations("sqlite"):
                 if number <= current:
                     continue
@@ -79,7 +79,7 @@ class SqliteStore(Store):
 
     async def schema_version(self) -> int:
         row = await (await self._conn.execute("PRAGMA user_version")).fetchone()
-        return int(row[0])
+        return int(row[0]) if row else 0
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -151,7 +151,7 @@ class SqliteStore(Store):
                 version=r[0], seat=r[1], user_id=r[2],
                 action=json.loads(r[3]), events=json.loads(r[4]), chapter=r[5],
             )
-            for r in reversed(rows)
+            for r in reversed(list(rows))
         ]
 
     async def full_log(self, game_id: int) -> list[LogEntry]:
@@ -232,11 +232,11 @@ class SqliteStore(Store):
                     " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)",
                     (table.guild_id, table.channel_id, table.game, table.status, 0, "{}", now, now),
                 )
-                table.id = cur.lastrowid
+                table.id = game_id = cur.lastrowid or 0
                 text = table.model_dump_json()
                 await self._conn.execute("UPDATE games SET table_json=? WHERE id=?", (text, table.id))
                 await self._conn.execute("COMMIT")
-                self._remember(table.id, text)
+                self._remember(game_id, text)
             except sqlite3.IntegrityError as exc:
                 await self._conn.execute("ROLLBACK")
                 raise ChannelBusy(str(exc)) from exc

@@ -292,7 +292,7 @@ async def test_a_step_stored_but_never_shown_is_shown_at_the_next_click(tmp_path
     """The process stops after storing a step and before showing it: the channel's table still
     offers the moment before. Its next click says so in one private line and posts the table as
     the game stands, pinging whoever must act, and the game plays on from there."""
-    from bot.store import Store
+    from bot.store import open_store
     from rules.knucklebones import ENGINE
 
     db = tmp_path / "kb.sqlite3"
@@ -304,7 +304,7 @@ async def test_a_step_stored_but_never_shown_is_shown_at_the_next_click(tmp_path
             table = table_now(fd)
             who, custom_id = actor(table, players), action_buttons(fd, table)[-1]["custom_id"]
         clean(fd, first)
-        store = await Store.open(db)  # the step the stopped process stored and never showed
+        store = await open_store(db)  # the step the stopped process stored and never showed
         try:
             game = await store.live_in_channel(fd.channel(CHANNEL).id)
             assert game is not None and game.state is not None
