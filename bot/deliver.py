@@ -38,6 +38,25 @@ def history_kwargs(text: str) -> dict[str, Any]:
     return {"content": text, "embeds": [], "attachments": [], "view": None, "allowed_mentions": NO_PINGS}
 
 
+#: what a table message needs of the bot in its channel, in Discord's words
+TABLE_PERMISSIONS = {"view_channel": "View Channel", "send_messages": "Send Messages",
+                     "send_messages_in_threads": "Send Messages in Threads", "embed_links": "Embed Links",
+                     "attach_files": "Attach Files", "read_message_history": "Read Message History"}
+
+
+def missing_permissions(interaction: discord.Interaction) -> str:
+    """Which permission the bot lacks here, in words the person who can fix it recognises."""
+    have = interaction.app_permissions
+    thread = isinstance(interaction.channel, discord.Thread)
+    missing = [words for name, words in TABLE_PERMISSIONS.items()
+               if not getattr(have, name) and (name != "send_messages_in_threads" or thread)
+               and (name != "send_messages" or not thread)]
+    what = ", ".join(f"**{m}**" for m in missing) or "a permission it needs"
+    return (f"I could not post the new table here: I am missing {what} in this channel. "
+            "The table above is up to date; once a server admin grants that, the next move or "
+            "`/game status` posts it again.")
+
+
 @dataclass
 class _EphemeralCopy:
     interaction: discord.Interaction
@@ -92,8 +111,10 @@ class Deliverer:
                 await self._dm(table, book, dm)
             if replan is not None and set(book.dm_closed) != closed:
                 plan = replan(self.channel(table, book))
+            book.repost = False
             for op in plan.channel:
-                await self._channel_op(table, book, op)
+                if not await self._channel_op(table, book, op, interaction):
+                    break  # the table could not be posted: nothing after it may go out
             clicked = interaction.message.id if interaction is not None and interaction.message is not None else None
             for user_id in plan.retire:
                 await self._retire(table, book, user_id, keep=clicked)
@@ -112,10 +133,16 @@ class Deliverer:
         else:
             await update(interaction, view=None)
 
-    async def _channel_op(self, table: Table, book: Book, op: Post | Edit | Shrink | Extra) -> None:
+    async def _channel_op(self, table: Table, book: Book, op: Post | Edit | Shrink | Extra,
+                          interaction: discord.Interaction | None) -> bool:
+        """One call; False when the table could not be posted (then the rest must wait)."""
         channel = self.client.get_partial_messageable(table.channel_id)
         if isinstance(op, Post):
-            await self.post(table, book, op.shown, strip=op.strip)
+            try:
+                await self.post(table, book, op.shown, strip=op.strip)
+            except discord.Forbidden as exc:
+                await self._cannot_post(table, book, op.shown, interaction, exc)
+                return False
         elif isinstance(op, Edit):
             try:
                 await channel.get_partial_message(op.message_id).edit(**await self.kwargs(op.shown, edit=True))
@@ -123,11 +150,39 @@ class Deliverer:
                 await self.post(table, book, op.shown)
         elif isinstance(op, Shrink):
             try:
-                await channel.get_partial_message(op.message_id).edit(**history_kwargs(op.text))
+                if op.clicked and interaction is not None:
+                    await interaction.edit_original_response(**history_kwargs(op.text))
+                else:
+                    await channel.get_partial_message(op.message_id).edit(**history_kwargs(op.text))
             except discord.HTTPException:
                 log.info("could not shrink the old table message %s of game %s", op.message_id, table.id)
         else:
             await channel.send(**op.message)
+        return True
+
+    async def _cannot_post(self, table: Table, book: Book, shown: Shown, interaction: discord.Interaction | None,
+                           exc: discord.Forbidden) -> None:
+        """The bot may not post here (an admin took a permission away). The game must not stall:
+        the old table shows the game as it stands, the person who acted is told what is
+        missing, and the next step posts the table anew."""
+        book.repost = True
+        log.warning("game %s: cannot post its table in channel %s (%s %s)", table.id, table.channel_id,
+                    exc.code, exc.text)
+        if book.message_id is not None:
+            try:
+                if interaction is not None and interaction.message is not None \
+                        and interaction.message.id == book.message_id:
+                    await interaction.edit_original_response(**await self.kwargs(shown, edit=True))
+                else:
+                    channel = self.client.get_partial_messageable(table.channel_id)
+                    await channel.get_partial_message(book.message_id).edit(**await self.kwargs(shown, edit=True))
+            except discord.HTTPException:
+                log.info("game %s: could not redraw its table either", table.id)
+        if interaction is not None:
+            try:
+                await interaction.followup.send(missing_permissions(interaction), ephemeral=True)
+            except discord.HTTPException:
+                log.info("game %s: could not say why its table was not posted", table.id)
 
     async def post(self, table: Table, book: Book, shown: Shown, *, strip: int | None = None) -> None:
         """The table as a new message; the one it replaces (``strip``) loses its buttons."""

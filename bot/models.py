@@ -76,6 +76,9 @@ class Book(BaseModel):
     #: seats whose last private view could not be sent by DM: the table asks them to press
     #: My hand instead
     dm_closed: list[int] = Field(default_factory=list)
+    #: the last new table could not be posted (the bot lacks a permission here): the table
+    #: was redrawn where it stood, and the next step posts it anew, pinging whoever must act
+    repost: bool = False
     #: a digest of what the live table shows, so a step nobody can see (a sealed choice being
     #: filled in) costs the channel nothing
     look: str = ""

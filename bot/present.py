@@ -110,10 +110,13 @@ class Edit:
 
 @dataclass(frozen=True)
 class Shrink:
-    """An old table becomes one line of history: no embed, picture or buttons."""
+    """An old table becomes one line of history: no embed, picture or buttons. Only once the
+    new table is out: if it could not be posted, the old message shows the game instead."""
 
     message_id: int
     text: str
+    #: the clicked message itself, edited through the interaction (no channel permission needed)
+    clicked: bool = False
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,7 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
     plan.dms = dms(after, book, [s for s in step.fresh if s != mine])  # theirs was just redrawn in place
 
     events = [Event.model_validate(e) for e in book.turn_events] + step.events
-    new_turn = bool(step.newly) or table.status != "active" or step.history is not None or (
+    new_turn = bool(step.newly) or table.status != "active" or step.history is not None or book.repost or (
         bool(book.chapter) and after.chapter != book.chapter)
     public_click = origin.answers and not origin.private
     live = origin.message_id is not None and origin.message_id == book.message_id
@@ -185,16 +188,13 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
         headline = seat_names(table, news, mentions=True) if news else None
         plan.chapter, plan.turn_events = after.chapter, []
         on_old = public_click and live
-        if on_old:
-            plan.answer = Update(history=history)
-        else:
-            if public_click:
-                plan.answer = _acknowledge(origin, step.notice)
-            if book.message_id is not None:
-                plan.channel.append(Shrink(book.message_id, history))
+        # the clicked table only loses its buttons now; it shrinks once the new one is out
+        plan.answer = Update() if on_old else _acknowledge(origin, step.notice) if public_click else plan.answer
         notice = step.notice if on_old or not origin.answers else None
         plan.channel.append(Post(table_message(after, book, notice=notice, headline=headline,
                                                last_words=step.finished_now)))
+        if book.message_id is not None:
+            plan.channel.append(Shrink(book.message_id, history, clicked=on_old))
         if step.finished_now:
             plan.channel += [Extra(m) for m in _last_words_alone(after)]
     else:

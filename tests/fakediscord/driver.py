@@ -488,7 +488,9 @@ class FakeDiscord(RestApi):
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.application_id), "type": itype, "token": token,
             "version": 1, "data": data, "locale": "en-US", "attachment_size_limit": 10 * 1024 * 1024,
-            "app_permissions": str(self.app_permissions), "entitlements": [], "entitlement_sku_ids": [],
+            # a channel the bot may not post in lacks Send Messages in the bot's permissions there
+            "app_permissions": str(self.app_permissions & ~(1 << 11) if ch.bot_forbidden else self.app_permissions),
+            "entitlements": [], "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": str(ch.guild_id or self.guild_id)},
         }
         if ch.type == DM:
