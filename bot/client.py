@@ -22,7 +22,7 @@ from discord.ext import commands
 from bot.components import ALL_ITEMS
 from bot.config import Settings
 from bot.deadlines import run_deadlines
-from bot.errors import Refusal, guarded
+from bot.errors import Refusal, guarded, tell
 from bot.runtime import TableRuntime
 from bot.store import open_store
 
@@ -40,7 +40,10 @@ def game_extensions(extra: str = "") -> list[str]:
 class BoneyardTree(app_commands.CommandTree["Boneyard"]):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         cause: Exception = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        if isinstance(cause, app_commands.CheckFailure | app_commands.TransformerError):
+        if isinstance(cause, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+            cause = Refusal("That command has changed since your Discord app last loaded the list; "
+                            "close and reopen the command menu, then try again.")
+        elif isinstance(cause, app_commands.CheckFailure | app_commands.TransformerError):
             cause = Refusal(str(cause))
 
         async def reraise() -> None:
@@ -127,6 +130,16 @@ class Boneyard(commands.AutoShardedBot):
 
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %s of %s is ready", shard_id, self.shard_count)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A component none of the bot's buttons claims (a forged, cut or long-gone id) is
+        dropped by discord.py without a word; answer it, so nobody sees "interaction failed"."""
+        if interaction.type != discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ALL_ITEMS):
+            await tell(interaction, "That button is no longer in use.")
 
     async def on_message(self, message: discord.Message) -> None:
         if self.runtime is not None:

@@ -13,7 +13,7 @@ from bot.errors import Refusal, guarded
 from bot.models import LogEntry, Table
 from bot.replies import reply
 from bot.seats import find_seat
-from bot.render import clip
+from bot.render import clip, safe
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -103,7 +103,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             if table.host_plays and not gone.ai and gone.user_id == table.host_id:
                 raise Refusal("The host keeps their seat; use **Cancel** to close the lobby.")
             table.seats.pop(index)
-            return f"{gone.name} no longer has a seat."
+            return f"{safe(gone.name)} no longer has a seat."
 
         await guarded(interaction, lambda: self.runtime.edit_lobby(interaction, change))
 
@@ -133,6 +133,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         self, interaction: discord.Interaction, seconds: app_commands.Range[int, 0, 86400] = 0
     ) -> None:
         async def run() -> None:
+            if not 0 <= seconds <= 86400:  # the declared range, checked again: a client may send anything
+                raise Refusal("The timer is 15 to 86400 seconds, or 0 for off.")
             if 0 < seconds < 15:
                 raise Refusal("A timer shorter than 15 seconds is no fun; pick 15 or more, or 0 for off.")
             await self.runtime.set_timer(interaction, seconds or None)

@@ -45,14 +45,13 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:
             "cancel": discord.ButtonStyle.danger,
         }.get(op, discord.ButtonStyle.secondary)
         super().__init__(
-            discord.ui.Button(label=LOBBY_OPS[op], style=style, custom_id=f"bn:lobby:{game_id}:{op}")
+            discord.ui.Button(label=LOBBY_OPS.get(op, op), style=style, custom_id=f"bn:lobby:{game_id}:{op}")
         )
         self.game_id, self.op = game_id, op
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyButton:
-        op = match["op"] if match["op"] in LOBBY_OPS else "join"
-        return cls(int(match["gid"]), op)
+        return cls(int(match["gid"]), match["op"])  # an unknown op is refused by the lobby
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: _runtime(interaction).lobby(interaction, self.game_id, self.op), game_id=self.game_id)

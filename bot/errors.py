@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
+from pydantic import ValidationError
 
 from bot.store import DuplicateInteraction, VersionConflict
 from rules.base import GameError
@@ -22,8 +23,16 @@ def reference(interaction: discord.Interaction) -> str:
     return f"E{interaction.id:x}"[-8:].upper()
 
 
+#: Discord's limit on a message's text
+CONTENT = 2000
+#: the interaction was answered already (a duplicate delivery of the same interaction)
+ALREADY_ANSWERED = 40060
+
+
 async def tell(interaction: discord.Interaction, text: str) -> None:
-    """Reply ephemerally whether or not the interaction was already answered."""
+    """Reply ephemerally whether or not the interaction was already answered. Clipped, as a
+    refusal may quote what the user typed."""
+    text = text if len(text) <= CONTENT else text[: CONTENT - 1] + "…"
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -47,11 +56,20 @@ async def guarded(
         await handler()
     except GameError as exc:
         await tell(interaction, str(exc))
+    except ValidationError as exc:
+        # options a client sent outside what the command declares (a forged or stale client)
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in exc.errors()[:3])
+        log.info("refused options of interaction %s: %s", interaction.id, problems)
+        await tell(interaction, f"That option is not allowed here ({problems}).")
     except DuplicateInteraction:
         await tell(interaction, "That click was already counted.")
     except VersionConflict:
         await tell(interaction, "The table changed at the same moment; please try again.")
-    except Exception:
+    except Exception as exc:
+        if isinstance(exc, discord.HTTPException) and exc.code == ALREADY_ANSWERED:
+            # the same interaction delivered twice: the first delivery answered it
+            log.info("interaction %s was answered already", interaction.id)
+            return
         ref = reference(interaction)
         log.exception(
             "unexpected error ref=%s game=%s interaction=%s", ref, game_id, interaction.id

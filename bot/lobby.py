@@ -23,7 +23,7 @@ from bot.errors import Refusal
 from bot.games import GameSpec
 from bot.models import Book, Seat, Table
 from bot.present import Origin
-from bot.render import jump_link
+from bot.render import jump_link, safe
 from bot.replies import reply, update
 from bot.step import Moment, StepResult
 from bot.store import ChannelBusy, Store
@@ -42,7 +42,7 @@ class Lobby:
     def spec(self, table: Table) -> GameSpec[Any, Any, Any]: raise NotImplementedError
     def lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[object]: raise NotImplementedError
     def turn(self, interaction: discord.Interaction, game_id: int) -> contextlib.AbstractAsyncContextManager[None]: raise NotImplementedError
-    async def load(self, game_id: int) -> tuple[Moment, Book]: raise NotImplementedError
+    async def load(self, game_id: int, interaction: discord.Interaction | None = None) -> tuple[Moment, Book]: raise NotImplementedError
     async def live_table(self, channel_id: int) -> Table: raise NotImplementedError
     @staticmethod
     def origin(interaction: discord.Interaction, table: Table) -> Origin: raise NotImplementedError
@@ -100,7 +100,7 @@ class Lobby:
 
     async def lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         async with self.turn(interaction, game_id):
-            now, book = await self.load(game_id)
+            now, book = await self.load(game_id, interaction)
             table = now.table.model_copy(update={"seats": [s.model_copy() for s in now.table.seats]})
             if table.status != "lobby":
                 raise Refusal("This lobby has closed; the game has already started or ended.")
@@ -123,7 +123,7 @@ class Lobby:
                 if is_host and table.host_plays:
                     raise Refusal("The host cannot leave the lobby; use **Cancel** to close it.")
                 table.seats.pop(seat)
-                notice = f"{user.display_name} left the lobby."
+                notice = f"{safe(user.display_name)} left the lobby."
             elif op == "ai":
                 self._host_only(table, user, "add AI players")
                 if len(table.seats) >= spec.engine.max_seats:
@@ -134,7 +134,7 @@ class Lobby:
             elif op == "cancel":
                 self._host_only(table, user, "cancel the game")
                 table.status = "cancelled"
-                notice = f"{user.display_name} cancelled the game."
+                notice = f"{safe(user.display_name)} cancelled the game."
             elif op == "start":
                 self._host_only(table, user, "start the game")
                 result = step.start(now, time.time())
@@ -163,7 +163,7 @@ class Lobby:
         """A new lobby with the same players and options, seats in reverse order (KB-7), so the
         table does not have to gather again. Whoever asks hosts it."""
         async with self.turn(interaction, game_id):
-            old = (await self.load(game_id))[0].table
+            old = (await self.load(game_id, interaction))[0].table
             if old.live:
                 raise Refusal("This game is still going.")
             if old.seat_of(interaction.user.id) is None and interaction.user.id != old.host_id:
@@ -185,7 +185,7 @@ class Lobby:
         ``change`` edits the table or raises Refusal, and returns what to tell the host."""
         table = await self.live_table(interaction.channel_id or 0)
         async with self.turn(interaction, table.id or 0):
-            now, book = await self.load(table.id or 0)
+            now, book = await self.load(table.id or 0, interaction)
             if now.table.status != "lobby":
                 raise Refusal("Seats can only be changed in the lobby, before the game starts.")
             self._host_only(now.table, interaction.user, "change the seats")

@@ -27,7 +27,7 @@ from bot.games import GameSpec
 from bot.models import Book, Table
 from bot.pictures import Picture
 from bot.render import (
-    CONTENT, EMBED_DESCRIPTION, FIELD_VALUE, and_list, clip, footer, mention, seat_names,
+    CONTENT, EMBED_DESCRIPTION, FIELD_VALUE, and_list, clip, footer, mention, safe, seat_names,
 )
 from bot.step import Moment, StepResult
 from rules.base import Event
@@ -338,7 +338,7 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
     elif private_game:
         if humans:
             closed = [s for s in humans if s in book.dm_closed]
-            by_dm = [table.seats[s].name for s in humans if s not in book.dm_closed]
+            by_dm = [safe(table.seats[s].name) for s in humans if s not in book.dm_closed]
             if by_dm:
                 lines.append("Waiting for " + and_list(by_dm) + " (choosing in DMs).")
             if closed:
@@ -349,7 +349,7 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
         lines.append(f"{mention(table, seat)}: {spec.prompt(table, public, seat)}")
         _add_actions(view, moment, seat, public)
     elif humans:
-        lines.append("Waiting for " + and_list([table.seats[s].name for s in humans]) + ".")
+        lines.append("Waiting for " + and_list([safe(table.seats[s].name) for s in humans]) + ".")
     view.add_item(DetailsButton(gid, row=4))
     if private_game:
         view.add_item(HandButton(gid, row=4))
@@ -395,11 +395,11 @@ def _add_actions(view: discord.ui.View, moment: Moment, seat: int, seen: Any) ->
     if len(actions) <= MAX_BUTTONS:
         for index, action in enumerate(actions):
             view.add_item(
-                ActionButton(gid, seat, stamp, index, seat_names(table, spec.action_label(seen, action)),
+                ActionButton(gid, seat, stamp, index, seat_names(table, spec.action_label(seen, action), plain=True),
                              spec.action_style(seen, action), row=index // 5)
             )
         return
-    labels = [clip(seat_names(table, spec.action_label(seen, a)), 100) for a in actions]
+    labels = [clip(seat_names(table, spec.action_label(seen, a), plain=True), 100) for a in actions]
     pages = range(0, min(len(labels), MENU_OPTIONS * MENU_ROWS), MENU_OPTIONS)
     if len(labels) > MENU_OPTIONS * MENU_ROWS:
         log.warning("game %s offers %d choices; menus show the first %d", gid, len(labels), MENU_OPTIONS * MENU_ROWS)
@@ -417,7 +417,7 @@ def _add_open(view: discord.ui.View, moment: Moment, asked: list[int]) -> None:
     gid = table.id or 0
     stamp = moment.open_stamp(asked)
     for index, action in enumerate(moment.shared[:MAX_BUTTONS]):
-        label = seat_names(table, spec.action_label(public, action))
+        label = seat_names(table, spec.action_label(public, action), plain=True)
         may = [s for s in asked if action in moment.legal(s)]
         if may and len(may) < len(asked):
             if len(may) <= 2:
@@ -434,7 +434,7 @@ def lobby_embed(spec: GameSpec[Any, Any, Any], table: Table) -> discord.Embed:
     options = engine.Options.model_validate(table.options)
     fewest, most = engine.seat_range(options)
     seats = "\n".join(
-        f"{i + 1}. {s.name}{' (host)' if s.user_id == table.host_id and not s.ai else ''}"
+        f"{i + 1}. {safe(s.name)}{' (host)' if s.user_id == table.host_id and not s.ai else ''}"
         f"{' (AI)' if s.ai and not s.name.startswith('Bot ') else ''}"
         f"{f' · {stake}' if (stake := spec.stake_text(table, s.stake)) else ''}"
         for i, s in enumerate(table.seats)
@@ -476,10 +476,10 @@ def standings_embed(moment: Moment) -> tuple[discord.Embed, str]:
         return f"🏆 {and_list(who)} share the win{points}!"
 
     lines = [
-        f"**{o.rank}.** {table.seats[o.seat].name}" + (f": {spec.score_text(o.score)}" if o.score is not None else "")
+        f"**{o.rank}.** {safe(table.seats[o.seat].name)}" + (f": {spec.score_text(o.score)}" if o.score is not None else "")
         for o in outcomes
     ]
-    embed = discord.Embed(title="Final standings", description=headline(lambda s: table.seats[s].name),
+    embed = discord.Embed(title="Final standings", description=headline(lambda s: safe(table.seats[s].name)),
                           colour=discord.Colour.gold())
     embed.add_field(name="Places", value=clip("\n".join(lines), FIELD_VALUE), inline=False)
     return embed, headline(lambda s: mention(table, s)) if winners else ""

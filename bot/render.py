@@ -23,6 +23,14 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def safe(text: str) -> str:
+    """User-supplied text (a display name, an NPC's name, a comment) as a message must show it:
+    its markdown shown rather than applied, and no mention, link or heading it could form.
+    Button labels and menu options are plain text already and take names as they are."""
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    return text.replace("<", "<\u200b").replace("://", ":\u200b//")
+
+
 def and_list(people: list[str]) -> str:
     """"Ann", "Ann and Bob", "Ann, Bob and Cy"."""
     return people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
@@ -31,22 +39,26 @@ def and_list(people: list[str]) -> str:
 _SEAT = re.compile(r"\bSeat (\d+)\b")
 
 
-def seat_names(table: Table, text: str, *, mentions: bool = False) -> str:
+def seat_names(table: Table, text: str, *, mentions: bool = False, plain: bool = False) -> str:
     """Engines speak of "Seat 2"; the table knows who sits there. One pass, so a player who
     calls themselves "Seat 1" is never taken for the player in seat 1. With ``mentions``, seated
-    people become mentions (bots keep their names)."""
+    people become mentions (bots keep their names); ``plain`` for a button label, which shows
+    text as it is, else names are made ``safe``."""
     def name(found: re.Match[str]) -> str:
         number = int(found[1])
         if not 1 <= number <= len(table.seats):
             return found[0]
-        return mention(table, number - 1) if mentions else table.seats[number - 1].name
+        if mentions:
+            return mention(table, number - 1)
+        raw = table.seats[number - 1].name
+        return raw if plain else safe(raw)
 
     return _SEAT.sub(name, text)
 
 
 def mention(table: Table, seat: int) -> str:
     info = table.seats[seat]
-    return info.name if info.ai or info.user_id is None else f"<@{info.user_id}>"
+    return safe(info.name) if info.ai or info.user_id is None else f"<@{info.user_id}>"
 
 
 def jump_link(table: Table, message_id: int | None) -> str:

@@ -26,7 +26,7 @@ from bot.games import GameSpec
 from bot.lobby import Lobby
 from bot.models import Book, Table
 from bot.present import NOBODY, Origin
-from bot.render import clip, jump_link
+from bot.render import clip, jump_link, safe
 from bot.replies import announce, defer, reply, update
 from bot.step import Moment, Stale, StepResult
 from bot.store import Store
@@ -99,10 +99,19 @@ class TableRuntime(Lobby):
 
     # -- loading -------------------------------------------------------------------------------
 
-    async def load(self, game_id: int) -> tuple[Moment, Book]:
+    async def load(self, game_id: int, interaction: discord.Interaction | None = None) -> tuple[Moment, Book]:
+        """The game and its book. With ``interaction``, only where the game is: a click whose id
+        names a game of another channel (a forged id) acts on nothing, and permissions are
+        always those of the game's own channel."""
+        if not 0 < game_id < 2**63:  # a forged id: no game, and no database integer either
+            raise Refusal("That game no longer exists.")
         table = await self.store.get(game_id)
         if table is None or table.game not in self.specs:
             raise Refusal("That game no longer exists.")
+        if interaction is not None and not (
+                interaction.channel_id == table.channel_id
+                or (interaction.guild_id is None and table.seat_of(interaction.user.id) is not None)):
+            raise Refusal("That button belongs to a game somewhere else.")
         return Moment(self.specs[table.game], table), await self.store.book(game_id)
 
     async def live_table(self, channel_id: int) -> Table:
@@ -149,7 +158,7 @@ class TableRuntime(Lobby):
     async def act(self, interaction: discord.Interaction, game_id: int, drawn_for: int | None, stamp: str,
                   choices: Sequence[int]) -> None:
         async with self.turn(interaction, game_id):
-            now, book = await self.load(game_id)
+            now, book = await self.load(game_id, interaction)
             try:
                 seat, action = step.read_click(now, now.table.seat_of(interaction.user.id), drawn_for, stamp, choices)
             except Stale:
@@ -161,7 +170,7 @@ class TableRuntime(Lobby):
     async def act_in_open(self, interaction: discord.Interaction, game_id: int, stamp: str, index: int) -> None:
         """A click on a choice the table offers to everyone who owes one (Engine.open_actions)."""
         async with self.turn(interaction, game_id):
-            now, book = await self.load(game_id)
+            now, book = await self.load(game_id, interaction)
             try:
                 seat, action = step.read_open_click(now, now.table.seat_of(interaction.user.id), stamp, index)
             except Stale:
@@ -185,7 +194,7 @@ class TableRuntime(Lobby):
             await self.lobby(interaction, table.id or 0, "leave")
             return
         async with self.turn(interaction, table.id or 0):
-            now, book = await self.load(table.id or 0)
+            now, book = await self.load(table.id or 0, interaction)
             seat = now.table.seat_of(interaction.user.id)
             if now.table.status != "active" or seat is None:
                 raise Refusal("You do not have a seat in the game here.")
@@ -223,7 +232,7 @@ class TableRuntime(Lobby):
         """A host's change to how the table runs (its clock, a pause, the end): one save, the
         channel told, the table redrawn."""
         async with self.turn(interaction, game_id):
-            now, book = await self.load(game_id)
+            now, book = await self.load(game_id, interaction)
             check(now.table)
             result = step.resettle(now, time.time(), **changes)
             table = result.table
@@ -231,7 +240,7 @@ class TableRuntime(Lobby):
             self.deadline_written(table.deadline)
             if said is None:  # the end: the confirmation is the answer, the notice goes on the table
                 await update(interaction, content="The game was ended.", view=None)
-                notice = f"{interaction.user.display_name} ended the game early."
+                notice = f"{safe(interaction.user.display_name)} ended the game early."
             else:
                 await announce(interaction, said)
                 notice = None
@@ -250,7 +259,7 @@ class TableRuntime(Lobby):
             if now.paused == paused:
                 raise Refusal("The game is already paused." if paused else "The game is not paused.")
 
-        who = interaction.user.display_name
+        who = safe(interaction.user.display_name)
         said = f"⏸ {who} paused the game." if paused else f"▶ {who} resumed the game."
         await self._resettle(interaction, table.id or 0, said, check, paused=paused)
 
@@ -281,7 +290,7 @@ class TableRuntime(Lobby):
         """/game status: the live table again, as the newest message."""
         table = await self.live_table(interaction.channel_id or 0)
         async with self.turn(interaction, table.id or 0):
-            now, book = await self.load(table.id or 0)
+            now, book = await self.load(table.id or 0, interaction)
             await reply(interaction, content="Here is the table.", ephemeral=True)
             await self.deliverer.run(present.again(now, self.deliverer.channel(now.table, book)), now.table, book, None)
 
@@ -307,12 +316,12 @@ class TableRuntime(Lobby):
         await reply(interaction, embed=self._rules_embed(spec, here), ephemeral=True)
 
     async def how_to_play(self, interaction: discord.Interaction, game_id: int) -> None:
-        now, _ = await self.load(game_id)
+        now, _ = await self.load(game_id, interaction)
         await reply(interaction, embed=self._rules_embed(now.spec, now.table), ephemeral=True)
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         async with self.turn(interaction, game_id):
-            now, book = await self.load(game_id)
+            now, book = await self.load(game_id, interaction)
             seat = now.table.seat_of(interaction.user.id)
             if seat is None or now.table.status != "active":
                 raise Refusal("You have no hand at this table.")
@@ -320,7 +329,7 @@ class TableRuntime(Lobby):
 
     async def show_details(self, interaction: discord.Interaction, game_id: int) -> None:
         """Details: the full sheet and fine print, privately; a seat sees its own secrets too."""
-        now, _ = await self.load(game_id)
+        now, _ = await self.load(game_id, interaction)
         if now.state is None:
             raise Refusal("The game has not started yet.")
         spec, table = now.spec, now.table

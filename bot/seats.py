@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from bot.errors import Refusal
 from bot.models import Table
@@ -30,15 +31,21 @@ def find_seat(table: Table, text: str) -> int:
 
 #: an NPC's name reads as plain text on the table: no mentions, no formatting
 NPC_NAME_LIMIT = 32
-_NOT_PLAIN = re.compile(r"[<>@`*_~|#\\\n\r\t]")
+_NOT_PLAIN = re.compile(r"[<>@`*_~|#\[\]\\]|://|discord\.gg/", re.IGNORECASE)
+
+
+def _plain(name: str) -> bool:
+    """No mention, formatting, link (masked or bare) or invisible character: an NPC's name
+    must read the same wherever it is shown."""
+    return not _NOT_PLAIN.search(name) and not any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs") for c in name)
 
 
 def npc_name(raw: str, table: Table, example: str) -> str:
     """The name a host gave an NPC, tidied, or a Refusal that says what a name may be."""
     name = " ".join(raw.split())
-    if not 1 <= len(name) <= NPC_NAME_LIMIT or _NOT_PLAIN.search(name):
-        raise Refusal(f"An NPC's name is 1 to {NPC_NAME_LIMIT} characters, without mentions or "
-                      f"formatting (e.g. `{example}`).")
+    if not 1 <= len(name) <= NPC_NAME_LIMIT or not _plain(name):
+        raise Refusal(f"An NPC's name is 1 to {NPC_NAME_LIMIT} characters of plain text: no mentions, "
+                      f"formatting, links or control characters (e.g. `{example}`).")
     if any(s.name.casefold() == name.casefold() for s in table.seats):
         raise Refusal(f"Someone at this table is already called {name}; pick another name.")
     return name

@@ -22,7 +22,7 @@ from bot import stamps
 from bot.errors import Refusal
 from bot.games import GameSpec
 from bot.models import LogEntry, Table
-from bot.render import and_list, seat_names
+from bot.render import and_list, safe, seat_names
 from rules.base import Chooser, Event, GameError
 
 #: a runaway engine or policy must not hang a click; far above any real game's chain of bot moves
@@ -113,7 +113,7 @@ class Moment:
 
     def waiting_for(self) -> str:
         """Whom the game waits for, and until when: the end of a refusal."""
-        who = and_list([self.table.seats[s].name for s in self.acting]) if self.acting else "nobody"
+        who = and_list([safe(self.table.seats[s].name) for s in self.acting]) if self.acting else "nobody"
         due = self.table.deadline if self.acting else None
         return f"waiting for {who}" + (f", whose time runs out <t:{int(due)}:R>" if due else "")
 
@@ -314,7 +314,7 @@ def expire(before: Moment, now: float) -> StepResult:
         if seat in trail.engine.to_act(state):
             state = trail.apply(state, seat, None)  # type: ignore[arg-type]
     state = trail.bots(state)  # type: ignore[arg-type]
-    names = and_list([before.table.seats[s].name for s in late]) if late else "nobody"
+    names = and_list([safe(before.table.seats[s].name) for s in late]) if late else "nobody"
     return _result(trail, table, state, now, notice=f"⏰ Time ran out for {names}; the default was played.")
 
 
@@ -325,7 +325,7 @@ def leave(before: Moment, seat: int, name: str, now: float) -> StepResult:
     table.seats[seat].name = f"{table.seats[seat].name} (bot)"
     trail = _Trail(before, table)
     state = trail.bots(before.state)  # type: ignore[arg-type]
-    return _result(trail, table, state, now, notice=f"{name} left the table; a bot plays their seat.")
+    return _result(trail, table, state, now, notice=f"{safe(name)} left the table; a bot plays their seat.")
 
 
 def start(before: Moment, now: float) -> StepResult:
@@ -344,7 +344,7 @@ def start(before: Moment, now: float) -> StepResult:
     trail = _Trail(before, table)
     state = trail.bots(state)
     return _result(trail, table, state, now,
-                   history=f"🎲 **{engine.title}** · {and_list([s.name for s in table.seats])} sat down.")
+                   history=f"🎲 **{engine.title}** · {and_list([safe(s.name) for s in table.seats])} sat down.")
 
 
 def resettle(before: Moment, now: float, **changes: Any) -> StepResult:
