@@ -132,13 +132,17 @@ class Boneyard(commands.AutoShardedBot):
         log.info("shard %s of %s is ready", shard_id, self.shard_count)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A component none of the bot's buttons claims (a forged, cut or long-gone id) is
-        dropped by discord.py without a word; answer it, so nobody sees "interaction failed"."""
+        """A component none of the bot's buttons claims (a forged, cut or long-gone id), or one
+        its message does not carry, is dropped by discord.py without a word; answer it, so
+        nobody sees "This interaction failed"."""
         if interaction.type != discord.InteractionType.component:
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ALL_ITEMS):
+        drawn = interaction.message is not None and any(
+            getattr(child, "custom_id", None) == custom_id
+            for row in interaction.message.components for child in getattr(row, "children", ()))
+        if not drawn or not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ALL_ITEMS):
             await tell(interaction, "That button is no longer in use.")
 
     async def on_message(self, message: discord.Message) -> None:

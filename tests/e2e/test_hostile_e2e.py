@@ -58,3 +58,94 @@ async def test_a_table_that_cannot_be_posted_never_stalls_the_game(tmp_path: Pat
             pinged = [c for c in fd.calls[since:] if c["method"] == "POST" and c["path"].endswith("/messages")]
             assert pinged, "no new message pinged the player"
         clean(fd, bot)
+
+
+async def test_forged_and_malformed_clicks_are_answered_and_change_nothing(tmp_path: Path) -> None:
+    """Unknown, cut, upper-case and 100-character ids, a select value never offered, a game id
+    past any database integer: each gets one private line, and the table stays as it was."""
+    async with running_fake() as fd:
+        players = [fd.add_user(n) for n in ("ann", "bob")]
+        async with running_bot(fd, {}, tmp_path / "kb.sqlite3") as bot:
+            table = await open_knucklebones(fd, players)
+            first = actor(table, players)
+            real = moves(fd, table)[0]
+            game = real.split(":")[2]
+            forged = ["bn:act", real.upper(), "x" * 100, "bn:wat:1", f"bn:info:{2 ** 63}",
+                      f"bn:lobby:{game}:explode", f"bn:act:{game}:s0:1:{10 ** 30}"]
+            for custom_id in forged:  # on the message as drawn, and carried by a forged message
+                answer = await (await fd.forge(first, table, custom_id)).wait_response()
+                assert answer["type"] == 4 and answer["data"]["flags"] & 64, (custom_id, answer)
+                answer = await (await fd.forge(first, table, custom_id, carried=True)).wait_response()
+                assert answer["type"] == 4 and answer["data"]["flags"] & 64, (custom_id, answer)
+                assert answer["data"]["content"], custom_id
+            menu = f"bn:pick:{game}:s{players.index(first)}:{real.split(':')[4]}"
+            answer = await (await fd.forge(first, table, menu, values=["²"], carried=True)).wait_response()
+            assert answer["type"] == 4 and "not available" in answer["data"]["content"]
+            await settle(fd)
+            assert fd.message(table["id"])["components"] == table["components"]
+        clean(fd, bot)
+
+
+async def test_a_button_acts_only_on_the_game_of_its_own_channel(tmp_path: Path) -> None:
+    """An id naming another channel's game, pressed by someone who may manage this channel,
+    ends nothing and moves nothing there; this channel's table keeps its buttons."""
+    async with running_fake() as fd:
+        players = [fd.add_user(n) for n in ("ann", "bob")]
+        fd.add_channel("other")
+        async with running_bot(fd, {}, tmp_path / "kb.sqlite3") as bot:
+            here = await open_knucklebones(fd, players)
+            there = await play.open_table(fd, "other", "knucklebones new", players[1], [players[0]])
+            there_game = moves(fd, there)[0].split(":")[2]
+            fd.set_manager(players[0], True)
+            for custom_id in (f"bn:end:{there_game}", moves(fd, there)[0]):
+                answer = await (await fd.forge(players[0], here, custom_id, carried=True)).wait_response()
+                assert answer["type"] == 4 and "somewhere else" in answer["data"]["content"], answer
+            await settle(fd)
+            assert moves(fd, fd.message(here["id"])) and moves(fd, fd.message(there["id"]))
+            assert live_table(fd, "other")["id"] == there["id"]
+        clean(fd, bot)
+
+
+async def test_stale_commands_and_options_out_of_range_get_a_refusal(tmp_path: Path) -> None:
+    """What a stale or modified client sends to commands: a command the bot no longer has, a
+    word where a number belongs, numbers outside the declared range. Each is refused in one
+    private line, nothing is stored, and the bot logs no error."""
+    async with running_fake() as fd:
+        players = [fd.add_user(n) for n in ("ann", "bob")]
+        async with running_bot(fd, {}, tmp_path / "kb.sqlite3") as bot:
+            answer = await (await fd.forge_command(players[0], CHANNEL, "knucklebonez")).wait_response()
+            assert answer["data"]["flags"] & 64 and "command" in answer["data"]["content"]
+            for options in ([{"name": "min_active", "type": 4, "value": 99}],
+                            [{"name": "min_active", "type": 4, "value": "many"}]):
+                it = await fd.slash(players[0], CHANNEL, "knucklebones new", options)
+                answer = await it.wait_response()
+                assert answer["data"]["flags"] & 64 and "Sorry" not in answer["data"]["content"], answer
+            assert live_table(fd, CHANNEL) is None
+            await open_knucklebones(fd, players)
+            it = await fd.slash(players[0], CHANNEL, "game timer", [{"name": "seconds", "type": 4, "value": -5}])
+            answer = await it.wait_response()
+            assert answer["data"]["flags"] & 64 and "15 to 86400" in answer["data"]["content"], answer
+        clean(fd, bot)
+
+
+async def test_a_doubled_delivery_is_applied_once_and_answered_quietly(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        players = [fd.add_user(n) for n in ("ann", "bob")]
+        async with running_bot(fd, {}, tmp_path / "kb.sqlite3") as bot:
+            table = await open_knucklebones(fd, players)
+            it = await fd.click(actor(table, players), table, moves(fd, table)[0])
+            assert (await it.wait_response())["type"] == 7
+            await fd.deliver_again(it)
+            await settle(fd, quiet=0.5)
+            log = await (await fd.slash(players[0], CHANNEL, "game log")).response_message()
+            assert log["embeds"][0]["description"].count("·") >= 1
+            entries = await bot_log_moves(tmp_path / "kb.sqlite3")
+            assert entries == 1, entries
+        clean(fd, bot)
+
+
+async def bot_log_moves(db: Path) -> int:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0])

@@ -339,6 +339,35 @@ class FakeDiscord(RestApi):
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._inject(user, int(msg["channel_id"]), 3, data, message=msg, name=custom_id)
 
+    async def forge(self, user: FakeUser, message: dict[str, Any] | int | str, custom_id: str, *,
+                    values: list[str] | None = None, carried: bool = False) -> Interaction:
+        """A component interaction a modified client sends: any id (and select values) on a
+        message, whether or not the message offers it. ``carried``: the message the bot is
+        shown carries that component too, so the bot's own lookup of it succeeds and only its
+        later checks stand between the click and the game."""
+        msg = self._component_target(user, message)
+        if carried:
+            msg = copy.deepcopy(msg)
+            item: dict[str, Any] = ({"type": 2, "style": 1, "label": "x", "custom_id": custom_id} if values is None
+                                    else {"type": 3, "custom_id": custom_id, "options": [{"label": "x", "value": "0"}]})
+            msg["components"] = [*msg.get("components", []), {"type": 1, "components": [item]}]
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
+        if values is not None:
+            data["values"] = list(values)
+        return await self._inject(user, int(msg["channel_id"]), 3, data, message=msg, name=custom_id[:40])
+
+    async def forge_command(self, user: FakeUser, channel: FakeChannel | int | str, name: str) -> Interaction:
+        """A slash command the bot never synced (a client whose command list is stale)."""
+        data = {"id": str(self.snowflake()), "name": name, "type": 1, "options": []}
+        return await self._inject(user, channel, 2, data, name=name)
+
+    async def deliver_again(self, it: Interaction) -> None:
+        """Discord delivering the same interaction a second time (same id and token)."""
+        session = self._session_for(int(it.payload["guild_id"]) if "guild_id" in it.payload else None)
+        assert session is not None
+        it.redelivered += 1
+        await self._send_dispatch(session, "INTERACTION_CREATE", it.payload)
+
     async def select(self, user: FakeUser, message: dict[str, Any] | int | str, custom_id: str,
                      values: list[str]) -> Interaction:
         """Choose values in a string select on a stored message (values must be offered options)."""

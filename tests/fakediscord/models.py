@@ -228,6 +228,9 @@ class Interaction:
     followup_ids: list[int] = field(default_factory=list)
     modal: dict[str, Any] | None = None
     original_edits: int = 0
+    #: Discord delivered it again (FakeDiscord.deliver_again): a second answer is refused with
+    #: 40060, as Discord does, and is no fault of the bot's
+    redelivered: int = 0
     seq: int = field(default_factory=lambda: next(_interaction_seq))
     #: the gateway shard it was delivered on (None: a session that identified without shards)
     shard: int | None = None

@@ -465,6 +465,8 @@ class RestApi(Gateway):
         body = body or {}
         if it.response is not None:
             it.rejected_callbacks.append((400, body))
+            if it.redelivered and len(it.rejected_callbacks) <= it.redelivered:
+                return _error(400, 40060, "Interaction has already been acknowledged.")
             self._violate("double_ack", f"{it.name!r}: second initial response (type {body.get('type')})", it.id)
             return _error(400, 40060, "Interaction has already been acknowledged.")
         elapsed = arrived - it.injected_at
