@@ -55,7 +55,9 @@ def load_data(relative: str, model: type[M]) -> M:
     return model.model_validate(json.loads((DATA_DIR / relative).read_text(encoding="utf-8")))
 
 
-_FROZEN: dict[type, bool] = {}
+#: type -> whether its values never change (numbers, strings, tuples, frozen models), so a
+#: copy may share them
+_FROZEN: dict[type, bool] = {kind: True for kind in (int, str, bool, float, type(None), tuple, bytes)}
 _set = object.__setattr__
 
 
