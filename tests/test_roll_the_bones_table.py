@@ -14,10 +14,11 @@ from PIL import Image
 
 from bot.models import Seat, Table
 from bot.render import table_message
-from cogs.roll_the_bones import CALL, ENGINE, READY, SPEC, WITHDRAW, latest_roll
+from cogs.roll_the_bones import SPEC, latest_roll
 from cogs.roll_the_bones.pictures import Thrown, draw_roll
 from rules import roll_the_bones as rtb
 from rules.base import Chooser, Event
+from rules.roll_the_bones import CALL, ENGINE, READY, WITHDRAW
 from tests.test_roll_the_bones_engine import MIXED, act, do_ante, roll, staged
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
