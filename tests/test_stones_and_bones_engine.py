@@ -186,6 +186,35 @@ def test_crossbones_names() -> None:
     assert read_bones((1, 1, 8, 15)).crossbones == "Daggers"
 
 
+def test_the_tables_come_from_data_and_bad_data_is_refused() -> None:
+    """data/stones_and_bones.json holds the coins, tiers, Bones and Crossbones the rulings
+    read (SB-3 to SB-6), validated when the game loads."""
+    import json
+
+    from rules.base import DATA_DIR
+    from rules.stones_and_bones.models import DATA, GameData
+    from rules.stones_and_bones.reading import CROSSBONES, TIER_ABBR, TIER_VALUE
+
+    raw = json.loads((DATA_DIR / "stones_and_bones.json").read_text(encoding="utf-8"))
+    assert GameData.model_validate(raw) == DATA
+    assert (DATA.bones, DATA.faces, DATA.bane, DATA.blessing, DATA.captains_luck) == (4, 20, 20, 1, 13)
+    assert TIER_VALUE == {"copper": 1, "silver": 10, "gold": 100} and TIER_ABBR["silver"] == "sp"
+    assert CROSSBONES == ("Rum Runner", "Thirteen Thrice", "Jacob's Ladder", "Daggers", "Dubloons")
+    assert (DATA.money.purse, DATA.money.ante, DATA.money.grumble_fee) == (5000, 10, 100)
+
+    def broken(change: dict[str, object]) -> None:
+        with pytest.raises(ValidationError):
+            GameData.model_validate({**raw, **change})
+
+    broken({"coins": [{"name": "pp", "cp": 1000}, {"name": "gp", "cp": 300}, *raw["coins"][2:]]})
+    broken({"coins": raw["coins"][::-1]})  # the largest first: change is made in that order
+    broken({"tiers": [{**raw["tiers"][0], "highest": 12}, *raw["tiers"][1:]]})  # overlapping
+    broken({"tiers": [*raw["tiers"][:2], {**raw["tiers"][2], "highest": 19}]})  # a face left out
+    broken({"crossbones": [*raw["crossbones"], raw["crossbones"][0]]})  # a name twice
+    broken({"crossbones": [{"name": "X", "text": "x", "shape": "at_least", "face": 21, "count": 2}]})
+    broken({"captains_luck": 21})
+
+
 def test_stone_odds_match_appendix_a() -> None:
     """Float with one Stone: 29679/160000; the Captain (Float or 13): 723901/3200000."""
     floats = captain = 0

@@ -12,7 +12,7 @@ Money is an exact integer of copper (RULINGS SB-3: 10 cp = 1 sp, 10 sp = 1 gp, 1
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
@@ -125,15 +125,20 @@ def crossbones_of(faces: Sequence[int]) -> list[str]:
     - Rum Runner: four of a kind of **any** value (only that gives the stated 1:8,000).
     """
     count = Counter(faces)
-    return [c.name for c in DATA.crossbones if _shows(c, count)]
+    return [name for name, shows in _CROSSBONES_CHECKS if shows(count)]
 
 
-def _shows(combination: Crossbones, count: Counter[int]) -> bool:
+def _check(combination: Crossbones) -> Callable[[Counter[int]], bool]:
+    """Whether a count of the faces shows ``combination``, as a function made once."""
     if isinstance(combination, AtLeast):
-        return count[combination.face] >= combination.count
+        face, least = combination.face, combination.count
+        return lambda count: count[face] >= least
     if isinstance(combination, AllAlike):
-        return len(count) == 1
-    return len(count) == BONES and max(count) - min(count) == BONES - 1  # a run
+        return lambda count: len(count) == 1
+    return lambda count: len(count) == BONES and max(count) - min(count) == BONES - 1  # a run
+
+
+_CROSSBONES_CHECKS = tuple((c.name, _check(c)) for c in DATA.crossbones)
 
 
 def crossbones_name(faces: Sequence[int]) -> str | None:
