@@ -1137,7 +1137,8 @@ def test_a_thousand_random_games_keep_the_invariants_and_replay() -> None:
             assert state == final
     for kind in ("float", "luck", "crossbones", "plank", "walk_plank", "eliminated", "fly", "curse",
                  "curse_lifted", "mutiny", "no_mutiny", "challenge", "mutiny_won", "mutiny_lost",
-                 "cutthroat", "cutthroat_tails", "split", "anchor", "grumble", "object", "reroll", "void", "stands",
+                 "cutthroat", "cutthroat_tails", "split", "anchor", "grumble", "object", "reroll",
+                 "void", "stands",
                  "carry", "tide_choices", "fold", "give", "roll_off", "last_afloat",
                  "act:pilfer", "act:pick_up", "act:leave_stone", "act:heave", "act:buy",
                  "act:end", "act:refund", "act:share_all", "act:share_side", "act:give_half",
