@@ -49,7 +49,7 @@ RANDOM_GAMES_PER_SEAT_COUNT = 4
 #: moves refused per state: a seat and a move it may not make, drawn from moves seen so far
 ILLEGAL_TRIES = 2
 #: games whose ``scramble_hidden`` is still the default that hides nothing
-SCRAMBLE_PENDING = {"bare_bones", "roll_the_bones", "stones_and_bones"}
+SCRAMBLE_PENDING = {"bare_bones"}
 
 
 def discover() -> list[tuple[str, AnyEngine | BaseException]]:

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from rules.base import Chooser, Event, GameError, IllegalAction
 from rules.roll_the_bones import (
     BONE,
+    CALL,
     DICE_SETS,
     ENGINE,
     DiceSets,
@@ -20,6 +21,7 @@ from rules.roll_the_bones import (
     RollTheBonesOptions,
     RollTheBonesState,
     RollTheBonesView,
+    WITHDRAW,
     action_label,
     dice_in_play,
     rules_summary,
@@ -33,6 +35,10 @@ MIXED = [4, 4, 6, 6, 6, 8, 8, 8, 10, 10, 12]
 
 def act(state: RollTheBonesState, seat: int, kind: str, sides: int | None = None
         ) -> tuple[RollTheBonesState, list[Event]]:
+    """One decision by its kind; "bone_toggle" alone is the seat's call, or the withdrawal of
+    the call it made (the engine offers the one that applies)."""
+    if kind == "bone_toggle" and sides is None:
+        return ENGINE.apply(state, seat, WITHDRAW if state.calls[seat] else CALL)
     return ENGINE.apply(state, seat, A(kind=kind, sides=sides))  # type: ignore[arg-type]
 
 
@@ -402,12 +408,18 @@ def test_bone_calls_reset_ready_and_are_limited_to_two_changes() -> None:
     state = ENGINE.new_game(3, RollTheBonesOptions(), seed=1)
     state, _ = do_ante(state)
     assert state.phase == "bone" and ENGINE.to_act(state) == [0, 1, 2]
-    assert ENGINE.legal_actions(state, 0) == [A(kind="bone_toggle"), A(kind="ready")]
+    assert ENGINE.legal_actions(state, 0) == [CALL, A(kind="ready")]
+    assert ENGINE.open_actions(state) == [CALL, A(kind="ready")]
     state, _ = act(state, 1, "ready")
     state, _ = act(state, 2, "ready")
     state, events = act(state, 0, "bone_toggle")
     assert state.calls == [True, False, False]
     assert ENGINE.to_act(state) == [0, 1, 2]  # Ready counts only since the last change (RB-2)
+    assert ENGINE.legal_actions(state, 0) == [WITHDRAW, A(kind="ready")]  # the call, turned back
+    assert ENGINE.legal_actions(state, 1) == [CALL, A(kind="ready")]
+    assert ENGINE.open_actions(state) == [CALL, WITHDRAW, A(kind="ready")]
+    with pytest.raises(IllegalAction):  # a call made is withdrawn, not made again
+        ENGINE.apply(state, 0, CALL)
     state, _ = act(state, 0, "bone_toggle")
     assert state.calls == [False, False, False] and state.changes[0] == 2
     assert ENGINE.legal_actions(state, 0) == []  # no change left, so nothing to decide
@@ -473,7 +485,7 @@ def test_bot_policy_antes_smallest_calls_the_bone_and_rolls_the_largest() -> Non
         state, _ = ENGINE.apply(state, seat, action)
     assert seen[:3] == [(0, "ante_remove", 12), (0, "ante_fill", None), (0, "ante_confirm", None)]
     assert state.antes == [[4, 4], [4, 4]]
-    assert ENGINE.ai_action(state, 0, chooser) == A(kind="bone_toggle")
+    assert ENGINE.ai_action(state, 0, chooser) == CALL
     state.dice.forced = [2, 6]
     while state.last_round is None:
         seat = ENGINE.to_act(state)[0]
@@ -510,7 +522,7 @@ def test_views_show_who_has_chosen_never_what_until_the_reveal() -> None:
     assert [s.chosen for s in public.seats] == [True, False, False]
     assert ENGINE.view(state, 0).me.pick == 8  # type: ignore[union-attr]
     assert ENGINE.view(state, 1).me.pick is None  # type: ignore[union-attr]
-    assert public == ENGINE.view(_scrambled(state, keep=None), None)
+    assert public == ENGINE.view(ENGINE.scramble_hidden(state, None, random.Random(0)), None)
 
 
 def test_labels_and_rules_summary() -> None:
@@ -527,8 +539,9 @@ def test_labels_and_rules_summary() -> None:
     assert [action_label(view, a) for a in ENGINE.legal_actions(state, 0)] == [
         "Call my bone (2 changes left)", "Ready"]
     state, _ = act(state, 0, "bone_toggle")
-    assert action_label(ENGINE.view(state, 0), A(kind="bone_toggle")) == \
-        "Withdraw my call (1 change left)"
+    assert action_label(ENGINE.view(state, 0), WITHDRAW) == "Withdraw my call (1 change left)"
+    assert [action_label(ENGINE.view(state, None), a) for a in (CALL, WITHDRAW)] == [
+        "Call my bone", "Withdraw my call"]  # on the table, for whoever may press it
     assert action_label(view, A(kind="pick", sides=12)) == "Roll the bone (d12)"
     for options in (RollTheBonesOptions(), RollTheBonesOptions(
             dice_set="all_d6", side_pots="simple", max_rounds=50)):
@@ -543,21 +556,6 @@ def test_labels_and_rules_summary() -> None:
 # -- simulation ------------------------------------------------------------------------------
 
 DIE_WORD = re.compile(r"\bd\d+\b")
-
-
-def _scrambled(state: RollTheBonesState, keep: int | None) -> RollTheBonesState:
-    """The same state with every sealed choice but ``keep``'s replaced by another one: the
-    largest dice as the ante, a different die as the pick."""
-    other = state.model_copy(deep=True)
-    for seat in other.in_round:
-        if seat == keep:
-            continue
-        if other.phase == "ante":
-            other.drafts[seat] = sorted(other.hands[seat])[::-1][: len(other.drafts[seat])]
-        elif other.phase == "pick" and other.picks[seat] is not None:
-            choices = [s for s in sorted(set(other.hands[seat])) if s != other.picks[seat]]
-            other.picks[seat] = choices[0] if choices else other.picks[seat]
-    return other
 
 
 def _broken_invariants(state: RollTheBonesState, total: int) -> list[str]:
@@ -665,10 +663,11 @@ def _play(index: int, check_views: bool) -> tuple[RollTheBonesState, int]:
         if check_views:
             assert before.model_dump() == dump  # apply never changes its input
             public = ENGINE.view(state, None)
-            assert public == ENGINE.view(_scrambled(state, keep=None), None)
+            scramble = random.Random(steps)
+            assert public == ENGINE.view(ENGINE.scramble_hidden(state, None, scramble), None)
             if state.in_round:  # and one seat's own view, whatever the others chose
                 s = rng.choice(state.in_round)
-                assert ENGINE.view(state, s) == ENGINE.view(_scrambled(state, keep=s), s)
+                assert ENGINE.view(state, s) == ENGINE.view(ENGINE.scramble_hidden(state, s, scramble), s)
     # the end: one player holds every die, or the round cap was reached
     if state.end_reason == "last_player":
         assert sorted(counts(state)) == [0] * (seats - 1) + [total]
@@ -700,6 +699,33 @@ def test_simulated_games_keep_the_invariants() -> None:
         seen.add((state.seats, state.options.dice_set, state.options.side_pots))
     assert len(seen) == 5 * 2 * 2  # every seat count with both options
     assert ends["last_player"] > 350 and ends["cap"] > 350  # two tables in three have a short cap
+
+
+def test_scrambling_what_a_viewer_may_not_see_changes_nothing_it_sees() -> None:
+    """``scramble_hidden`` declares the secrets: every other seat's ante being built and picked
+    die. Whatever they are changed to, every viewer's view (the channel's too) stays the same;
+    and the scramble does change them, so the declaration is not empty."""
+    rng = random.Random(41)
+    changed = {"ante": 0, "pick": 0}
+    for game in range(40):
+        seats = 2 + game % 5
+        state = ENGINE.new_game(seats, RollTheBonesOptions(max_rounds=4), seed=game)
+        chooser = Chooser(random.Random(game))
+        while not ENGINE.is_over(state):
+            for viewer in [None, *range(seats)]:
+                scrambled = ENGINE.scramble_hidden(state, viewer, rng)
+                assert ENGINE.view(scrambled, viewer) == ENGINE.view(state, viewer), (game, viewer)
+                assert scrambled.hands == state.hands and scrambled.confirmed == state.confirmed
+                if scrambled.drafts != state.drafts:
+                    changed["ante"] += 1
+                    assert ENGINE.view(scrambled, None) == ENGINE.view(state, None)
+                if scrambled.picks != state.picks:
+                    changed["pick"] += 1
+            seat = rng.choice(ENGINE.to_act(state))
+            legal = ENGINE.legal_actions(state, seat)
+            action = rng.choice(legal) if rng.random() < 0.5 else ENGINE.ai_action(state, seat, chooser)
+            state, _ = ENGINE.apply(state, seat, action)
+    assert changed["ante"] > 100 and changed["pick"] > 100, changed
 
 
 def test_mid_game_state_survives_a_json_round_trip() -> None:

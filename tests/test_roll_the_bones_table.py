@@ -15,10 +15,11 @@ from PIL import Image
 from bot.models import Book, Table
 from bot.present import table_message
 from bot.step import Moment
-from cogs.roll_the_bones import CALL, ENGINE, READY, SPEC, WITHDRAW, latest_roll
+from cogs.roll_the_bones import SPEC, latest_roll
 from cogs.roll_the_bones.pictures import Thrown, draw_roll
 from rules import roll_the_bones as rtb
 from rules.base import Chooser, Event
+from rules.roll_the_bones import CALL, ENGINE, READY, WITHDRAW
 from tests import kit
 from tests.test_roll_the_bones_engine import MIXED, act, do_ante, roll, staged
 

@@ -21,6 +21,7 @@ from rules.base import Chooser, GameError, IllegalAction
 from rules.stones_and_bones import (
     ENGINE,
     LAST_TIDE,
+    MUTINY_WINDOW,
     TURN_CAP,
     StonesAndBonesAction,
     StonesAndBonesOptions,
@@ -33,6 +34,7 @@ from rules.stones_and_bones import (
     crossbones_of,
     expected_bet,
     ledger,
+    options_with_purses,
     read_bones,
     rules_summary,
     signed_coins,
@@ -182,6 +184,35 @@ def test_crossbones_names() -> None:
     assert crossbones_of((13, 13, 13, 13)) == ["Rum Runner", "Thirteen Thrice"]
     assert crossbones_of((1, 20, 1, 20)) == ["Daggers", "Dubloons"]
     assert read_bones((1, 1, 8, 15)).crossbones == "Daggers"
+
+
+def test_the_tables_come_from_data_and_bad_data_is_refused() -> None:
+    """data/stones_and_bones.json holds the coins, tiers, Bones and Crossbones the rulings
+    read (SB-3 to SB-6), validated when the game loads."""
+    import json
+
+    from rules.base import DATA_DIR
+    from rules.stones_and_bones.models import DATA, GameData
+    from rules.stones_and_bones.reading import CROSSBONES, TIER_ABBR, TIER_VALUE
+
+    raw = json.loads((DATA_DIR / "stones_and_bones.json").read_text(encoding="utf-8"))
+    assert GameData.model_validate(raw) == DATA
+    assert (DATA.bones, DATA.faces, DATA.bane, DATA.blessing, DATA.captains_luck) == (4, 20, 20, 1, 13)
+    assert TIER_VALUE == {"copper": 1, "silver": 10, "gold": 100} and TIER_ABBR["silver"] == "sp"
+    assert CROSSBONES == ("Rum Runner", "Thirteen Thrice", "Jacob's Ladder", "Daggers", "Dubloons")
+    assert (DATA.money.purse, DATA.money.ante, DATA.money.grumble_fee) == (5000, 10, 100)
+
+    def broken(change: dict[str, object]) -> None:
+        with pytest.raises(ValidationError):
+            GameData.model_validate({**raw, **change})
+
+    broken({"coins": [{"name": "pp", "cp": 1000}, {"name": "gp", "cp": 300}, *raw["coins"][2:]]})
+    broken({"coins": raw["coins"][::-1]})  # the largest first: change is made in that order
+    broken({"tiers": [{**raw["tiers"][0], "highest": 12}, *raw["tiers"][1:]]})  # overlapping
+    broken({"tiers": [*raw["tiers"][:2], {**raw["tiers"][2], "highest": 19}]})  # a face left out
+    broken({"crossbones": [*raw["crossbones"], raw["crossbones"][0]]})  # a name twice
+    broken({"crossbones": [{"name": "X", "text": "x", "shape": "at_least", "face": 21, "count": 2}]})
+    broken({"captains_luck": 21})
 
 
 def test_stone_odds_match_appendix_a() -> None:
@@ -1104,9 +1135,10 @@ def test_a_thousand_random_games_keep_the_invariants_and_replay() -> None:
             for seat, action in log:
                 state, _ = ENGINE.apply(state, seat, action)
             assert state == final
-    for kind in ("float", "luck", "crossbones", "plank", "eliminated", "fly", "curse",
+    for kind in ("float", "luck", "crossbones", "plank", "walk_plank", "eliminated", "fly", "curse",
                  "curse_lifted", "mutiny", "no_mutiny", "challenge", "mutiny_won", "mutiny_lost",
-                 "cutthroat", "split", "anchor", "grumble", "object", "reroll", "void", "stands",
+                 "cutthroat", "cutthroat_tails", "split", "anchor", "grumble", "object", "reroll",
+                 "void", "stands",
                  "carry", "tide_choices", "fold", "give", "roll_off", "last_afloat",
                  "act:pilfer", "act:pick_up", "act:leave_stone", "act:heave", "act:buy",
                  "act:end", "act:refund", "act:share_all", "act:share_side", "act:give_half",
@@ -1152,6 +1184,36 @@ def test_one_sealed_choice_leaves_the_others_buttons_standing() -> None:
     rise, _ = act(rise, 0, "stay")
     assert ENGINE.decision_stamp(rise, 2) == before
     assert ENGINE.decision_stamp(new(3), 0) is None  # public moments: the move number decides
+
+
+def test_scrambling_what_a_viewer_may_not_see_changes_nothing_it_sees() -> None:
+    """``scramble_hidden`` declares the secrets: the Mutiny votes cast and the Tide-rise choices
+    made, until all are in. Whatever they are changed to, every viewer's view (the channel's too)
+    stays the same; and the scramble does change them, so the declaration is not empty."""
+    rng = random.Random(7)
+    changed = {"vote": 0, "tide": 0}
+    for game in range(12):
+        seats = 3 + game % 4
+        options = Options(mutiny_trigger="any_claim", starting_purse=20_000)
+        state = ENGINE.new_game(seats, options, seed=game)
+        chooser = Chooser(random.Random(game))
+        while not ENGINE.is_over(state):
+            sealed = state.phase in ("vote", "tide")  # elsewhere only every tenth turn is checked
+            for viewer in [None, *range(seats)] if sealed or state.turns % 10 == 0 else []:
+                scrambled = ENGINE.scramble_hidden(state, viewer, rng)
+                assert ENGINE.view(scrambled, viewer) == ENGINE.view(state, viewer), (game, viewer)
+                if scrambled.mutiny is not None and scrambled.mutiny.votes != state.mutiny.votes:  # type: ignore[union-attr]
+                    changed["vote"] += 1
+                if scrambled.tide_choices != state.tide_choices:
+                    changed["tide"] += 1
+                    assert scrambled.phase == "tide"  # revealed choices are no secret
+            seat = rng.choice(ENGINE.to_act(state))
+            legal = ENGINE.legal_actions(state, seat)
+            action = rng.choice(legal) if rng.random() < 0.5 else ENGINE.ai_action(state, seat, chooser)
+            if action.kind in ("end", "heave", "anchor"):
+                action = legal[0]  # play on to the later Tides
+            state, _ = ENGINE.apply(state, seat, action)
+    assert changed["vote"] > 100 and changed["tide"] > 100, changed
 
 
 # -- the Discord table's pieces (cogs/stones_and_bones.py) ----------------------------------------
@@ -1217,22 +1279,25 @@ def test_the_mutiny_window_holds_with_or_without_a_table_timer() -> None:
     """RULINGS 5.4: «"Mutiny!" button for 60 s after the Captain plunders»: 60 s at a table
     without a timer, the table's timer if shorter; every other moment keeps the table's timer."""
     from bot.models import Table
-    from cogs.stones_and_bones import MUTINY_WINDOW, SPEC
+    from cogs.stones_and_bones import SPEC
 
     def table(timer: int | None) -> Table:
         return Table(guild_id=1, channel_id=1, game=ENGINE.key, host_id=1, seed=1, timer_seconds=timer)
 
     call, turn = plundered(), new(3)
     assert call.phase == "mutiny_call" and turn.phase == "turn" and MUTINY_WINDOW == 60
+    assert ENGINE.decision_window(call) == 60 and ENGINE.decision_window(turn) is None
+    assert ENGINE.view(call, None).decision_window == 60 and ENGINE.view(turn, None).decision_window is None
     assert [SPEC.timer_seconds(table(t), call) for t in (None, 0, 20, 60, 300)] == [60, 60, 20, 60, 60]
     assert [SPEC.timer_seconds(table(t), turn) for t in (None, 20, 300)] == [None, 20, 300]
     parley, _ = act(call, 2, "mutiny")  # the window is only for the call
     assert parley.phase == "parley" and SPEC.timer_seconds(table(None), parley) is None
+    assert ENGINE.decision_window(parley) is None
 
 
 def test_seat_purses_the_mutiny_window_and_the_standings_words() -> None:
     from bot.models import Seat, Table
-    from cogs.stones_and_bones import MUTINY_WINDOW, SPEC
+    from cogs.stones_and_bones import SPEC
 
     table = Table(guild_id=1, channel_id=1, game=ENGINE.key, host_id=1, seed=1, host_plays=False,
                   seats=[Seat(user_id=2, name="Ann", stake=850), Seat(user_id=3, name="Bob"),
@@ -1248,6 +1313,10 @@ def test_seat_purses_the_mutiny_window_and_the_standings_words() -> None:
     assert SPEC.timer_seconds(table, new(3)) == 300
     lone = table.model_copy(update={"seats": table.seats[:1]})
     assert SPEC.start_options(lone, Options()) == Options()  # too few seats: the start refuses
+    # the rule itself, in the rules package: the cog only hands it the seats' stakes
+    assert options_with_purses(Options(starting_purse=2000), [850, None, 3000]).purses == [850, 2000, 3000]
+    assert options_with_purses(Options(), [None, None]) == Options()  # nobody set a purse
+    assert options_with_purses(Options(), [850] * 7) == Options()  # more seats than the game takes
     assert SPEC.score_text(-125) == "a net of -1 gp 2 sp 5 cp"
 
 

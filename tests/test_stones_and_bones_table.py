@@ -316,7 +316,7 @@ def test_claims_mutinies_and_tide_rises_are_news_and_sinks_are_history() -> None
     assert SPEC.chapter(ENGINE.view(state, None)) == "Tide 1 · Wave 1"
     rise = [Event(kind="tide", text="The Tide rises to 2: the ante is now 2 sp and every bet is × 2. Stay, "
                                     "Heave Down (cash out), buy in, or vote to end the game (sealed until all "
-                                    "have chosen).")]
+                                    "have chosen).", data={"tide": 2, "ante": 20})]
     assert SPEC.headline(table, rise) == "🌊 The Tide rises to 2: the ante is now 2 sp and every bet is × 2."
     nothing = [Event(kind="ready", text="Seat 2 is ready to vote.", seat=1)]
     assert SPEC.story(table, nothing) is None and SPEC.headline(table, nothing) is None

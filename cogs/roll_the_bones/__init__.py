@@ -9,14 +9,12 @@ every die went, the earlier rolls of a round and the full accounts are behind **
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from pydantic import BaseModel
 
 from bot.errors import guarded
 from bot.game_cog import GameCog
@@ -26,49 +24,13 @@ from bot.pictures import Picture
 from bot.render import FIELD_VALUE, clip
 from cogs.roll_the_bones.pictures import Thrown, roll_picture
 from rules import roll_the_bones as rtb
-from rules.base import Event
+from rules.base import Event, seat_name
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
 
 BONE = "🦴"
 Namer = Callable[[int], str]
-
-#: the bone call as two buttons that say what they do. The engine knows one toggle; the table
-#: offers it as "call" to the seats that have not called and "withdraw" to those that have, so
-#: nobody presses a button without knowing which way it turns. ``sides`` tells them apart (the
-#: bone die's sides for a call, 0 for a withdrawal); the engine ignores it for a toggle.
-CALL = rtb.RollTheBonesAction(kind="bone_toggle", sides=rtb.BONE)
-WITHDRAW = rtb.RollTheBonesAction(kind="bone_toggle", sides=0)
-READY = rtb.RollTheBonesAction(kind="ready")
-TOGGLE = rtb.RollTheBonesAction(kind="bone_toggle")
-
-
-class TableEngine(rtb.RollTheBonesEngine):
-    """The rules engine with its bone toggle offered as a call or a withdrawal, whichever the
-    seat's call makes it; every other decision, and what each one does, is the engine's own."""
-
-    @staticmethod
-    def _directed(state: rtb.RollTheBonesState, seat: int) -> rtb.RollTheBonesAction:
-        return WITHDRAW if state.calls[seat] else CALL
-
-    def legal_actions(self, state: rtb.RollTheBonesState, seat: int) -> list[rtb.RollTheBonesAction]:
-        return [self._directed(state, seat) if a == TOGGLE else a for a in super().legal_actions(state, seat)]
-
-    def open_actions(self, state: rtb.RollTheBonesState) -> list[rtb.RollTheBonesAction]:
-        """Call and withdraw are each shown only when someone asked may press them."""
-        if state.phase != "bone":
-            return []
-        asked = self.to_act(state)
-        offered = {a for s in asked for a in self.legal_actions(state, s)}
-        return [a for a in (CALL, WITHDRAW) if a in offered] + [READY]
-
-    def ai_action(self, state: rtb.RollTheBonesState, seat: int, choose: object) -> rtb.RollTheBonesAction:
-        action = super().ai_action(state, seat, choose)  # type: ignore[arg-type]
-        return self._directed(state, seat) if action == TOGGLE else action
-
-
-ENGINE = TableEngine()
 
 
 # -- words ----------------------------------------------------------------------------------------
@@ -92,11 +54,6 @@ def _and(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names) or "nobody"
     return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def seat_word(seat: int) -> str:
-    """How engines and stories name a seat; the host puts the player's name in."""
-    return f"Seat {seat + 1}"
 
 
 def namer(table: Table) -> Namer:
@@ -144,12 +101,6 @@ def outcome_words(record: rtb.RollRecord, name: Namer) -> str:
     if record.result == "last_die_tie":
         return f"tie at {record.top}: {tied} keep their dice and roll again"
     return f"tie at {record.top}: every rolled die goes to the centre, {tied} roll again"
-
-
-def taken_by(report: rtb.RoundReport, seat: int) -> int:
-    """Dice ``seat`` took at the end of a round: the rolled dice if it won, and its pots."""
-    rolled = len(report.rolled_dice) if seat == report.winner else 0
-    return rolled + sum(len(a.dice) for a in report.awards if a.taker == seat)
 
 
 # -- the details (behind the Details button) -------------------------------------------------------
@@ -329,9 +280,9 @@ def round_story(report: rtb.RoundReport, name: Namer, fresh_ties: int = 0) -> st
     after = f" (after {ties} tie{'s' if ties > 1 else ''})" if ties else ""
     parts = [tie_story(r, name) for r in report.rolls[len(report.rolls) - 1 - fresh:-1]]
     parts.append(f"{roll_words(deciding, name, bold=False)} → {name(report.winner)} takes "
-                 f"{taken_by(report, report.winner)} dice{after}")
+                 f"{rtb.dice_taken(report, report.winner)} dice{after}")
     others = sorted({a.taker for a in report.awards} - {report.winner})
-    parts += [f"{name(s)} takes {dice_count(taken_by(report, s))}" for s in others]
+    parts += [f"{name(s)} takes {dice_count(rtb.dice_taken(report, s))}" for s in others]
     if report.eliminated:
         parts.append(f"{_and([name(s) for s in report.eliminated])} out")
     return " · ".join(parts)
@@ -341,12 +292,18 @@ def tie_story(record: rtb.RollRecord, name: Namer) -> str:
     return f"{roll_words(record, name, bold=False)} → {outcome_words(record, name)}"
 
 
-def first_text(events: list[Event], kind: str) -> str | None:
-    return next((e.text for e in events if e.kind == kind), None)
+def first(events: list[Event], kind: str) -> Event | None:
+    return next((e for e in events if e.kind == kind), None)
 
 
-class RollTheBonesSpec(GameSpec):
-    engine = ENGINE
+def antes_story(event: Event) -> str:
+    """`Antes: Seat 1 d4 (short) · Seat 2 2×d4`, from the reveal's figures."""
+    shown = zip(event.seats, event.data["antes"], event.data["notes"], strict=True)
+    return "Antes: " + " · ".join(f"{seat_name(s)} {rtb.ante_words(a, n)}" for s, a, n in shown)
+
+
+class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rtb.RollTheBonesOptions]):
+    engine = rtb.ENGINE
     command = "roll-the-bones"
     colour = discord.Colour.from_rgb(200, 190, 160)
     blurb = ("Wager dice in sealed antes, roll one die each, the highest takes the pot; the last "
@@ -354,10 +311,9 @@ class RollTheBonesSpec(GameSpec):
 
     @staticmethod
     def _view(table: Table) -> rtb.RollTheBonesView:
-        return ENGINE.view(rtb.RollTheBonesState.model_validate(table.state), None)
+        return rtb.ENGINE.view(rtb.RollTheBonesState.model_validate(table.state), None)
 
-    def table_embed(self, table: Table, view: BaseModel) -> discord.Embed:
-        assert isinstance(view, rtb.RollTheBonesView)
+    def table_embed(self, table: Table, view: rtb.RollTheBonesView) -> discord.Embed:
         name = namer(table)
         record = latest_roll(view)
         lines: list[str] = []
@@ -377,17 +333,16 @@ class RollTheBonesSpec(GameSpec):
         lines += [seat_line(table, view, s) for s in view.seats]
         return discord.Embed(title=title, description=clip("\n".join(lines), 4096), colour=self.colour)
 
-    def picture(self, table: Table, view: BaseModel) -> Picture | None:
-        assert isinstance(view, rtb.RollTheBonesView)
+    def picture(self, table: Table, view: rtb.RollTheBonesView) -> Picture | None:
         record = latest_roll(view)
         if record is None:
             return None
         name = namer(table)
         return roll_picture(dice_of(record, name), plain_roll(record, name))
 
-    def private_embed(self, table: Table, seat: int, view: BaseModel) -> discord.Embed:
-        assert isinstance(view, rtb.RollTheBonesView) and view.me is not None
+    def private_embed(self, table: Table, seat: int, view: rtb.RollTheBonesView) -> discord.Embed:
         me = view.me
+        assert me is not None, "a seat's own view"
         lines = [f"**Your {dice_count(sum(me.hand.values()))}**: {dice_list(me.hand)}"]
         acting = seat in view.to_act
         if view.over:
@@ -419,8 +374,7 @@ class RollTheBonesSpec(GameSpec):
         return discord.Embed(title=f"Round {view.round}{cycle} · {what}", description="\n".join(lines),
                              colour=self.colour)
 
-    def details(self, table: Table, view: BaseModel, seat: int | None) -> list[discord.Embed]:
-        assert isinstance(view, rtb.RollTheBonesView)
+    def details(self, table: Table, view: rtb.RollTheBonesView, seat: int | None) -> list[discord.Embed]:
         now = discord.Embed(
             title=f"Roll the Bones · round {view.round}" if not view.over else "Roll the Bones: game over",
             description=(f"Ante **{view.ante}** (base {view.base_ante} + {view.eliminations} eliminated) · "
@@ -444,8 +398,7 @@ class RollTheBonesSpec(GameSpec):
                                   "**bold**: the highest roll"]))
         return [add_parts(now, parts)]
 
-    def chapter(self, view: BaseModel) -> str:
-        assert isinstance(view, rtb.RollTheBonesView)
+    def chapter(self, view: rtb.RollTheBonesView) -> str:
         if view.over:
             return "Game over"
         return f"Round {view.round}" + (f" · tie roll {view.cycle}" if view.cycle > 1 else "")
@@ -457,22 +410,21 @@ class RollTheBonesSpec(GameSpec):
         parts: list[str] = []
         late = sorted({e.seat for e in events if e.kind == "timeout" and e.seat is not None})
         if late:
-            parts.append(f"⏰ {_and([seat_word(s) for s in late])} ran out of time")
-        antes = first_text(events, "ante")
-        if antes:
-            said = re.sub(r"(Seat \d+): ", r"\1 ", antes.removeprefix("Antes revealed. ").rstrip("."))
-            parts.append("Antes: " + said.replace("; ", " · "))
-        calls = first_text(events, "calls")
-        if calls:
-            parts.append(calls.removeprefix("Bone calls are closed: ").rstrip("."))
+            parts.append(f"⏰ {_and([seat_name(s) for s in late])} ran out of time")
+        antes = first(events, "ante")
+        if antes is not None:
+            parts.append(antes_story(antes))
+        calls = first(events, "calls")
+        if calls is not None:
+            parts.append(rtb.callers_words(calls.data["callers"]))
         kinds = [e.kind for e in events]
         if "win" in kinds and view.last_round is not None:
             rounds = kinds.count("win")
             earlier = f"{rounds - 1} more rounds played · " if rounds > 1 else ""
             fresh = kinds.count("roll") - 1 if rounds == 1 else 0
-            parts.append(earlier + round_story(view.last_round, seat_word, fresh))
+            parts.append(earlier + round_story(view.last_round, seat_name, fresh))
         elif "tie" in kinds and view.this_round:
-            parts.append(tie_story(view.this_round[-1], seat_word))
+            parts.append(tie_story(view.this_round[-1], seat_name))
         if not parts:
             return super().story(table, events)
         text = " · ".join(parts)
@@ -486,36 +438,29 @@ class RollTheBonesSpec(GameSpec):
             return None
         report = view.last_round
         won = report.rolls[-1].top
-        lines = [f"🏆 {seat_word(report.winner)} wins round {report.round} rolling {won} and takes "
-                 f"{taken_by(report, report.winner)} dice."]
+        lines = [f"🏆 {seat_name(report.winner)} wins round {report.round} rolling {won} and takes "
+                 f"{rtb.dice_taken(report, report.winner)} dice."]
         others = sorted({a.taker for a in report.awards} - {report.winner})
-        lines += [f"{seat_word(s)} takes a side pot ({taken_by(report, s)} dice)." for s in others]
+        lines += [f"{seat_name(s)} takes a side pot ({rtb.dice_taken(report, s)} dice)." for s in others]
         if report.eliminated:
-            out = [seat_word(s) for s in report.eliminated]
+            out = [seat_name(s) for s in report.eliminated]
             lines.append(f"💀 {_and(out)} {'is' if len(out) == 1 else 'are'} out of dice.")
         if report.ante_after != report.ante_before:
             lines.append(f"The ante rises to {report.ante_after}.")
         return " ".join(lines)
 
-    def action_label(self, view: BaseModel, action: BaseModel) -> str:
-        assert isinstance(view, rtb.RollTheBonesView) and isinstance(action, rtb.RollTheBonesAction)
-        if action.kind == "bone_toggle":
-            if view.me is not None:
-                return rtb.action_label(view, TOGGLE)
-            return "Withdraw my call" if action == WITHDRAW else "Call my bone"
+    def action_label(self, view: rtb.RollTheBonesView, action: rtb.RollTheBonesAction) -> str:
         return rtb.action_label(view, action)
 
-    def action_style(self, view: BaseModel, action: BaseModel) -> discord.ButtonStyle:
-        assert isinstance(action, rtb.RollTheBonesAction)
+    def action_style(self, view: rtb.RollTheBonesView, action: rtb.RollTheBonesAction) -> discord.ButtonStyle:
         kind = action.kind
         if kind in ("ante_confirm", "ready"):
             return discord.ButtonStyle.success
-        if kind in ("ante_add", "ante_remove") or action == WITHDRAW:
+        if kind in ("ante_add", "ante_remove") or action == rtb.WITHDRAW:
             return discord.ButtonStyle.secondary
         return discord.ButtonStyle.primary
 
-    def prompt(self, table: Table, view: BaseModel, seat: int) -> str:
-        assert isinstance(view, rtb.RollTheBonesView)
+    def prompt(self, table: Table, view: rtb.RollTheBonesView, seat: int) -> str:
         me = view.me
         if me is None:
             return "your move."
@@ -527,19 +472,17 @@ class RollTheBonesSpec(GameSpec):
             return "Call your bone to roll it (public and binding), or press **Ready**."
         return "Pick the die you roll. Nobody sees it until every die is rolled."
 
-    def open_prompt(self, table: Table, view: BaseModel) -> str:
+    def open_prompt(self, table: Table, view: rtb.RollTheBonesView) -> str:
         return "call your bone if you will roll it, then press **Ready**."
 
     def score_text(self, score: int) -> str:
         """The score is the dice a player holds at the end."""
         return f"{score} {'die' if score == 1 else 'dice'}"
 
-    def rules_text(self, options: BaseModel) -> str:
-        assert isinstance(options, rtb.RollTheBonesOptions)
+    def rules_text(self, options: rtb.RollTheBonesOptions) -> str:
         return rtb.rules_summary(options)
 
-    def option_lines(self, options: BaseModel) -> list[str]:
-        assert isinstance(options, rtb.RollTheBonesOptions)
+    def option_lines(self, options: rtb.RollTheBonesOptions) -> list[str]:
         lines = []
         if options.dice_set != "mixed":
             lines.append("dice: 10×d6 and the bone d12 each")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -37,14 +37,23 @@ from bot.seats import find_seat, npc_name
 from cogs.stones_and_bones.pictures import throw_picture
 from rules import stones_and_bones as sb
 from rules.base import Event
-from rules.stones_and_bones.models import MAX_PURSE, MAX_SEATS, LedgerRow, MutinyView, PirateView, TurnView
-from rules.stones_and_bones.reading import GP, TIER_ABBR, BonesReading, coins, signed_coins
+from rules.base import seat_name as seat_word
+from rules.stones_and_bones import (
+    GP,
+    MAX_PURSE,
+    TIER_ABBR,
+    BonesReading,
+    LedgerRow,
+    MutinyView,
+    PirateView,
+    TurnView,
+    coins,
+    signed_coins,
+)
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
 
-#: the rulings: «"Mutiny!" button for 60 s after the Captain plunders»
-MUTINY_WINDOW = 60
 MONEY_HELP = ("Write an amount as coins, e.g. `12gp 5sp` (units pp, gp, sp, cp), or a whole "
               "number of gold pieces, e.g. `12`.")
 _COIN = {"pp": 1000, "gp": 100, "sp": 10, "cp": 1}
@@ -90,6 +99,14 @@ def short_coins(cp: int) -> str:
 
 def seat_name(table: Table, seat: int | None) -> str:
     return "nobody" if seat is None else table.seats[seat].name
+
+
+def shorter(timer: int | None, window: int | None) -> int | None:
+    """The time a decision gets: the table's timer, or the rules' window if shorter or if the
+    table has no timer (0 or None)."""
+    if window is None:
+        return timer
+    return min(timer, window) if timer else window
 
 
 def _and(names: list[str]) -> str:
@@ -313,11 +330,11 @@ def ledger_csv(table: Table, rows: list[LedgerRow]) -> str:
 
 def _bet_prompt(table: Table, view: sb.StonesAndBonesView, *, you: bool) -> str:
     """What the roller's buttons decide: pay and throw, or the ways around it."""
-    turn, seat = view.turn, view.current_seat
-    assert turn is not None and turn.bones is not None and seat is not None
-    pirate, reading = view.pirates[seat], turn.bones
+    turn = view.turn
+    assert turn is not None and turn.bones is not None
+    reading, choices = turn.bones, view.roller_choices
     your = "your" if you else "the"
-    can_pay = pirate.purse >= reading.bet
+    can_pay = "pay" in choices
     if reading.crossbones:
         first = f"**Crossbones ({reading.crossbones})!** Pay **{coins(reading.bet)}** to claim the coffer"
     elif not can_pay:
@@ -329,12 +346,11 @@ def _bet_prompt(table: Table, view: sb.StonesAndBonesView, *, you: bool) -> str:
         first = f"pay **{coins(reading.bet)}** and throw {stones}"
     others = []
     stone = view.table_stone
-    if (stone is not None and stone.owner != seat and can_pay and not turn.cursed
-            and view.options.pilfer != "off"):
+    if "pilfer" in choices and stone is not None:
         others.append(f"Pilfer {seat_name(table, stone.owner)}'s Stone")
-    if pirate.can_fly:
+    if "fly" in choices:
         others.append("Fly the Black")
-    if view.options.fold and can_pay:
+    if "fold" in choices:
         others.append("fold")
     if not others:
         return first
@@ -360,13 +376,13 @@ def ask(table: Table, view: sb.StonesAndBonesView, seat: int | None) -> str:
             return f"your Stone ({stone.value}) lies on the table: pick it up {keep}."
         return f"{_bet_prompt(table, view, you=True)}."
     if view.phase == "grumble" and claim is not None:
-        fee = coins(GP * view.tide)
+        fee = coins(sb.grumble_fee(view.tide))
         return (f"{each}let **{seat_name(table, claim.seat)}**'s claim stand, or Grumble "
                 f"({fee}, into the next coffer) to have the dice thrown again.")
     if view.phase == "object" and claim is not None:
         return f"{each}let the dice be thrown again, or object to stop it."
     if view.phase == "mutiny_call" and m is not None:
-        seconds = min(table.timer_seconds, MUTINY_WINDOW) if table.timer_seconds else MUTINY_WINDOW
+        seconds = shorter(table.timer_seconds, view.decision_window)
         cry = "Each of you: cry" if each else "Cry"
         return (f"Captain **{seat_name(table, m.captain)}** plunders the coffer (**{view.coffer_text}**). "
                 f"{cry} **Mutiny!** (the first cry leads it) or let it be, within {seconds} s.")
@@ -386,7 +402,7 @@ def ask(table: Table, view: sb.StonesAndBonesView, seat: int | None) -> str:
     return seat_names(table, view.question)
 
 
-class StonesAndBonesSpec(GameSpec):
+class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction, sb.StonesAndBonesOptions]):
     engine = sb.ENGINE
     command = "stones-and-bones"
     colour = discord.Colour.from_rgb(60, 110, 150)
@@ -395,8 +411,7 @@ class StonesAndBonesSpec(GameSpec):
 
     # -- the live table ----------------------------------------------------------------------
 
-    def table_embed(self, table: Table, view: BaseModel) -> discord.Embed:
-        assert isinstance(view, sb.StonesAndBonesView)
+    def table_embed(self, table: Table, view: sb.StonesAndBonesView) -> discord.Embed:
         if view.over:
             why = {"tides": "the last Wave of Tide 6 was played", "afloat": "one pirate is left afloat",
                    "vote": "the crew voted to end it", "cap": "the table reached its turn limit"}.get(
@@ -441,9 +456,8 @@ class StonesAndBonesSpec(GameSpec):
         title = f"Stones & Bones · Tide {view.tide} · Wave {view.wave}"
         return discord.Embed(title=title, description=clip("\n".join(lines), 4096), colour=self.colour)
 
-    def picture(self, table: Table, view: BaseModel) -> Picture | None:
+    def picture(self, table: Table, view: sb.StonesAndBonesView) -> Picture | None:
         """The throw on the table, whenever the table's text shows it."""
-        assert isinstance(view, sb.StonesAndBonesView)
         turn = view.turn
         if view.over or view.phase == "tide" or turn is None:
             return None
@@ -452,16 +466,14 @@ class StonesAndBonesSpec(GameSpec):
             return None
         return throw_picture(turn, stone, picture_words(table, turn, stone))
 
-    def open_prompt(self, table: Table, view: BaseModel) -> str:
+    def open_prompt(self, table: Table, view: sb.StonesAndBonesView) -> str:
         """What the buttons decide, after the host's mentions of whoever is asked. A choice that
         is everyone's says so; a table with two people's choices says whose is which."""
-        assert isinstance(view, sb.StonesAndBonesView)
         return ask(table, view, None)
 
-    def prompt(self, table: Table, view: BaseModel, seat: int) -> str:
+    def prompt(self, table: Table, view: sb.StonesAndBonesView, seat: int) -> str:
         """One seat's own question, in a DM or My hand: the sealed vote or Tide-rise choice, or
         the seat's part of a choice made on the table."""
-        assert isinstance(view, sb.StonesAndBonesView)
         m = view.mutiny
         if view.phase == "vote" and m is not None:
             return (f"Your sealed vote: **Yay** backs Mutineer {seat_name(table, m.mutineer)}, **Nay** "
@@ -474,9 +486,8 @@ class StonesAndBonesSpec(GameSpec):
 
     # -- the private view --------------------------------------------------------------------
 
-    def private_embed(self, table: Table, seat: int, view: BaseModel) -> discord.Embed:
+    def private_embed(self, table: Table, seat: int, view: sb.StonesAndBonesView) -> discord.Embed:
         """Only what is sealed and the purse it concerns, with one line of where the game is."""
-        assert isinstance(view, sb.StonesAndBonesView)
         pirate = view.pirates[seat]
         where = f"Tide {view.tide} · Wave {view.wave}"
         purse = f"Your purse: **{pirate.purse_text}** (net {pirate.net_text})."
@@ -513,10 +524,9 @@ class StonesAndBonesSpec(GameSpec):
 
     # -- Details ------------------------------------------------------------------------------
 
-    def details(self, table: Table, view: BaseModel, seat: int | None) -> list[discord.Embed]:
+    def details(self, table: Table, view: sb.StonesAndBonesView, seat: int | None) -> list[discord.Embed]:
         """Everything the phone-sized table leaves out: the bet step by step, every purse in
         every coin, the Mutiny's fine print, the Tide-rise choices, the ledger, the legend."""
-        assert isinstance(view, sb.StonesAndBonesView)
         embeds = []
         if view.turn is not None:
             turn = discord.Embed(title="This turn" if view.turn.result == "pending" else "The last turn",
@@ -564,8 +574,7 @@ class StonesAndBonesSpec(GameSpec):
 
     # -- the channel's story ------------------------------------------------------------------
 
-    def chapter(self, view: BaseModel) -> str:
-        assert isinstance(view, sb.StonesAndBonesView)
+    def chapter(self, view: sb.StonesAndBonesView) -> str:
         if view.over:
             return "Game over"
         if view.phase == "tide":
@@ -584,10 +593,10 @@ class StonesAndBonesSpec(GameSpec):
         """Claims, Mutiny outcomes, Tide rises, cash-outs and eliminations: news that pings the
         pirates it names. Once a Mutiny is decided, its outcome is the news (the cry and the
         Challenge's rolls are in the story and the log)."""
-        decided = any(e.kind in ("mutiny_won", "mutiny_lost") or e.kind == "votes" and "No Yay" in e.text
+        decided = any(e.kind in ("mutiny_won", "mutiny_lost") or e.kind == "votes" and not e.data["challenge"]
                       for e in events)
         parts = [text for e in events
-                 if not (decided and (e.kind in ("mutiny", "challenge") or e.kind == "cutthroat" and "heads" in e.text))
+                 if not (decided and e.kind in ("mutiny", "challenge", "cutthroat"))
                  and (text := _headline_of(e))]
         # turns that went on without anyone new to ping (the same pirate claiming wave after
         # wave) pile up news: the newest is kept whole, the rest is in the history line above
@@ -597,15 +606,13 @@ class StonesAndBonesSpec(GameSpec):
 
     # -- buttons ------------------------------------------------------------------------------
 
-    def action_label(self, view: BaseModel, action: BaseModel) -> str:
-        assert isinstance(view, sb.StonesAndBonesView) and isinstance(action, sb.StonesAndBonesAction)
+    def action_label(self, view: sb.StonesAndBonesView, action: sb.StonesAndBonesAction) -> str:
         return sb.action_label(view, action)
 
-    def action_style(self, view: BaseModel, action: BaseModel) -> discord.ButtonStyle:
+    def action_style(self, view: sb.StonesAndBonesView, action: sb.StonesAndBonesAction) -> discord.ButtonStyle:
         """Green for going on as the rules expect, blurple for a bold move, grey for passing.
         Nothing here destroys anything, so nothing is red: Flying the Black, crying Mutiny and
         cashing out are all fair play."""
-        assert isinstance(action, sb.StonesAndBonesAction)
         if action.kind in ("pay", "ready", "keep", "stay", "stay_aboard"):
             return discord.ButtonStyle.success
         if action.kind in ("leave_stone", "pass", "let_stand", "allow"):
@@ -614,35 +621,25 @@ class StonesAndBonesSpec(GameSpec):
 
     # -- the rest -----------------------------------------------------------------------------
 
-    def start_options(self, table: Table, options: BaseModel) -> BaseModel:
+    def start_options(self, table: Table, options: sb.StonesAndBonesOptions) -> sb.StonesAndBonesOptions:
         """Seats whose purse the host set bring it; the others bring the starting purse."""
-        assert isinstance(options, sb.StonesAndBonesOptions)
-        if not any(s.stake is not None for s in table.seats) or not 2 <= len(table.seats) <= MAX_SEATS:
-            return options
-        purses = [s.stake if s.stake is not None else options.starting_purse for s in table.seats]
-        return options.model_copy(update={"purses": purses})
+        return sb.options_with_purses(options, [s.stake for s in table.seats])
 
     def score_text(self, score: int) -> str:
         return f"a net of {signed_coins(score)}"
 
     def stake_text(self, table: Table, stake: int | None) -> str | None:
         options = sb.StonesAndBonesOptions.model_validate(table.options)
-        return f"purse of {coins(stake if stake is not None else options.starting_purse)}"
+        return f"purse of {coins(sb.purse_of(options, stake))}"
 
     def timer_seconds(self, table: Table, state: BaseModel) -> int | None:
-        """The rulings: the «Mutiny!» call is open for 60 s after the Captain plunders, even at
-        a table whose timer is off (otherwise one silent player would hold the game there for
-        ever); a shorter table timer shortens it. Every other decision keeps the table's timer
-        (None: no deadline)."""
-        assert isinstance(state, sb.StonesAndBonesState)
-        if state.phase == "mutiny_call":
-            return min(table.timer_seconds, MUTINY_WINDOW) if table.timer_seconds else MUTINY_WINDOW
-        return table.timer_seconds
+        """The table's timer, shortened to the rules' window for the decision (the «Mutiny!»
+        call), which also runs at a table whose timer is off."""
+        return shorter(table.timer_seconds, self.engine.decision_window(cast(sb.StonesAndBonesState, state)))
 
-    def finish_messages(self, table: Table, view: BaseModel) -> list[dict[str, Any]]:
+    def finish_messages(self, table: Table, view: sb.StonesAndBonesView) -> list[dict[str, Any]]:
         """The ledger: each seat's buy-in, cash-out and net in coins, and the same as a CSV file
         the game-master keeps (amounts in copper and in coins; the nets sum to zero)."""
-        assert isinstance(view, sb.StonesAndBonesView)
         rows = view.ledger
         total = sum(r.net for r in rows)
         embed = discord.Embed(
@@ -655,15 +652,13 @@ class StonesAndBonesSpec(GameSpec):
         name = f"stones-and-bones-{table.id}-ledger.csv"
         return [{"embed": embed, "file": discord.File(io.BytesIO(data), filename=name)}]
 
-    def rules_text(self, options: BaseModel) -> str:
-        assert isinstance(options, sb.StonesAndBonesOptions)
+    def rules_text(self, options: sb.StonesAndBonesOptions) -> str:
         return sb.rules_summary(options) + (
             "\n\n**Tavern mode** (`/stones-and-bones …`): `new gm_mode:True` runs the table without "
             "a seat, `npc` seats a named NPC, `purse` sets a seat's purse; `/game pause`, `/game "
             "resume`; a ledger (embed and CSV) at the end.")
 
-    def option_lines(self, options: BaseModel) -> list[str]:
-        assert isinstance(options, sb.StonesAndBonesOptions)
+    def option_lines(self, options: sb.StonesAndBonesOptions) -> list[str]:
         d = sb.StonesAndBonesOptions()
         lines = []
         if options.starting_purse != d.starting_purse:
@@ -688,31 +683,16 @@ class StonesAndBonesSpec(GameSpec):
 
 # -- story and headline, event by event ----------------------------------------------------------
 
+
+#: the kinds of event that claim the coffer
 _CLAIMS = ("float", "luck", "crossbones", "plank")
-_AMOUNT = re.compile(r"\(([^()]*)\)\.?$")
-
-
-def _first_sentence(text: str) -> str:
-    head, _, _ = text.partition(". ")
-    return head.rstrip(".")
-
-
-def _claim(e: Event) -> str | None:
-    """A claim event reads "Float: the Stone matches a Bone! Seat 1 claims the coffer (3 gp).";
-    the Plank's own throw shares the kind "plank" but claims nothing."""
-    if e.kind in _CLAIMS and "claims the coffer" in e.text:
-        return e.text.rstrip(".")
-    return None
 
 
 def _story_of(e: Event) -> str | None:
-    who = f"Seat {e.seat + 1}" if e.seat is not None else ""
-    claim = _claim(e)
-    if claim is not None:
-        what, _, rest = claim.partition("! ")
-        found = _AMOUNT.search(rest)
-        kind = what.split(":")[0]
-        return f"{who} claims {found[1] if found else 'the coffer'} ({kind})"
+    who = seat_word(e.seat) if e.seat is not None else ""
+    if e.kind in _CLAIMS:
+        what = sb.claim_label(e.kind, e.data["crossbones"])  # type: ignore[arg-type]
+        return f"{who} claims {coins(e.data['coffer'])} ({what})"
     simple = {
         "sink": f"{who} sinks",
         "fold": f"{who} folds",
@@ -728,32 +708,31 @@ def _story_of(e: Event) -> str | None:
         return simple[e.kind]
     if e.kind in ("mutiny_won", "mutiny_lost", "split", "tide_choices", "last_afloat", "void", "vote_end"):
         return e.text.rstrip(".")
-    if e.kind == "votes" and "No Yay majority" in e.text:
+    if e.kind == "votes" and not e.data["challenge"]:
         return "no Yay majority: the Mutiny fails"
-    if e.kind == "cutthroat" and "tails" in e.text:
+    if e.kind == "cutthroat_tails":
         return "Cutthroat: tails, the Captain keeps the coffer"
     if e.kind == "tide":
-        return _first_sentence(e.text)
+        return sb.tide_rise_words(e.data["tide"], e.data["ante"])
     return None
 
 
 def _headline_of(e: Event) -> str | None:
-    claim = _claim(e)
-    if claim is not None:
-        return f"💰 {claim}."
-    if e.kind == "mutiny":
-        return f"⚔️ {e.text.partition('!')[0]}!"
-    if e.kind in ("votes", "challenge", "cutthroat"):
+    if e.kind in _CLAIMS:
+        return f"💰 {e.text}"
+    if e.kind == "mutiny" and e.seat is not None:
+        return f"⚔️ {sb.mutiny_cry(e.seat)}"
+    if e.kind in ("votes", "challenge", "cutthroat", "cutthroat_tails"):
         return f"🗳️ {e.text}" if e.kind == "votes" else f"⚔️ {e.text}"
     if e.kind in ("mutiny_won", "mutiny_lost"):
         return f"⚔️ {e.text}"
-    if e.kind == "split" and "splits" in e.text:  # coins went to others (keeping it is no news)
+    if e.kind == "split" and e.data["shared"]:  # coins went to others (keeping it is no news)
         return f"💰 {e.text}"
     if e.kind == "tide":
-        return f"🌊 {_first_sentence(e.text)}."
+        return f"🌊 {sb.tide_rise_words(e.data['tide'], e.data['ante'])}."
     if e.kind == "tide_choices":
         return f"🌊 {e.text}"
-    if e.kind == "captain" and e.text.endswith(" is Captain."):
+    if e.kind == "captain" and e.data["by"] == "roll_off":
         return f"🏴‍☠️ {e.text}"  # named by a roll-off (a new Tide, a Captain gone ashore)
     if e.kind in ("eliminated", "anchor", "last_afloat", "vote_end"):
         return f"☠ {e.text}" if e.kind == "eliminated" else f"⚓ {e.text}" if e.kind == "anchor" else e.text

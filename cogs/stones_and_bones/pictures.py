@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.pictures import BACKGROUND, CAPTION, DIE, DIM, GAP, INK, DieFace, Picture, draw_die, font, png
-from rules.stones_and_bones.models import TurnView
+from rules.stones_and_bones.view import TurnView
 from rules.stones_and_bones.reading import BonesReading
 
 TIER_FILL = {"copper": (196, 122, 66), "silver": (200, 205, 214), "gold": (242, 196, 48)}

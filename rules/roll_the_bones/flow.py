@@ -1,77 +1,147 @@
-"""Roll the Bones: the phases of a roll, on a state the engine has already copied.
+"""Roll the Bones: what the players' decisions do, and the phases of a roll that run by themselves.
 
-Everything the rules do by themselves lives here: closing the ante and layering the pots
-(RB-7), opening and closing the bone calls (RB-2), rolling every picked die at once, ties
-(RB-5, RB-6), the end of a round (RB-8, RB-9) and of the game (RB-10). Each function changes
-the state it is given and leaves events in plain words; ``settle`` runs them until a player
-must decide.
+Closing the ante and layering the pots (RB-7), opening and closing the bone calls (RB-2), rolling
+every picked die at once, ties (RB-5, RB-6), the end of a round (RB-8, RB-9) and of the game
+(RB-10). Each function changes the state it is given (a copy ``apply`` made) and leaves events
+with their seats and figures; ``settle`` runs the phases until a player must decide.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-from rules.base import Event
+from rules.base import Event, GameError, Outcome
+from rules.rng import Dice
+from rules.roll_the_bones import text
 from rules.roll_the_bones.models import (
     BONE,
     CHANGES_PER_ROLL,
+    MAX_SEATS,
+    MIN_SEATS,
     ROLLOFF_SIDES,
     ROLLS_PER_ROUND,
-    TAKE_BACKS_PER_ANTE,
+    START_DICE,
     Award,
     EndReason,
     Pot,
     RollEntry,
     RollRecord,
+    RollTheBonesAction,
+    RollTheBonesOptions,
     RollTheBonesState,
     RoundReport,
-    dice_text,
-    die_name,
+    copy_state,
+    make_action,
+    pot_name,
+    starting_hand,
+)
+from rules.roll_the_bones.moves import (
+    can_call,
+    dice_in_play,
+    filled_ante,
+    live_seats,
+    no_choice,
+    pick_options,
+    smallest_ante,
+    winners,
 )
 
-# -- helpers on a state the caller has already copied ---------------------------------------
+
+def new_state(seats: int, options: RollTheBonesOptions, seed: int) -> RollTheBonesState:
+    """RB-1 and RB-8: everyone's dice and the ante, then the first round's ante phase."""
+    options = RollTheBonesOptions.model_validate(options).model_copy()
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise GameError(f"Roll the Bones is for {MIN_SEATS} to {MAX_SEATS} players.")
+    base = 2 if seats <= 3 else 1  # «In a 2-3 player game, players ante 2 dice instead»
+    hand = starting_hand(options.dice_set)
+    state = RollTheBonesState(
+        seats=seats, options=options, base_ante=base, ante=base,
+        hands=[list(hand) for _ in range(seats)],
+        eliminated_round=[None] * seats, phase="ante", in_round=[], required=[0] * seats,
+        drafts=[[] for _ in range(seats)], confirmed=[False] * seats, picks=[None] * seats,
+        calls=[False] * seats, forced_calls=[False] * seats, changes=[0] * seats,
+        ready=[False] * seats, counts_at_round_start=[START_DICE] * seats,
+        dice=Dice(seed=seed),
+    )
+    begin_round(state, [])
+    settle(state, [])
+    return state
 
 
-def copy_state(state: RollTheBonesState) -> RollTheBonesState:
-    """A copy ``apply`` may change freely. Records and pots are frozen and shared; every list is
-    copied, in one ``model_copy`` (a deep copy is several times slower, which simulations feel).
-    The dice are shared too, until ``_roll`` copies them."""
-    return state.model_copy(update={
-        "hands": [list(h) for h in state.hands],
-        "eliminated": list(state.eliminated),
-        "eliminated_round": list(state.eliminated_round),
-        "in_round": list(state.in_round),
-        "required": list(state.required),
-        "drafts": [list(d) for d in state.drafts],
-        "antes": None if state.antes is None else [list(a) for a in state.antes],
-        "confirmed": list(state.confirmed),
-        "picks": list(state.picks),
-        "calls": list(state.calls),
-        "forced_calls": list(state.forced_calls),
-        "changes": list(state.changes),
-        "take_backs": list(state.take_backs),
-        "ready": list(state.ready),
-        "pots": list(state.pots),
-        "counts_at_round_start": list(state.counts_at_round_start),
-        "this_round": list(state.this_round),
-        # the dice are shared until a roll: _roll takes its own copy before rolling
-    })
+def start_round(state: RollTheBonesState) -> tuple[RollTheBonesState, list[Event]]:
+    """Begin the current round afresh from the collections in ``state`` (pots emptied).
+
+    What every round starts with; public so that tests and tools can stage a round from chosen
+    collections (and forced dice in ``state.dice.forced``). Not a player action."""
+    new = copy_state(state)
+    events: list[Event] = []
+    begin_round(new, events)
+    settle(new, events)
+    return new, events
 
 
-def seat_name(seat: int) -> str:
-    return f"Seat {seat + 1}"
+# -- the players' decisions ---------------------------------------------------------------------
 
 
-def seats_text(seats: Sequence[int]) -> str:
-    names = [seat_name(s) for s in seats]
-    if len(names) <= 1:
-        return "".join(names) or "nobody"
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def decide(state: RollTheBonesState, seat: int, action: RollTheBonesAction) -> list[Event]:
+    """Apply a legal decision to ``state`` (a copy); the last seal or Ready closes the phase."""
+    events: list[Event] = []
+    kind = action.kind
+    if kind == "ante_add":
+        assert action.sides is not None
+        state.drafts[seat].append(action.sides)
+        state.drafts[seat].sort()
+    elif kind == "ante_remove":
+        assert action.sides is not None
+        state.drafts[seat].remove(action.sides)
+        if len(state.take_backs) < state.seats:
+            state.take_backs = state.take_backs + [0] * (state.seats - len(state.take_backs))
+        state.take_backs[seat] += 1
+    elif kind == "ante_fill":
+        state.drafts[seat] = filled_ante(state.hands[seat], state.drafts[seat], state.required[seat])
+    elif kind == "ante_confirm":
+        state.confirmed[seat] = True
+        events.append(Event(kind="chose", text=text.sealed_text(seat, "ante"), seat=seat,
+                            seats=(seat,), data={"phase": "ante"}))
+    elif kind == "bone_toggle":
+        state.calls[seat] = not state.calls[seat]
+        state.changes[seat] += 1
+        left = CHANGES_PER_ROLL - state.changes[seat]
+        events.append(Event(kind="call", text=text.call_text(seat, state.calls[seat], left), seat=seat,
+                            seats=(seat,), data={"called": state.calls[seat], "changes_left": left}))
+        refresh_ready(state)  # RB-2: Ready counts only since the last change
+    elif kind == "ready":
+        state.ready[seat] = True
+        events.append(Event(kind="ready", text=text.ready_text(seat), seat=seat, seats=(seat,)))
+    else:  # pick
+        state.picks[seat] = action.sides
+        state.confirmed[seat] = True
+        events.append(Event(kind="chose", text=text.sealed_text(seat, "pick"), seat=seat,
+                            seats=(seat,), data={"phase": "pick"}))
+    settle(state, events)
+    return events
 
 
-def pot_name(index: int) -> str:
-    return "Main pot" if index == 0 else f"Side pot {index}"
+def timeout_default(state: RollTheBonesState, seat: int) -> tuple[RollTheBonesState, RollTheBonesAction]:
+    """RULINGS 2.3 for a seat that let its deadline pass, as a legal action on a state: in the
+    ante its draft is replaced by its smallest dice (a copy, then), which it seals; in the bone
+    call its call stays as it is (Ready); in the pick, the largest ordinary die, or the bone die
+    if called."""
+    if state.phase == "ante":
+        staged = copy_state(state)
+        staged.drafts[seat] = smallest_ante(state.hands[seat], state.required[seat])
+        return staged, make_action("ante_confirm")
+    if state.phase == "bone":
+        return state, make_action("ready")
+    return state, make_action("pick", pick_options(state, seat)[-1])
+
+
+def timeout_event(state: RollTheBonesState, seat: int) -> Event:
+    return Event(kind="timeout", text=text.timeout_text(seat, state.phase), seat=seat, seats=(seat,),
+                 data={"phase": state.phase})
+
+
+# -- the phases ---------------------------------------------------------------------------------
 
 
 def _merge_pots(pots: Iterable[Pot]) -> list[Pot]:
@@ -86,74 +156,14 @@ def _merge_pots(pots: Iterable[Pot]) -> list[Pot]:
     ]
 
 
-def live_seats(state: RollTheBonesState) -> list[int]:
-    return [s for s in range(state.seats) if state.eliminated_round[s] is None]
-
-
-def dice_in_play(state: RollTheBonesState) -> int:
-    """Every die of the game: collections plus pots (RULINGS 2.5: always 11 per starting seat;
-    a die being rolled stays in its owner's collection until the roll is resolved)."""
-    return sum(len(h) for h in state.hands) + sum(len(p.dice) for p in state.pots)
-
-
-def _no_choice(hand: Sequence[int], due: int) -> bool:
-    """Every ante of ``due`` dice from ``hand`` is the same multiset."""
-    return due == 0 or len(set(hand)) == 1
-
-
-def smallest_ante(hand: Sequence[int], due: int) -> list[int]:
-    """RULINGS 2.3 timeout and the bot's policy: the smallest dice (the bone die last)."""
-    return sorted(hand)[:due]
-
-
-def filled_ante(hand: Sequence[int], draft: Sequence[int], due: int) -> list[int]:
-    """``draft`` completed to ``due`` dice with the smallest dice not in it yet."""
-    free = Counter(hand)
-    free.subtract(draft)
-    return sorted([*draft, *sorted(free.elements())[: due - len(draft)]])
-
-
-def pick_options(state: RollTheBonesState, seat: int) -> list[int]:
-    """The dice ``seat`` may roll, smallest first. RB-2: a call is binding, so a caller rolls a
-    bone die; RB-3: a bone die can't be rolled without a call."""
-    if seat not in state.in_round:
-        return []
-    hand = state.hands[seat]
-    if state.calls[seat]:
-        return [BONE] if BONE in hand else []
-    return sorted({sides for sides in hand if sides != BONE})
-
-
-def take_backs_left(state: RollTheBonesState, seat: int) -> int:
-    """How many more dice ``seat`` may take back from the ante it is building."""
-    taken = state.take_backs[seat] if seat < len(state.take_backs) else 0
-    return max(0, TAKE_BACKS_PER_ANTE - taken)
-
-
-def can_call(state: RollTheBonesState, seat: int) -> bool:
-    """RB-2: a seat holding a bone die may change its call at most twice per roll."""
-    return (
-        state.phase == "bone"
-        and seat in state.in_round
-        and BONE in state.hands[seat]
-        and not state.forced_calls[seat]
-        and state.changes[seat] < CHANGES_PER_ROLL
-    )
-
-
-def make_event(kind: str, text: str, seat: int | None = None) -> Event:
-    return Event(kind=kind, text=text, seat=seat)
-
-
 def begin_round(state: RollTheBonesState, events: list[Event]) -> None:
     state.in_round = live_seats(state)
     state.cycle = 1
     state.this_round = []
     state.pots = []
     state.counts_at_round_start = [len(h) for h in state.hands]
-    events.append(make_event(
-        "round", f"Round {state.round}: the ante is {state.ante} "
-                 f"({seats_text(state.in_round)} play)."))
+    events.append(Event(kind="round", text=text.round_text(state.round, state.ante, state.in_round),
+                        seats=tuple(state.in_round), data={"round": state.round, "ante": state.ante}))
     _start_roll(state, events, ante=True)
 
 
@@ -183,7 +193,7 @@ def _start_roll(state: RollTheBonesState, events: list[Event], *, ante: bool) ->
         state.required[s] = n_dice
     state.phase = "ante"
     for s in state.in_round:
-        if _no_choice(state.hands[s], state.required[s]):
+        if no_choice(state.hands[s], state.required[s]):
             state.drafts[s] = smallest_ante(state.hands[s], state.required[s])
             state.confirmed[s] = True
 
@@ -205,15 +215,17 @@ def _close_ante(state: RollTheBonesState, events: list[Event]) -> None:
         layers.append(Pot(dice=dice, eligible=eligible))
         previous = level
     state.pots = _merge_pots([*state.pots, *layers])
-    parts = []
+    notes: list[str | None] = []
     for s in state.in_round:
-        put = dice_text(antes[s])
         if could[s] < state.ante:
-            put += " (short: keeps their last die)" if could[s] == 0 else " (short)"
+            notes.append("last_die" if could[s] == 0 else "short")
         elif state.required[s] < state.ante:
-            put += " (matching the short ante)"  # RB-7 simple variant
-        parts.append(f"{seat_name(s)}: {put}")
-    events.append(make_event("ante", "Antes revealed. " + "; ".join(parts) + "."))
+            notes.append("matching")  # RB-7 simple variant
+        else:
+            notes.append(None)
+    shown = [antes[s] for s in state.in_round]
+    events.append(Event(kind="ante", text=text.antes_text(state.in_round, shown, notes),
+                        seats=tuple(state.in_round), data={"antes": shown, "notes": notes}))
     _open_bone(state, events)
 
 
@@ -229,18 +241,16 @@ def _open_bone(state: RollTheBonesState, events: list[Event]) -> None:
         hand = state.hands[s]
         if hand and all(sides == BONE for sides in hand):
             state.calls[s] = state.forced_calls[s] = True
-            events.append(make_event(
-                "call", f"{seat_name(s)} holds only bone dice and must call the bone.", s))
+            events.append(Event(kind="call", text=text.forced_call_text(s), seat=s, seats=(s,),
+                                data={"called": True, "forced": True}))
     refresh_ready(state)
 
 
 def _close_bone(state: RollTheBonesState, events: list[Event]) -> None:
     callers = [s for s in state.in_round if state.calls[s]]
     if any(BONE in state.hands[s] for s in state.in_round):
-        text = (f"Bone calls are closed: {seats_text(callers)} "
-                f"{'rolls' if len(callers) == 1 else 'roll'} a bone die." if callers
-                else "Bone calls are closed: nobody rolls a bone die.")
-        events.append(make_event("calls", text))
+        events.append(Event(kind="calls", text=text.calls_closed_text(callers), seats=tuple(callers),
+                            data={"callers": callers}))
     _open_pick(state, events)
 
 
@@ -277,11 +287,6 @@ def settle(state: RollTheBonesState, events: list[Event]) -> None:
     raise RuntimeError("roll the bones: the game did not settle")  # unreachable
 
 
-def _roll_text(entry: RollEntry) -> str:
-    die = f"the bone {die_name(entry.sides)}" if entry.bone else die_name(entry.sides)
-    return f"{seat_name(entry.seat)} rolled {die}: {entry.face}"
-
-
 def _roll(state: RollTheBonesState, events: list[Event]) -> None:
     """The server rolls every pick at once, in seat order (tests force values in that order)."""
     state.dice = state.dice.model_copy(update={"forced": list(state.dice.forced)})
@@ -292,7 +297,8 @@ def _roll(state: RollTheBonesState, events: list[Event]) -> None:
         face = state.dice.roll(sides)
         entries.append(RollEntry(seat=s, sides=sides, face=face, bone=sides == BONE))
         state.hands[s].remove(sides)  # in the air now
-    events.append(make_event("roll", "; ".join(_roll_text(e) for e in entries) + "."))
+    events.append(Event(kind="roll", text=text.roll_text(entries), seats=tuple(e.seat for e in entries),
+                        data={"rolls": [e.model_dump() for e in entries]}))
     top = max(e.face for e in entries)
     tied = tuple(e.seat for e in entries if e.face == top)
     if len(tied) == 1:
@@ -300,10 +306,9 @@ def _roll(state: RollTheBonesState, events: list[Event]) -> None:
     elif state.cycle >= ROLLS_PER_ROUND:
         # The round's last roll: a roll-off among the tied decides it, so no round is endless.
         winner, throws = _rolloff(state, list(tied))
-        shown = ", ".join(f"{seat_name(e.seat)} {e.face}" for e in throws[-1])
-        events.append(make_event(
-            "tie", f"Tie at {top} between {seats_text(tied)} on the round's last roll "
-                   f"({ROLLS_PER_ROUND}): a d{ROLLOFF_SIDES} roll-off ({shown}) decides it.", winner))
+        events.append(Event(kind="tie", text=text.last_roll_tie_text(top, tied, throws[-1]), seat=winner,
+                            seats=(winner, *(s for s in tied if s != winner)),
+                            data={"top": top, "tied": list(tied), "rolloff": True}))
         _finish_round(state, entries, winner, events)
     else:
         _tie(state, entries, tied, top, events)
@@ -334,12 +339,10 @@ def _award(state: RollTheBonesState, pot: Pot, name: str, faces: dict[int, int],
     return Award(pot=name, dice=pot.dice, eligible=pot.eligible, taker=taker, rolloff=throws)
 
 
-def _award_text(award: Award) -> str:
-    text = f"{seat_name(award.taker)} takes the {award.pot.lower()} ({dice_text(award.dice)})"
-    if award.rolloff:
-        last = award.rolloff[-1]
-        text += " after a roll-off (" + ", ".join(f"{seat_name(e.seat)} {e.face}" for e in last) + ")"
-    return text
+def _award_event(award: Award) -> Event:
+    return Event(kind="pot", text=text.award_text(award), seat=award.taker, seats=(award.taker,),
+                 data={"pot": award.pot, "dice": list(award.dice), "eligible": list(award.eligible),
+                       "rolloff": bool(award.rolloff)})
 
 
 def _give(state: RollTheBonesState, seat: int, dice: Iterable[int]) -> None:
@@ -379,15 +382,9 @@ def _tie(state: RollTheBonesState, entries: list[RollEntry], tied: tuple[int, ..
                         tied=tied, result="last_die_tie" if last_die else "tie",
                         settled=tuple(settled))
     state.this_round.append(record)
-    if last_die:
-        text = (f"Tie at {top} between {seats_text(tied)}, and a last die was rolled: the tied "
-                f"players keep their dice and roll again without a new ante.")
-    else:
-        text = (f"Tie at {top} between {seats_text(tied)}: every rolled die goes to the centre "
-                f"and the tied players ante {state.ante} again and roll again.")
-    events.append(make_event("tie", text))
-    for award in settled:
-        events.append(make_event("pot", _award_text(award) + ".", award.taker))
+    events.append(Event(kind="tie", text=text.tie_text(top, tied, last_die, state.ante), seats=tied,
+                        data={"top": top, "tied": list(tied), "last_die": last_die}))
+    events += [_award_event(award) for award in settled]
     state.in_round = list(tied)
     state.cycle += 1
     _start_roll(state, events, ante=not last_die)
@@ -400,16 +397,15 @@ def _finish_round(state: RollTheBonesState, entries: list[RollEntry], winner: in
     faces = {e.seat: e.face for e in entries}
     awards: list[Award] = [a for record in state.this_round for a in record.settled]
     top = faces[winner]
-    won_text = (f"{seat_name(winner)} wins the roll with {top} and takes the rolled dice "
-                f"({dice_text(rolled)})")
     record = RollRecord(round=state.round, cycle=state.cycle, rolls=tuple(entries), top=top,
                         tied=(winner,), result="win", winner=winner)
-    events.append(make_event("win", won_text + ".", winner))
+    events.append(Event(kind="win", text=text.win_text(winner, top, rolled), seat=winner, seats=(winner,),
+                        data={"round": state.round, "top": top, "dice": list(rolled)}))
     for index, pot in enumerate(state.pots):
         award = _award(state, pot, pot_name(index), faces, winner)
         _give(state, award.taker, award.dice)
         awards.append(award)
-        events.append(make_event("pot", _award_text(award) + ".", award.taker))
+        events.append(_award_event(award))
     state.pots = []
     counts = tuple(len(h) for h in state.hands)
     out = [s for s in range(state.seats) if counts[s] == 0 and state.eliminated_round[s] is None]
@@ -419,9 +415,8 @@ def _finish_round(state: RollTheBonesState, entries: list[RollEntry], winner: in
         state.eliminated_round[s] = state.round
     state.ante = state.base_ante + len(state.eliminated)  # RB-8
     if out:
-        events.append(make_event(
-            "eliminated", f"{seats_text(out)} {'is' if len(out) == 1 else 'are'} out of dice and "
-                          f"eliminated; the ante rises to {state.ante}."))
+        events.append(Event(kind="eliminated", text=text.eliminated_text(out, state.ante), seats=tuple(out),
+                            data={"ante": state.ante}))
     state.last_round = RoundReport(
         round=state.round, rolls=(*state.this_round, record), winner=winner, rolled_dice=rolled,
         awards=tuple(awards), counts_before=tuple(state.counts_at_round_start),
@@ -447,32 +442,33 @@ def _end(state: RollTheBonesState, reason: EndReason, events: list[Event]) -> No
     state.required = [0] * state.seats
     state.confirmed = [False] * state.seats
     state.ready = [False] * state.seats
+    best = winners(state)
+    dice = len(state.hands[best[0]])
     if reason == "last_player":
-        (winner,) = live_seats(state)
-        events.append(make_event(
-            "over", f"{seat_name(winner)} holds all {dice_in_play(state)} dice and wins!", winner))
+        (winner,) = best
+        events.append(Event(kind="over", text=text.last_player_text(winner, dice_in_play(state)),
+                            seat=winner, seats=(winner,), data={"reason": reason, "dice": dice}))
     else:
-        best = winners(state)
-        events.append(make_event(
-            "over", f"Round {state.round} was the last: most dice wins: "
-                    f"{seats_text(best)} with {len(state.hands[best[0]])}."))
+        events.append(Event(kind="over", text=text.cap_text(state.round, best, dice), seats=tuple(best),
+                            data={"reason": reason, "dice": dice}))
 
 
-def start_round(state: RollTheBonesState) -> tuple[RollTheBonesState, list[Event]]:
-    """Begin the current round afresh from the collections in ``state`` (pots emptied).
-
-    What every round starts with; public so that tests and tools can stage a round from chosen
-    collections (and forced dice in ``state.dice.forced``). Not a player action."""
-    new = copy_state(state)
-    events: list[Event] = []
-    begin_round(new, events)
-    settle(new, events)
-    return new, events
+def dice_taken(report: RoundReport, seat: int) -> int:
+    """Dice ``seat`` took at the end of a round: the rolled dice if it won (RB-4), and the pots
+    it took (RB-7)."""
+    rolled = len(report.rolled_dice) if seat == report.winner else 0
+    return rolled + sum(len(a.dice) for a in report.awards if a.taker == seat)
 
 
-def winners(state: RollTheBonesState) -> list[int]:
-    """The seats holding the most dice once the game is over (RB-10: ties are shared)."""
-    if state.phase != "over":
-        return []
-    best = max(len(h) for h in state.hands)
-    return [s for s in range(state.seats) if len(state.hands[s]) == best]
+def outcomes(state: RollTheBonesState) -> list[Outcome]:
+    """Most dice first (RB-10: ties shared); eliminated seats after the live ones, the later out
+    placed higher, seats out in the same round sharing a place. Score = dice held."""
+    def key(s: int) -> tuple[int, int]:
+        out = state.eliminated_round[s]
+        return (len(state.hands[s]), out if out is not None else state.round + 1)
+
+    keys = [key(s) for s in range(state.seats)]
+    return [
+        Outcome(seat=s, rank=1 + sum(other > keys[s] for other in keys), score=len(state.hands[s]))
+        for s in range(state.seats)
+    ]

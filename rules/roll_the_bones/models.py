@@ -1,23 +1,20 @@
-"""Roll the Bones: the dice sets, the options, the state, the actions and the views.
+"""Roll the Bones: the dice sets, the options, the state and the actions.
 
-Only shapes live here; ``flow`` moves a state through the phases and ``engine`` checks the
-players' decisions. Dice are their number of sides (4, 6, 8, 10, 12); the bone die is the d12 of
-the dice set.
+Only shapes live here (and the few words that name dice, which every other module uses);
+``moves`` says who may do what, ``flow`` moves a state through the phases and ``view`` shows it.
+Dice are their number of sides (4, 6, 8, 10, 12); the bone die is the d12 of the dice set.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from rules.base import load_data
 from rules.rng import Dice
-
-DATA_PATH = Path(__file__).resolve().parents[2] / "data" / "roll_the_bones.json"
 
 MIN_SEATS, MAX_SEATS = 2, 6  # «in a 4-6 player game ... In a 2-3 player game»
 ORDINARY_PER_PLAYER = 10  # «Give each player 10 dice and one 12-sided "bone" die»
@@ -71,11 +68,7 @@ class DiceSets(BaseModel):
         return self
 
 
-def load_dice_sets(path: Path = DATA_PATH) -> DiceSets:
-    return DiceSets.model_validate(json.loads(path.read_text(encoding="utf-8")))
-
-
-DICE_SETS: DiceSets = load_dice_sets()
+DICE_SETS: DiceSets = load_data("roll_the_bones.json", DiceSets)
 BONE: int = DICE_SETS.bone
 DiceSetKey = Literal["mixed", "all_d6"]
 if set(DICE_SETS.sets) != {"mixed", "all_d6"}:  # the options name exactly these
@@ -104,6 +97,11 @@ def dice_counts(dice: Iterable[int]) -> dict[str, int]:
 def dice_text(dice: Iterable[int]) -> str:
     counts = dice_counts(dice)
     return ", ".join(f"{n}×{name}" if n > 1 else name for name, n in counts.items()) or "nothing"
+
+
+def pot_name(index: int) -> str:
+    """A pot by its place: the widest (everyone's) comes first."""
+    return "Main pot" if index == 0 else f"Side pot {index}"
 
 
 # -- models ---------------------------------------------------------------------------------
@@ -243,7 +241,10 @@ ActionKind = Literal[
 
 
 class RollTheBonesAction(BaseModel):
-    """One decision. ``sides`` names the kind of die for ``ante_add``/``ante_remove``/``pick``.
+    """One decision. ``sides`` names the kind of die for ``ante_add``/``ante_remove``/``pick``;
+    for ``bone_toggle`` it says which way the call turns: the bone die's sides to call it (the
+    die the caller will roll), 0 to withdraw the call. So a player never presses a button
+    without knowing which way it turns, and "call" and "withdraw" are two buttons on the table.
 
     The ante is built one die at a time (add a d4, take back a d6, ..., then confirm) so that a
     seat's list stays short whatever it holds: dice of the same size are interchangeable.
@@ -277,76 +278,33 @@ def make_action(kind: ActionKind, sides: int | None = None) -> RollTheBonesActio
     return made
 
 
-# -- views ----------------------------------------------------------------------------------
+#: RB-2: the bone call, in the open: call the bone die, withdraw the call, or be Ready
+CALL = make_action("bone_toggle", BONE)
+WITHDRAW = make_action("bone_toggle", 0)
+READY = make_action("ready")
 
 
-class SeatView(BaseModel):
-    seat: int
-    #: the collection by die type; public, as dice on a table are
-    dice: dict[str, int]
-    total: int
-    bones: int
-    eliminated: bool
-    eliminated_round: int | None
-    in_round: bool
-    #: whether the game waits for this seat now
-    owes: bool
-    #: in a sealed phase: has sealed their choice (never *what* they chose)
-    chosen: bool
-    #: dice this seat must put in this cycle, and whether that is short of the ante
-    ante_due: int
-    short: bool
-    called: bool
-    forced_call: bool
-    can_call: bool
-    changes_left: int
-    ready: bool
-
-
-class PotView(BaseModel):
-    name: str
-    dice: dict[str, int]
-    count: int
-    eligible: list[int]
-
-
-class PrivateView(BaseModel):
-    """What only this seat may see: its collection, its ante being built and its pick."""
-
-    seat: int
-    hand: dict[str, int]
-    hand_sides: list[int]
-    ante_due: int
-    draft: dict[str, int]
-    draft_sides: list[int]
-    pick: int | None
-    pick_options: list[int]
-    called: bool
-    #: dice this seat may still take back from the ante it is building
-    take_backs_left: int = 0
-    prompt: str
-
-
-class RollTheBonesView(BaseModel):
-    phase: Phase
-    over: bool
-    end_reason: EndReason | None
-    winners: list[int]
-    round: int
-    max_rounds: int
-    cycle: int
-    options: RollTheBonesOptions
-    base_ante: int
-    ante: int
-    eliminations: int
-    dice_total: int
-    seats: list[SeatView]
-    in_round: list[int]
-    to_act: list[int]
-    pots: list[PotView]
-    pot_total: int
-    #: this cycle's antes per seat (by type), once the ante phase has closed; None before
-    antes: list[dict[str, int]] | None
-    this_round: list[RollRecord]
-    last_round: RoundReport | None
-    me: PrivateView | None = None
+def copy_state(state: RollTheBonesState) -> RollTheBonesState:
+    """A copy ``apply`` may change freely. Records and pots are frozen and shared; every list is
+    copied, in one ``model_copy``. Twice as fast as ``rules.base.copy_state`` on this state,
+    which a simulation of many games feels (about a sixth of its time). The dice are shared
+    too, until a roll takes its own copy (``flow``)."""
+    return state.model_copy(update={
+        "hands": [list(h) for h in state.hands],
+        "eliminated": list(state.eliminated),
+        "eliminated_round": list(state.eliminated_round),
+        "in_round": list(state.in_round),
+        "required": list(state.required),
+        "drafts": [list(d) for d in state.drafts],
+        "antes": None if state.antes is None else [list(a) for a in state.antes],
+        "confirmed": list(state.confirmed),
+        "picks": list(state.picks),
+        "calls": list(state.calls),
+        "forced_calls": list(state.forced_calls),
+        "changes": list(state.changes),
+        "take_backs": list(state.take_backs),
+        "ready": list(state.ready),
+        "pots": list(state.pots),
+        "counts_at_round_start": list(state.counts_at_round_start),
+        "this_round": list(state.this_round),
+    })

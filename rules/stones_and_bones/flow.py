@@ -1,162 +1,80 @@
-"""Stones & Bones: the flow of play, step by step, on a state the engine has already copied.
+"""Stones & Bones: what players' decisions do, and everything the rules do by themselves.
 
-Each function does what the rules do by themselves (antes, throws, the Crossbones check, the
-Stone, roll-offs, Challenge rolls, the end of a Wave or a Tide) and leaves events in plain words;
-the engine in ``rules.stones_and_bones.engine`` checks decisions and calls in here. Every function
-mutates the state it is given, and stops where a player must decide.
+A turn, as the rulebook has it: «Raise the Sails: Ante 1 Silver × Tide», «Throw the Bones», read
+the bet, «Pay Bet», «Throw Stone», «Resolve Outcome». The ante, the throws, the Crossbones check,
+the Stone, the Captain's roll-off and the Challenge rolls happen here, each leaving an event with
+its seats and figures. Every function changes the state it is given (a copy ``apply`` made) and
+stops where a player must decide.
+
+Dice come from ``state.dice`` in this order, which tests rely on when forcing values:
+- a turn: four Bones; then one Stone, or two with a Blessing (no Stone for a Crossbones, a
+  Cursed roller or Fly the Black); Fly the Black and Walk the Plank each throw four Bones again;
+- a roll-off for Captain: a d20 per player afloat in seat order, again among the tied;
+- a Challenge: a d4 per non-Captain afloat in seat order, then the Captain's d20 and d6, then
+  the Mutineer's d20; Cutthroat: a d2 (1 = heads), then the Captain's d20, d6, d4 and the
+  Mutineer's d20, d6, d4;
+- a Grumbles reroll: the claimer's Stones again, or four Bones for a Crossbones or the Plank.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any
 
-from pydantic import BaseModel
-
-from rules.base import Event
+from rules.base import Event, GameError, Outcome, seat_name
+from rules.rng import Dice
+from rules.stones_and_bones import text
 from rules.stones_and_bones.models import (
-    ActionKind,
+    BONES,
+    CAPTAINS_LUCK,
+    FACES,
+    GP,
+    LAST_TIDE,
+    MAX_SEATS,
+    MIN_SEATS,
+    TURN_CAP,
+    WAVES_PER_TIDE,
     Claim,
     ClaimKind,
     EndReason,
-    LedgerRow,
     Mutiny,
+    Pirate,
     StonesAndBonesAction,
+    StonesAndBonesOptions,
     StonesAndBonesState,
     TableStone,
     TurnRecord,
+    copy_state,
 )
-from rules.stones_and_bones.reading import (
-    BONES,
-    FACES,
-    GP,
-    SP,
-    BonesReading,
-    Throw,
-    bet_of,
-    coins,
-    crossbones_name,
-    signed_coins,
-    throw_of,
+from rules.stones_and_bones.moves import (
+    afloat_seats,
+    ante_at,
+    grumble_fee,
+    is_afloat,
+    next_afloat,
+    order_from,
+    reading_at,
+    side_of,
+    to_act,
+    voters_of,
 )
-
-M = TypeVar("M", bound=BaseModel)
-
-WAVES_PER_TIDE = 4  # «A Tide is a sequence of four Waves»
-LAST_TIDE = 6  # SB-16: the Tide counter is a d6
-TURN_CAP = 2000  # RULINGS 5.6: the hard cap
-ANTE = SP  # «Ante 1 Silver × Tide»
-GRUMBLE_FEE = GP  # «pay 1 gp × Tide»
-CAPTAINS_LUCK = 13
-GIFTS = (GP, 5 * GP, 20 * GP)  # SB-12: the parley's «give coins» amounts
-#: gifts each seat may give in one parley: the parley ends only when all are Ready, so an
-#: unlimited gift would let two players hold the table there for ever
-GIFTS_PER_PARLEY = 3
-_ROLL_OFF_GUARD = 1000
+from rules.stones_and_bones.reading import BonesReading, Throw, coins, crossbones_name, signed_coins
+from rules.stones_and_bones.view import ledger
 
 A = StonesAndBonesAction
+_ROLL_OFF_GUARD = 1000
 
 
-_ACTIONS: dict[tuple[str, int | None, int | None], A] = {}
-
-
-def make_action(kind: ActionKind, target: int | None = None, amount: int | None = None) -> A:
-    """Actions are frozen, so each is made once and shared by every list that offers it."""
-    key = (kind, target, amount)
-    action = _ACTIONS.get(key)
-    if action is None:
-        action = _ACTIONS[key] = A(kind=kind, target=target, amount=amount)
-    return action
-
-
-# -- small helpers ------------------------------------------------------------------------------
-
-
-def who(seat: int) -> str:
-    return f"Seat {seat + 1}"
-
-
-def _clone(model: M, **changes: object) -> M:
-    """A shallow copy of a pydantic model with ``changes``, as ``model_copy(update=...)``
-    makes it (a new field dict, a new set of fields set) without its general machinery:
-    these models have no extra or private attributes. Three times faster, which counts in
-    ``apply``."""
-    new = object.__new__(model.__class__)
-    fields = model.__dict__.copy()
-    fields.update(changes)
-    object.__setattr__(new, "__dict__", fields)
-    object.__setattr__(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
-    return new
-
-
-def copy_state(state: StonesAndBonesState) -> StonesAndBonesState:
-    """A copy that shares nothing the flow changes in place: shallow copies of each nested
-    model and list (the flow replaces lists of dice rather than editing them, actions are
-    frozen, and the options are never changed). Much faster than a deep copy, which matters
-    when a test plays a thousand games."""
-    m = state.mutiny
-    return _clone(
-        state,
-        pirates=[_clone(p) for p in state.pirates],
-        carry=list(state.carry),
-        decided=list(state.decided),
-        tide_choices=list(state.tide_choices),
-        turn=_clone(state.turn) if state.turn is not None else None,
-        table_stone=_clone(state.table_stone) if state.table_stone is not None else None,
-        claim=_clone(state.claim) if state.claim is not None else None,
-        mutiny=(_clone(m, votes=list(m.votes), gifts=list(m.gifts), d4=list(m.d4),
-                       paid=list(m.paid))
-                if m is not None else None),
-        dice=_clone(state.dice, forced=list(state.dice.forced)),
-    )
-
-
-def afloat_seats(s: StonesAndBonesState) -> list[int]:
-    return [i for i, p in enumerate(s.pirates) if p.status == "afloat"]
-
-
-def is_afloat(s: StonesAndBonesState, seat: int) -> bool:
-    return s.pirates[seat].status == "afloat"
-
-
-def order_from(s: StonesAndBonesState, start: int) -> list[int]:
-    """SB-1: clockwise (seat order) from ``start``, players afloat only."""
-    return [(start + i) % s.seats for i in range(s.seats) if is_afloat(s, (start + i) % s.seats)]
-
-
-def next_afloat(s: StonesAndBonesState, seat: int) -> int:
-    for i in range(1, s.seats + 1):
-        if is_afloat(s, (seat + i) % s.seats):
-            return (seat + i) % s.seats
-    raise RuntimeError("nobody is afloat")  # unreachable: the game ends first
+def emit(events: list[Event], kind: str, words: str, seat: int | None = None, *,
+         seats: tuple[int, ...] = (), data: dict[str, Any] | None = None) -> None:
+    """An event; the seats it concerns are ``seat`` alone unless given."""
+    if not seats and seat is not None:
+        seats = (seat,)
+    events.append(Event(kind=kind, text=words, seat=seat, seats=seats, data=data or {}))
 
 
 def throw_bones(s: StonesAndBonesState) -> list[int]:
     return [s.dice.roll(FACES) for _ in range(BONES)]
-
-
-def reading_at(s: StonesAndBonesState, faces: Sequence[int]) -> Throw:
-    """The numbers of a throw at this Tide under the table's Ill Omens rule."""
-    return throw_of(faces, s.tide, s.options.ill_omens)
-
-
-def bet_at(s: StonesAndBonesState, faces: Sequence[int]) -> int:
-    return bet_of(faces, s.tide, s.options.ill_omens)
-
-
-def ante_at(s: StonesAndBonesState) -> int:
-    return ANTE * s.tide
-
-
-def current_bones(turn: TurnRecord) -> list[int] | None:
-    """The Bones that decide the turn: the Plank's, Fly the Black's, or the first throw."""
-    return turn.plank or turn.flown or turn.bones
-
-
-def emit(events: list[Event], kind: str, text: str, seat: int | None = None) -> None:
-    events.append(Event(kind=kind, text=text, seat=seat))
 
 
 def pay_in(s: StonesAndBonesState, seat: int, amount: int) -> None:
@@ -164,6 +82,199 @@ def pay_in(s: StonesAndBonesState, seat: int, amount: int) -> None:
     assert 0 <= amount <= pirate.purse, "a payment beyond the purse"
     pirate.purse -= amount
     s.coffer += amount
+
+
+# -- the start ----------------------------------------------------------------------------------
+
+
+def purse_of(options: StonesAndBonesOptions, stake: int | None) -> int:
+    """What a seat brings: the purse its host set for it, or the table's starting purse."""
+    return options.starting_purse if stake is None else stake
+
+
+def options_with_purses(options: StonesAndBonesOptions, stakes: Sequence[int | None]
+                        ) -> StonesAndBonesOptions:
+    """The options a table starts with when a host set some seats' purses (tavern mode): every
+    seat brings its own purse or the starting purse. Unchanged when no seat has one, or when
+    the table has a number of seats the game refuses anyway."""
+    if all(stake is None for stake in stakes) or not MIN_SEATS <= len(stakes) <= MAX_SEATS:
+        return options
+    return options.model_copy(update={"purses": [purse_of(options, stake) for stake in stakes]})
+
+
+def seat_purses(options: StonesAndBonesOptions, seats: int) -> list[int]:
+    if options.purses is None:
+        return [options.starting_purse] * seats
+    if len(options.purses) != seats:
+        raise GameError(f"{len(options.purses)} purses were set for {seats} seats.")
+    return list(options.purses)
+
+
+def new_state(seats: int, options: StonesAndBonesOptions, seed: int, forced: Sequence[int] = ()
+              ) -> StonesAndBonesState:
+    """Purses from the options, a roll-off for the first Captain, and the first throw.
+    ``forced``: dice values for tests (the roll-off comes first)."""
+    options = StonesAndBonesOptions.model_validate(options).model_copy()
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise GameError(f"Stones & Bones is for {MIN_SEATS} to {MAX_SEATS} players.")
+    purses = seat_purses(options, seats)
+    state = StonesAndBonesState(
+        seats=seats, options=options,
+        pirates=[Pirate(purse=p, bought_in=p) for p in purses],
+        phase="turn", captain=0, current=0, carry=[0] * seats, decided=[False] * seats,
+        tide_choices=[None] * seats, dice=Dice(seed=seed, forced=list(forced)),
+    )
+    events: list[Event] = []
+    roll_off(state, events, "To name the first Captain")
+    begin_wave(state, events)
+    return state
+
+
+def start_turn(state: StonesAndBonesState, seat: int | None = None
+               ) -> tuple[StonesAndBonesState, list[Event]]:
+    """Begin ``seat``'s turn (default: the current seat's) afresh, throwing away the turn
+    waiting for its decision and handing back its ante.
+
+    Not a player action: public so that tests and tools can stage a turn from forced dice (put
+    them in ``state.dice.forced`` first) after setting purses, the Captain or the Curse."""
+    if state.phase != "turn" or state.turn is None or state.turn.result != "pending":
+        raise GameError("A turn can only be restaged while it waits for its decision.")
+    new = copy_state(state)
+    assert new.turn is not None
+    if new.turn.ante:
+        new.coffer -= new.turn.ante
+        new.pirates[new.turn.seat].purse += new.turn.ante
+    new.turns -= 1
+    new.turn = new.last_turn
+    events: list[Event] = []
+    begin_turn(new, new.current if seat is None else seat, events)
+    return new, events
+
+
+# -- the players' decisions ---------------------------------------------------------------------
+
+
+def decide(s: StonesAndBonesState, seat: int, action: A) -> list[Event]:
+    """Apply a legal decision to ``s`` (a copy) and run the rules until someone must decide."""
+    events: list[Event] = []
+    kind = action.kind
+    if s.phase == "turn":
+        turn_decision(s, seat, action, events)
+    elif s.phase == "grumble":
+        assert s.claim is not None
+        if kind == "grumble":
+            fee = grumble_fee(s.tide)
+            s.pirates[seat].purse -= fee
+            s.carry[seat] += fee
+            s.claim.grumbler = seat
+            s.phase = "object"
+            s.decided = [False] * s.seats
+            emit(events, "grumble", f"{seat_name(seat)} Grumbles and pays {coins(fee)} into the "
+                                    "next coffer: the dice are thrown again unless anyone "
+                                    "objects.", seat, data={"fee": fee})
+        else:
+            s.decided[seat] = True
+            emit(events, "let_stand", f"{seat_name(seat)} lets the claim stand.", seat)
+            if not to_act(s):
+                settle_claim(s, events)
+    elif s.phase == "object":
+        if kind == "object":
+            emit(events, "object", f"{seat_name(seat)} objects: the Grumbles fails.", seat)
+            settle_claim(s, events)
+        else:
+            s.decided[seat] = True
+            emit(events, "allow", f"{seat_name(seat)} lets the dice be thrown again.", seat)
+            if not to_act(s):
+                grumble_reroll(s, events)
+    elif s.phase == "mutiny_call":
+        _mutiny_call(s, seat, action, events)
+    elif s.phase == "parley":
+        if kind == "give":
+            assert action.target is not None and action.amount is not None
+            give_gift(s, seat, action.target, action.amount, events)
+        else:
+            s.decided[seat] = True
+            emit(events, "ready", f"{seat_name(seat)} is ready to vote.", seat)
+            if not to_act(s):
+                s.phase = "vote"
+                voters = voters_of(s)
+                emit(events, "vote", f"The vote on the Mutiny: {', '.join(seat_name(x) for x in voters)} "
+                                     "vote Yay or Nay, sealed until all are in.", seats=tuple(voters))
+    elif s.phase == "vote":
+        _vote(s, seat, action, events)
+    elif s.phase == "split":
+        split_coffer(s, action, events)
+        after_claim(s, events)
+    elif s.phase == "anchor":
+        if kind == "anchor":
+            purse = s.pirates[seat].purse
+            emit(events, "anchor", f"{seat_name(seat)} Swallows the Anchor and cashes out "
+                                   f"{coins(purse)}.", seat, data={"amount": purse})
+            cash_out(s, seat)
+            if len(afloat_seats(s)) >= 2:
+                ensure_captain(s, events)
+        else:
+            emit(events, "stay_aboard", f"{seat_name(seat)} stays aboard.", seat)
+        end_wave(s, events)
+    elif s.phase == "tide":
+        s.tide_choices[seat] = action
+        emit(events, "chosen", f"{seat_name(seat)} has chosen.", seat)
+        if not to_act(s):
+            resolve_tide(s, events)
+    return events
+
+
+def _mutiny_call(s: StonesAndBonesState, seat: int, action: A, events: list[Event]) -> None:
+    m = s.mutiny
+    assert m is not None
+    if action.kind == "mutiny":  # SB-12: the first to declare is the Mutineer
+        m.mutineer = seat
+        s.phase = "parley"
+        s.decided = [False] * s.seats
+        emit(events, "mutiny", f"{text.mutiny_cry(seat)} Parley before the vote: deals may be struck "
+                               "(and broken), coins given.", seat, seats=(seat, m.captain))
+        return
+    s.decided[seat] = True
+    emit(events, "pass", f"{seat_name(seat)} lets it be.", seat)
+    if not to_act(s):
+        emit(events, "no_mutiny", "Nobody cries Mutiny.")
+        take_coffer(s, m.captain, events)
+        after_claim(s, events)
+
+
+def _vote(s: StonesAndBonesState, seat: int, action: A, events: list[Event]) -> None:
+    m = s.mutiny
+    assert m is not None
+    m.votes[seat] = "yay" if action.kind == "yay" else "nay"
+    emit(events, "voted", f"{seat_name(seat)} has voted.", seat)
+    if to_act(s):
+        return
+    m.revealed = True
+    voters = voters_of(s)
+    yay = sum(m.votes[x] == "yay" for x in voters)
+    shown = ", ".join(f"{seat_name(x)} {(m.votes[x] or '').capitalize()}" for x in voters)
+    majority = yay * 2 > len(voters)  # a strict Yay majority
+    data = {"challenge": majority, "yay": yay, "nay": len(voters) - yay}
+    if majority:
+        emit(events, "votes", f"The votes: {shown}. A Yay majority: Challenge!", seats=tuple(voters), data=data)
+        challenge(s, events)
+        return
+    emit(events, "votes", f"The votes: {shown}. No Yay majority: the Mutiny fails.", seats=tuple(voters),
+         data=data)
+    take_coffer(s, m.captain, events)
+    after_claim(s, events)
+
+
+def timeout_event(seat: int, default: A) -> Event:
+    return Event(kind="timeout", text=text.timeout_text(seat, default), seat=seat, seats=(seat,),
+                 data={"default": default.kind})
+
+
+def outcomes(state: StonesAndBonesState) -> list[Outcome]:
+    """SB-16: ranked by net result; equal nets share a place. The score is the net in cp."""
+    nets = [p.net for p in state.pirates]
+    return [Outcome(seat=seat, rank=1 + sum(o > net for o in nets), score=net)
+            for seat, net in enumerate(nets)]
 
 
 # -- Captain, waves and tides -------------------------------------------------------------------
@@ -177,21 +288,22 @@ def roll_off(s: StonesAndBonesState, events: list[Event], why: str) -> None:
             break
         rolls = {seat: s.dice.roll(FACES) for seat in contenders}
         top = max(rolls.values())
-        shown = ", ".join(f"{who(seat)} {roll}" for seat, roll in rolls.items())
+        shown = ", ".join(f"{seat_name(seat)} {roll}" for seat, roll in rolls.items())
         contenders = [seat for seat, roll in rolls.items() if roll == top]
         tie = " (a tie: they roll again)" if len(contenders) > 1 else ""
-        emit(events, "roll_off", f"{why}, everyone rolls their Stone: {shown}{tie}")
+        emit(events, "roll_off", f"{why}, everyone rolls their Stone: {shown}{tie}",
+             seats=tuple(rolls), data={"rolls": [[seat, roll] for seat, roll in rolls.items()]})
     else:
         raise RuntimeError("the roll-off for Captain did not settle")
     s.captain = contenders[0]
-    emit(events, "captain", f"{who(s.captain)} is Captain.", s.captain)
+    emit(events, "captain", f"{seat_name(s.captain)} is Captain.", s.captain, data={"by": "roll_off"})
 
 
 def ensure_captain(s: StonesAndBonesState, events: list[Event]) -> None:
     """RULINGS 5.6: the Captain is always a player still afloat; if the Captain leaves, a
     roll-off names the next."""
     if s.phase != "over" and not is_afloat(s, s.captain) and afloat_seats(s):
-        roll_off(s, events, f"{who(s.captain)} is no longer aboard; to name a new Captain")
+        roll_off(s, events, f"{seat_name(s.captain)} is no longer aboard; to name a new Captain")
 
 
 def begin_wave(s: StonesAndBonesState, events: list[Event]) -> None:
@@ -202,9 +314,10 @@ def begin_wave(s: StonesAndBonesState, events: list[Event]) -> None:
         carried = sum(s.carry)
         s.coffer += carried
         s.carry = [0] * s.seats
-        emit(events, "carry", f"The Grumbles money ({coins(carried)}) goes into this coffer.")
-    emit(events, "wave", f"Wave {s.wave} of Tide {s.tide}: {who(s.captain)}, the Captain, "
-                         "throws first.")
+        emit(events, "carry", f"The Grumbles money ({coins(carried)}) goes into this coffer.",
+             data={"amount": carried})
+    emit(events, "wave", f"Wave {s.wave} of Tide {s.tide}: {seat_name(s.captain)}, the Captain, "
+                         "throws first.", seats=(s.captain,), data={"wave": s.wave, "tide": s.tide})
     if s.options.ante == "per_wave_all":
         owed = ante_at(s)
         paid = []
@@ -213,10 +326,11 @@ def begin_wave(s: StonesAndBonesState, events: list[Event]) -> None:
             pirate.owes_ante = pirate.purse < owed
             if not pirate.owes_ante:
                 pay_in(s, seat, owed)
-                paid.append(who(seat))
+                paid.append(seat)
         if paid:
-            emit(events, "ante", f"{', '.join(paid)} ante {coins(owed)} each "
-                                 f"(coffer {coins(s.coffer)}).")
+            emit(events, "ante", f"{', '.join(seat_name(x) for x in paid)} ante {coins(owed)} each "
+                                 f"(coffer {coins(s.coffer)}).",
+                 seats=tuple(paid), data={"amount": owed, "coffer": s.coffer})
     begin_turn(s, s.captain, events)
 
 
@@ -239,9 +353,9 @@ def end_wave(s: StonesAndBonesState, events: list[Event]) -> None:
     s.phase = "tide"
     s.tide_choices = [None] * s.seats
     s.decided = [False] * s.seats
-    emit(events, "tide", f"The Tide rises to {s.tide}: the ante is now {coins(ante_at(s))} and every "
-                         f"bet is × {s.tide}. Stay, Heave Down (cash out), buy in, or vote to end "
-                         "the game (sealed until all have chosen).")
+    emit(events, "tide", f"{text.tide_rise_words(s.tide, ante_at(s))}. Stay, Heave Down (cash out), "
+                         "buy in, or vote to end the game (sealed until all have chosen).",
+         data={"tide": s.tide, "ante": ante_at(s)})
 
 
 def resolve_tide(s: StonesAndBonesState, events: list[Event]) -> None:
@@ -254,15 +368,17 @@ def resolve_tide(s: StonesAndBonesState, events: list[Event]) -> None:
             amount = choice.amount or 0
             pirate.purse += amount
             pirate.bought_in += amount
-            words.append(f"{who(seat)} buys in {coins(amount)}")
+            words.append(f"{seat_name(seat)} buys in {coins(amount)}")
         elif choice.kind == "heave":
-            words.append(f"{who(seat)} Heaves Down with {coins(pirate.purse)}")
+            words.append(f"{seat_name(seat)} Heaves Down with {coins(pirate.purse)}")
             cash_out(s, seat)
         elif choice.kind == "end":
-            words.append(f"{who(seat)} votes to end the game")
+            words.append(f"{seat_name(seat)} votes to end the game")
         else:
-            words.append(f"{who(seat)} stays")
-    emit(events, "tide_choices", "Tide-rise choices: " + "; ".join(words) + ".")
+            words.append(f"{seat_name(seat)} stays")
+    chosen = afloat_seats(s)
+    emit(events, "tide_choices", "Tide-rise choices: " + "; ".join(words) + ".", seats=tuple(chosen),
+         data={"choices": [choice.model_dump() for x in chosen if (choice := s.tide_choices[x])]})
     left = afloat_seats(s)
     if len(left) <= 1:
         end_game(s, events, "afloat")
@@ -289,15 +405,16 @@ def end_game(s: StonesAndBonesState, events: list[Event], reason: EndReason) -> 
     afloat = afloat_seats(s)
     if s.coffer:
         if len(afloat) == 1:
-            emit(events, "last_afloat", f"{who(afloat[0])}, the last pirate afloat, takes the "
-                                        f"coffer ({coins(s.coffer)}).", afloat[0])
+            emit(events, "last_afloat", f"{seat_name(afloat[0])}, the last pirate afloat, takes the "
+                                        f"coffer ({coins(s.coffer)}).", afloat[0], data={"amount": s.coffer})
             s.pirates[afloat[0]].purse += s.coffer
         else:  # the hard cap, mid-wave: share it out (the Captain keeps the odd copper)
             share, rest = divmod(s.coffer, len(afloat))
             for seat in afloat:
                 s.pirates[seat].purse += share
             s.pirates[s.captain if s.captain in afloat else afloat[0]].purse += rest
-            emit(events, "shared", f"The coffer ({coins(s.coffer)}) is shared among those afloat.")
+            emit(events, "shared", f"The coffer ({coins(s.coffer)}) is shared among those afloat.",
+                 seats=tuple(afloat), data={"amount": s.coffer})
         s.coffer = 0
     for seat, amount in enumerate(s.carry):  # Grumbles money with no next coffer goes back
         if amount:
@@ -316,8 +433,10 @@ def end_game(s: StonesAndBonesState, events: list[Event], reason: EndReason) -> 
         "vote": "the crew agreed to cash out",
         "cap": f"the table reached the limit of {TURN_CAP} turns",
     }[reason]
-    standings = ", ".join(f"{who(r.seat)} {signed_coins(r.net)}" for r in ledger(s))
-    emit(events, "over", f"The game is over: {why}. Net results: {standings}.")
+    rows = ledger(s)
+    standings = ", ".join(f"{seat_name(r.seat)} {signed_coins(r.net)}" for r in rows)
+    emit(events, "over", f"The game is over: {why}. Net results: {standings}.",
+         data={"reason": reason, "nets": [r.net for r in rows]})
 
 
 # -- the turn -------------------------------------------------------------------------------------
@@ -339,33 +458,26 @@ def begin_turn(s: StonesAndBonesState, seat: int, events: list[Event]) -> None:
     if s.options.ante == "per_turn":
         owed = ante_at(s)
         if pirate.purse < owed:
-            emit(events, "broke", f"{who(seat)} cannot ante {coins(owed)}.", seat)
+            emit(events, "broke", f"{seat_name(seat)} cannot ante {coins(owed)}.", seat, data={"owed": owed})
             walk_plank(s, seat, events)
             return
         pay_in(s, seat, owed)
         s.turn.ante = owed
-        emit(events, "ante", f"{who(seat)} antes {coins(owed)} (coffer {coins(s.coffer)}).", seat)
+        emit(events, "ante", f"{seat_name(seat)} antes {coins(owed)} (coffer {coins(s.coffer)}).", seat,
+             data={"amount": owed, "coffer": s.coffer})
     elif pirate.owes_ante:
-        emit(events, "broke", f"{who(seat)} could not ante this wave.", seat)
+        emit(events, "broke", f"{seat_name(seat)} could not ante this wave.", seat)
         walk_plank(s, seat, events)
         return
     s.turn.bones = throw_bones(s)
     reading = reading_at(s, s.turn.bones)
-    emit(events, "bones", f"{who(seat)} throws the Bones: {reading.summary()}.", seat)
+    emit(events, "bones", f"{seat_name(seat)} throws the Bones: {reading.summary()}.", seat,
+         data={"faces": list(reading.faces), "bet": reading.bet, "crossbones": reading.crossbones})
 
 
 def next_turn(s: StonesAndBonesState, events: list[Event]) -> None:
     if s.phase != "over":
         begin_turn(s, next_afloat(s, s.current), events)
-
-
-def can_pilfer(s: StonesAndBonesState) -> bool:
-    turn = s.turn
-    if s.phase != "turn" or turn is None or s.table_stone is None or turn.cursed:
-        return False
-    if s.options.pilfer == "off" or s.table_stone.owner == s.current:
-        return False
-    return s.pirates[s.current].purse >= bet_at(s, turn.bones or [])
 
 
 def stone_result(reading: Throw | BonesReading, stones: Sequence[int], pilfered: int | None,
@@ -385,11 +497,11 @@ def turn_decision(s: StonesAndBonesState, seat: int, action: A, events: list[Eve
         assert stone is not None
         if action.kind == "pick_up":
             s.table_stone = None
-            emit(events, "pick_up", f"{who(seat)} picks up their Stone.", seat)
+            emit(events, "pick_up", f"{seat_name(seat)} picks up their Stone.", seat)
         else:
             stone.settled = True
-            emit(events, "leave_stone", f"{who(seat)} leaves their Stone ({stone.value}) on the "
-                                        "table.", seat)
+            emit(events, "leave_stone", f"{seat_name(seat)} leaves their Stone ({stone.value}) on the "
+                                        "table.", seat, data={"value": stone.value})
         return
     turn = s.turn
     assert turn is not None and turn.bones is not None
@@ -399,34 +511,37 @@ def turn_decision(s: StonesAndBonesState, seat: int, action: A, events: list[Eve
     reading = reading_at(s, turn.bones)
     if action.kind == "fold":
         turn.result = "fold"
-        emit(events, "fold", f"{who(seat)} folds: no bet, no Stone.", seat)
+        emit(events, "fold", f"{seat_name(seat)} folds: no bet, no Stone.", seat)
         next_turn(s, events)
         return
     if action.kind == "plank":
-        emit(events, "broke", f"{who(seat)} cannot cover the bet of {coins(reading.bet)}.", seat)
+        emit(events, "broke", f"{seat_name(seat)} cannot cover the bet of {coins(reading.bet)}.", seat,
+             data={"owed": reading.bet})
         walk_plank(s, seat, events)
         return
     if action.kind == "fly":
         pirate.flew_tide = s.tide
         turn.flown = throw_bones(s)
         reading = reading_at(s, turn.flown)
-        emit(events, "fly", f"{who(seat)} Flies the Black: the Bones again, {reading.summary()}; "
-                            "no Stone, only a Crossbones wins.", seat)
+        emit(events, "fly", f"{seat_name(seat)} Flies the Black: the Bones again, {reading.summary()}; "
+                            "no Stone, only a Crossbones wins.", seat,
+             data={"faces": list(reading.faces), "bet": reading.bet, "crossbones": reading.crossbones})
         if pirate.purse < reading.bet:
-            emit(events, "broke", f"{who(seat)} cannot cover the new bet of "
-                                  f"{coins(reading.bet)}.", seat)
+            emit(events, "broke", f"{seat_name(seat)} cannot cover the new bet of "
+                                  f"{coins(reading.bet)}.", seat, data={"owed": reading.bet})
             walk_plank(s, seat, events)
             return
     pay_in(s, seat, reading.bet)
     turn.paid = reading.bet
-    emit(events, "bet", f"{who(seat)} pays {coins(reading.bet)} (coffer {coins(s.coffer)}).", seat)
+    emit(events, "bet", f"{seat_name(seat)} pays {coins(reading.bet)} (coffer {coins(s.coffer)}).", seat,
+         data={"amount": reading.bet, "coffer": s.coffer})
     if reading.crossbones:
         claim_coffer(s, seat, "crossbones", reading.crossbones, events)
         return
     if turn.flown is not None or turn.cursed:
         turn.result = "sink"
         why = "Flying the Black" if turn.flown is not None else "Cursed"
-        emit(events, "sink", f"{who(seat)} throws no Stone ({why}) and no Crossbones shows: "
+        emit(events, "sink", f"{seat_name(seat)} throws no Stone ({why}) and no Crossbones shows: "
                              "Sink.", seat)
         next_turn(s, events)
         return
@@ -436,9 +551,10 @@ def turn_decision(s: StonesAndBonesState, seat: int, action: A, events: list[Eve
         turn.pilfered = stone.value
     result = stone_result(reading, turn.stones, turn.pilfered, turn.captain)
     thrown = " and ".join(map(str, turn.stones))
-    pilfer = f", Pilfering {who(stone.owner)}'s {stone.value}" if turn.pilfered and stone else ""
+    pilfer = f", Pilfering {seat_name(stone.owner)}'s {stone.value}" if turn.pilfered and stone else ""
     blessing = " (Blessing: two Stones)" if len(turn.stones) > 1 else ""
-    emit(events, "stone", f"{who(seat)} throws the Stone{blessing}: {thrown}{pilfer}.", seat)
+    emit(events, "stone", f"{seat_name(seat)} throws the Stone{blessing}: {thrown}{pilfer}.", seat,
+         data={"stones": list(turn.stones), "pilfered": turn.pilfered})
     if result is not None:
         claim_coffer(s, seat, result, None, events)
         return
@@ -452,7 +568,7 @@ def sink(s: StonesAndBonesState, seat: int, events: list[Event]) -> None:
     if s.options.pilfer != "off" and turn.stones:
         s.table_stone = TableStone(owner=seat, value=turn.stones[-1],
                                    settled=s.options.pilfer == "always")
-    emit(events, "sink", f"Sink: no match for {who(seat)}.", seat)
+    emit(events, "sink", f"Sink: no match for {seat_name(seat)}.", seat)
     next_turn(s, events)
 
 
@@ -467,8 +583,9 @@ def walk_plank(s: StonesAndBonesState, seat: int, events: list[Event]) -> None:
     turn.paid += all_in
     turn.plank = throw_bones(s)
     reading = reading_at(s, turn.plank)
-    emit(events, "plank", f"{who(seat)} Walks the Plank: throws in {coins(all_in)} and the Bones "
-                          f"again: {' '.join(map(str, turn.plank))}.", seat)
+    emit(events, "walk_plank", f"{seat_name(seat)} Walks the Plank: throws in {coins(all_in)} and the Bones "
+                               f"again: {' '.join(map(str, turn.plank))}.", seat,
+         data={"paid": all_in, "faces": list(turn.plank)})
     if reading.crossbones:
         claim_coffer(s, seat, "plank", reading.crossbones, events)
         return
@@ -482,7 +599,7 @@ def drown(s: StonesAndBonesState, seat: int, events: list[Event]) -> None:
     s.pirates[seat].status = "eliminated"
     if s.cursed == seat:
         s.cursed = None
-    emit(events, "eliminated", f"No Crossbones: {who(seat)} is out of the game.", seat)
+    emit(events, "eliminated", f"No Crossbones: {seat_name(seat)} is out of the game.", seat)
     if len(afloat_seats(s)) <= 1:
         end_game(s, events, "afloat")
         return
@@ -493,14 +610,6 @@ def drown(s: StonesAndBonesState, seat: int, events: list[Event]) -> None:
 # -- claims ---------------------------------------------------------------------------------------
 
 
-_CLAIM_WORDS: dict[ClaimKind, str] = {
-    "float": "Float: the Stone matches a Bone",
-    "luck": "Captain's Luck: a 13 on the Captain's Stone",
-    "crossbones": "Crossbones",
-    "plank": "Crossbones from the Plank",
-}
-
-
 def claim_coffer(s: StonesAndBonesState, seat: int, kind: ClaimKind, name: str | None,
                  events: list[Event]) -> None:
     turn = s.turn
@@ -509,13 +618,14 @@ def claim_coffer(s: StonesAndBonesState, seat: int, kind: ClaimKind, name: str |
     turn.crossbones = name
     s.table_stone = None
     s.claim = Claim(seat=seat, kind=kind, crossbones=name, plunder=s.captain == seat)
-    what = _CLAIM_WORDS[kind] + (f" ({name})" if name else "")
-    emit(events, kind, f"{what}! {who(seat)} claims the coffer ({coins(s.coffer)}).", seat)
+    emit(events, kind, text.claim_text(seat, kind, name, s.coffer), seat,
+         data={"coffer": s.coffer, "crossbones": name})
     if s.options.grumbles and len(afloat_seats(s)) >= 3:  # «unavailable in Cutthroat»
         s.phase = "grumble"
         s.decided = [False] * s.seats
-        emit(events, "grumble_window", f"Anyone else may Grumble ({coins(GRUMBLE_FEE * s.tide)}) "
-                                       "to force a reroll.")
+        fee = grumble_fee(s.tide)
+        emit(events, "grumble_window", f"Anyone else may Grumble ({coins(fee)}) to force a reroll.",
+             seats=tuple(x for x in afloat_seats(s) if x != seat), data={"fee": fee})
         return
     settle_claim(s, events)
 
@@ -527,14 +637,14 @@ def settle_claim(s: StonesAndBonesState, events: list[Event]) -> None:
     seat = claim.seat
     if claim.kind in ("crossbones", "plank"):
         s.cursed = seat
-        emit(events, "curse", f"{who(seat)} is Cursed: no Stone until another player claims the "
+        emit(events, "curse", f"{seat_name(seat)} is Cursed: no Stone until another player claims the "
                               "coffer.", seat)
     elif s.cursed is not None and s.cursed != seat:
-        emit(events, "curse_lifted", f"The Curse on {who(s.cursed)} lifts.", s.cursed)
+        emit(events, "curse_lifted", f"The Curse on {seat_name(s.cursed)} lifts.", s.cursed)
         s.cursed = None
     if s.captain != seat:
         s.captain = seat
-        emit(events, "captain", f"{who(seat)} is the new Captain.", seat)
+        emit(events, "captain", f"{seat_name(seat)} is the new Captain.", seat, data={"by": "claim"})
     afloat = afloat_seats(s)
     if (claim.plunder or s.options.mutiny_trigger == "any_claim") and len(afloat) >= 2:
         s.mutiny = Mutiny(captain=seat, votes=[None] * s.seats, d4=[None] * s.seats,
@@ -545,14 +655,15 @@ def settle_claim(s: StonesAndBonesState, events: list[Event]) -> None:
         s.phase = "mutiny_call"
         s.decided = [False] * s.seats
         emit(events, "plunder", f"The Captain plunders the coffer ({coins(s.coffer)})! Anyone may "
-                                "cry Mutiny.", seat)
+                                "cry Mutiny.", seat, data={"coffer": s.coffer})
         return
     take_coffer(s, seat, events)
     after_claim(s, events)
 
 
 def take_coffer(s: StonesAndBonesState, seat: int, events: list[Event]) -> None:
-    emit(events, "take", f"{who(seat)} takes the coffer: {coins(s.coffer)}.", seat)
+    emit(events, "take", f"{seat_name(seat)} takes the coffer: {coins(s.coffer)}.", seat,
+         data={"amount": s.coffer})
     s.pirates[seat].purse += s.coffer
     s.coffer = 0
 
@@ -581,7 +692,7 @@ def grumble_reroll(s: StonesAndBonesState, events: list[Event]) -> None:
         turn.stones = [s.dice.roll(FACES) for _ in turn.stones]
         reading = reading_at(s, turn.bones or [])
         result = stone_result(reading, turn.stones, turn.pilfered, turn.captain)
-        emit(events, "reroll", f"{who(seat)} throws the Stone again: "
+        emit(events, "reroll", f"{seat_name(seat)} throws the Stone again: "
                                f"{' and '.join(map(str, turn.stones))}.", seat)
         if result is not None:
             claim.kind = result
@@ -601,7 +712,7 @@ def grumble_reroll(s: StonesAndBonesState, events: list[Event]) -> None:
     else:
         turn.bones = faces
     name = crossbones_name(faces)
-    emit(events, "reroll", f"{who(seat)} throws the Bones again: {' '.join(map(str, faces))}.",
+    emit(events, "reroll", f"{seat_name(seat)} throws the Bones again: {' '.join(map(str, faces))}.",
          seat)
     if name is not None:
         claim.crossbones = name
@@ -622,20 +733,6 @@ def grumble_reroll(s: StonesAndBonesState, events: list[Event]) -> None:
 # -- Mutiny -----------------------------------------------------------------------------------------
 
 
-def voters_of(s: StonesAndBonesState) -> list[int]:
-    """SB-12: everyone afloat except the Captain and the Mutineer."""
-    m = s.mutiny
-    assert m is not None
-    return [x for x in afloat_seats(s) if x not in (m.captain, m.mutineer)]
-
-
-def gifts_left(s: StonesAndBonesState, seat: int) -> int:
-    """How many more gifts ``seat`` may give in this parley."""
-    m = s.mutiny
-    given = m.gifts[seat] if m is not None and seat < len(m.gifts) else 0
-    return max(0, GIFTS_PER_PARLEY - given)
-
-
 def give_gift(s: StonesAndBonesState, seat: int, target: int, amount: int,
               events: list[Event]) -> None:
     m = s.mutiny
@@ -645,7 +742,8 @@ def give_gift(s: StonesAndBonesState, seat: int, target: int, amount: int,
     m.gifts[seat] += 1
     s.pirates[seat].purse -= amount
     s.pirates[target].purse += amount
-    emit(events, "give", f"{who(seat)} gives {who(target)} {coins(amount)}.", seat)
+    emit(events, "give", f"{seat_name(seat)} gives {seat_name(target)} {coins(amount)}.", seat,
+         seats=(seat, target), data={"amount": amount})
 
 
 def cutthroat(s: StonesAndBonesState, events: list[Event]) -> None:
@@ -658,18 +756,21 @@ def cutthroat(s: StonesAndBonesState, events: list[Event]) -> None:
     m.mutineer = next(x for x in afloat_seats(s) if x != m.captain)
     m.coin = "heads" if s.dice.roll(2) == 1 else "tails"
     if m.coin == "tails":
-        emit(events, "cutthroat", f"Cutthroat: {who(m.mutineer)} flips for Mutiny: tails. The "
-                                  "Captain keeps the coffer.", m.mutineer)
+        emit(events, "cutthroat_tails", f"Cutthroat: {seat_name(m.mutineer)} flips for Mutiny: tails. "
+                                        "The Captain keeps the coffer.", m.mutineer,
+             seats=(m.mutineer, m.captain), data={"coin": "tails"})
         take_coffer(s, m.captain, events)
         after_claim(s, events)
         return
     m.captain_roll = [s.dice.roll(20), s.dice.roll(6), s.dice.roll(4)]
     m.mutineer_roll = [s.dice.roll(20), s.dice.roll(6), s.dice.roll(4)]
     m.captain_total, m.mutineer_total = sum(m.captain_roll), sum(m.mutineer_roll)
-    emit(events, "cutthroat", f"Cutthroat: {who(m.mutineer)} flips for Mutiny: heads! "
-                              f"Captain {who(m.captain)} {' + '.join(map(str, m.captain_roll))} = "
-                              f"{m.captain_total}; {who(m.mutineer)} "
-                              f"{' + '.join(map(str, m.mutineer_roll))} = {m.mutineer_total}.")
+    emit(events, "cutthroat", f"Cutthroat: {seat_name(m.mutineer)} flips for Mutiny: heads! "
+                              f"Captain {seat_name(m.captain)} {' + '.join(map(str, m.captain_roll))} = "
+                              f"{m.captain_total}; {seat_name(m.mutineer)} "
+                              f"{' + '.join(map(str, m.mutineer_roll))} = {m.mutineer_total}.",
+         seats=(m.mutineer, m.captain),
+         data={"coin": "heads", "captain": m.captain_total, "mutineer": m.mutineer_total})
     challenge_won(s, events)
 
 
@@ -678,7 +779,7 @@ def challenge(s: StonesAndBonesState, events: list[Event]) -> None:
     the side its owner voted for: Captain d20 + d6 + Nay d4s, Mutineer d20 + d4 + Yay d4s."""
     m = s.mutiny
     assert m is not None and m.mutineer is not None
-    costs = []
+    costs, payers = [], []
     for seat in afloat_seats(s):
         if seat == m.captain:
             continue
@@ -686,18 +787,21 @@ def challenge(s: StonesAndBonesState, events: list[Event]) -> None:
         m.d4[seat] = roll
         m.paid[seat] = min(roll * GP, s.pirates[seat].purse)
         pay_in(s, seat, m.paid[seat])
-        costs.append(f"{who(seat)} d4 {roll} pays {coins(m.paid[seat])}")
+        costs.append(f"{seat_name(seat)} d4 {roll} pays {coins(m.paid[seat])}")
+        payers.append(seat)
     emit(events, "mutiny_costs", "The cost of Mutiny: " + "; ".join(costs)
-         + f" (coffer {coins(s.coffer)}).")
+         + f" (coffer {coins(s.coffer)}).", seats=tuple(payers),
+         data={"paid": [m.paid[x] for x in payers], "coffer": s.coffer})
     nays = [x for x in voters_of(s) if m.votes[x] == "nay"]
     yays = [x for x in voters_of(s) if m.votes[x] == "yay"]
     m.captain_roll = [s.dice.roll(20), s.dice.roll(6)] + [m.d4[x] or 0 for x in nays]
     m.mutineer_roll = [s.dice.roll(20), m.d4[m.mutineer] or 0] + [m.d4[x] or 0 for x in yays]
     m.captain_total, m.mutineer_total = sum(m.captain_roll), sum(m.mutineer_roll)
-    emit(events, "challenge", f"Challenge! Captain {who(m.captain)}: "
+    emit(events, "challenge", f"Challenge! Captain {seat_name(m.captain)}: "
                               f"{' + '.join(map(str, m.captain_roll))} = {m.captain_total}; "
-                              f"Mutineer {who(m.mutineer)}: "
-                              f"{' + '.join(map(str, m.mutineer_roll))} = {m.mutineer_total}.")
+                              f"Mutineer {seat_name(m.mutineer)}: "
+                              f"{' + '.join(map(str, m.mutineer_roll))} = {m.mutineer_total}.",
+         seats=(m.captain, m.mutineer), data={"captain": m.captain_total, "mutineer": m.mutineer_total})
     challenge_won(s, events)
 
 
@@ -710,22 +814,15 @@ def challenge_won(s: StonesAndBonesState, events: list[Event]) -> None:
         s.captain = m.mutineer
         if s.cursed is not None and s.cursed != m.mutineer:
             s.cursed = None  # the Mutineer claims the coffer: the Curse on the Captain ends
-        emit(events, "mutiny_won", f"The Mutiny succeeds: {who(m.mutineer)} takes the coffer "
-                                   f"({coins(s.coffer)}) and is Captain.", m.mutineer)
+        emit(events, "mutiny_won", f"The Mutiny succeeds: {seat_name(m.mutineer)} takes the coffer "
+                                   f"({coins(s.coffer)}) and is Captain.", m.mutineer,
+             data={"coffer": s.coffer})
     else:
         m.winner = m.captain
-        emit(events, "mutiny_lost", f"The Mutiny fails: Captain {who(m.captain)} keeps the "
-                                    f"coffer ({coins(s.coffer)}).", m.captain)
+        emit(events, "mutiny_lost", f"The Mutiny fails: Captain {seat_name(m.captain)} keeps the "
+                                    f"coffer ({coins(s.coffer)}).", m.captain, data={"coffer": s.coffer})
     s.phase = "split"
     s.decided = [False] * s.seats
-
-
-def side_of(s: StonesAndBonesState) -> list[int]:
-    """The winner and the voters who backed them."""
-    m = s.mutiny
-    assert m is not None and m.winner is not None
-    vote = "yay" if m.winner == m.mutineer else "nay"
-    return [m.winner] + [x for x in voters_of(s) if m.votes[x] == vote]
 
 
 def split_coffer(s: StonesAndBonesState, action: A, events: list[Event]) -> None:
@@ -754,24 +851,11 @@ def split_coffer(s: StonesAndBonesState, action: A, events: list[Event]) -> None
     for seat, amount in enumerate(shares):
         s.pirates[seat].purse += amount
     s.coffer = 0
-    given = [f"{who(x)} {coins(a)}" for x, a in enumerate(shares) if a and x != winner]
-    if given:
-        emit(events, "split", f"{who(winner)} splits the coffer: " + ", ".join(given)
-             + f"; keeps {coins(shares[winner])}.", winner)
+    takers = [x for x, a in enumerate(shares) if a and x != winner]
+    data = {"shared": bool(takers), "shares": shares}
+    if takers:
+        given = ", ".join(f"{seat_name(x)} {coins(shares[x])}" for x in takers)
+        emit(events, "split", f"{seat_name(winner)} splits the coffer: {given}; keeps "
+                              f"{coins(shares[winner])}.", winner, seats=(winner, *takers), data=data)
     else:
-        emit(events, "split", f"{who(winner)} keeps the coffer: {coins(pot)}.", winner)
-
-
-def ledger(state: StonesAndBonesState) -> list[LedgerRow]:
-    """Per seat: bought in, cashed out, still at the table, net (SB-16's ranking). At the end
-    the purses still at the table count as cashed out, so the nets sum to zero."""
-    over = state.phase == "over"
-    rows = []
-    for seat, p in enumerate(state.pirates):
-        out = p.cashed_out + (p.purse if over else 0)
-        at_table = 0 if over else p.purse
-        rows.append(LedgerRow(
-            seat=seat, status=p.status, bought_in=p.bought_in, cashed_out=out, at_table=at_table,
-            net=p.net, bought_in_text=coins(p.bought_in), cashed_out_text=coins(out),
-            net_text=signed_coins(p.net)))
-    return rows
+        emit(events, "split", f"{seat_name(winner)} keeps the coffer: {coins(pot)}.", winner, data=data)

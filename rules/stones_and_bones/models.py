@@ -1,22 +1,154 @@
-"""Stones & Bones: the options, the state, the actions and the view, as pydantic models.
+"""Stones & Bones: the game's tables (data/stones_and_bones.json), the options, the state and
+the actions, as pydantic models.
 
-The flow of play lives in ``flow`` and ``engine``; these are only the shapes it works on, kept
-apart so that the module of rules stays readable. Money is always an integer of copper.
+Only shapes and figures live here; ``reading`` reads a throw of the Bones, ``moves`` says who may
+do what, ``flow`` moves a state through the game and ``view`` shows it. Money is always an
+integer of copper.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from rules.base import load_data
 from rules.rng import Dice
-from rules.stones_and_bones.reading import GP, BonesReading, IllOmensRule
+
+# -- the game's tables, as data ---------------------------------------------------------------
+
+Tier = Literal["copper", "silver", "gold"]
+TIERS: tuple[Tier, ...] = ("copper", "silver", "gold")
+IllOmensRule = Literal["product", "max_group"]
+COIN_NAMES = ("pp", "gp", "sp", "cp")
+
+
+class Coin(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: Literal["pp", "gp", "sp", "cp"]
+    #: its worth in copper
+    cp: int = Field(ge=1)
+
+
+class TierData(BaseModel):
+    """«( 1–5 )1 cp | ( 6–10 )=1 sp | ( 11–20 )=1 gp»: a Bone up to ``highest`` (and above the
+    tier before) is one coin of ``coin``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: Tier
+    coin: Literal["pp", "gp", "sp", "cp"]
+    highest: int = Field(ge=1)
+
+
+class AtLeast(BaseModel):
+    """At least ``count`` Bones show ``face`` (Daggers: «{1, 1, x, x}»)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str = Field(min_length=1, max_length=40)
+    text: str = Field(min_length=1, max_length=80)
+    shape: Literal["at_least"]
+    face: int = Field(ge=1)
+    count: int = Field(ge=2)
+
+
+class Run(BaseModel):
+    """Every Bone a different face, in a run (SB-6: any run, not only the example's)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str = Field(min_length=1, max_length=40)
+    text: str = Field(min_length=1, max_length=80)
+    shape: Literal["run"]
+
+
+class AllAlike(BaseModel):
+    """Every Bone the same face (SB-6: of any value)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str = Field(min_length=1, max_length=40)
+    text: str = Field(min_length=1, max_length=80)
+    shape: Literal["all_alike"]
+
+
+Crossbones = Annotated[AtLeast | Run | AllAlike, Field(discriminator="shape")]
+
+
+class Money(BaseModel):
+    """The table's amounts, in copper: the default purse (SB-4), the buy-ins offered at a Tide
+    rise, the ante and the Grumbles fee at Tide 1, and the parley's gifts (SB-12)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    purse: int = Field(ge=1)
+    buy_ins: tuple[int, ...] = Field(min_length=1, max_length=5)
+    ante: int = Field(ge=1)
+    grumble_fee: int = Field(ge=1)
+    gifts: tuple[int, ...] = Field(min_length=1, max_length=5)
+
+
+class GameData(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    source: str = ""
+    #: largest first, the copper last: change is made in this order (SB-3)
+    coins: tuple[Coin, ...]
+    bones: int = Field(ge=2)
+    faces: int = Field(ge=2)
+    tiers: tuple[TierData, ...]
+    #: «Bane: Any 20 (Bones) → double entire bet»
+    bane: int
+    #: «Any 1 (Bones) → may roll two Stones»
+    blessing: int
+    #: «13 on Captain's Stone (auto-Float)»
+    captains_luck: int
+    #: the combinations, rarest first: a roll that is two of them is named by the rarer
+    crossbones: tuple[Crossbones, ...] = Field(min_length=1)
+    money: Money
+
+    @model_validator(mode="after")
+    def _consistent(self) -> GameData:
+        if tuple(c.name for c in self.coins) != COIN_NAMES or self.coins[-1].cp != 1:
+            raise ValueError(f"the coins are {', '.join(COIN_NAMES)}, largest first, 1 cp last")
+        if any(big.cp % small.cp or big.cp <= small.cp for big, small in zip(self.coins, self.coins[1:], strict=False)):
+            raise ValueError("each coin is a whole number of the next smaller one")
+        if tuple(t.name for t in self.tiers) != TIERS:
+            raise ValueError(f"the tiers are {', '.join(TIERS)}, in this order")
+        highest = [t.highest for t in self.tiers]
+        if highest != sorted(set(highest)) or highest[-1] != self.faces:
+            raise ValueError("the tiers cover the faces from 1 up, each above the one before")
+        if not all(1 <= face <= self.faces for face in (self.bane, self.blessing, self.captains_luck)):
+            raise ValueError("the Bane, the Blessing and Captain's Luck are faces of the die")
+        names = [c.name for c in self.crossbones]
+        if len(set(names)) != len(names):
+            raise ValueError("each Crossbones has its own name")
+        if any(isinstance(c, AtLeast) and (c.face > self.faces or c.count > self.bones)
+               for c in self.crossbones):
+            raise ValueError("a Crossbones names a face of the die and at most every Bone")
+        return self
+
+
+DATA: GameData = load_data("stones_and_bones.json", GameData)
+
+COIN_VALUE: dict[str, int] = {c.name: c.cp for c in DATA.coins}
+PP, GP, SP, CP = (COIN_VALUE[name] for name in COIN_NAMES)
+BONES = DATA.bones
+FACES = DATA.faces
+CAPTAINS_LUCK = DATA.captains_luck
+
+# -- the rules' figures -------------------------------------------------------------------------
 
 MIN_SEATS, MAX_SEATS = 2, 6  # SB-4: «Players: 2–6 (2 = Cutthroat)»
 MAX_PURSE = 10**9  # copper (a million pp): a sanity bound for a GM's typing, not a rule
-DEFAULT_PURSE = 50 * GP  # SB-4
-DEFAULT_BUY_INS = (10 * GP, 25 * GP, 50 * GP)
+DEFAULT_PURSE = DATA.money.purse  # SB-4
+DEFAULT_BUY_INS = DATA.money.buy_ins
+WAVES_PER_TIDE = 4  # «A Tide is a sequence of four Waves»
+LAST_TIDE = 6  # SB-16: the Tide counter is a d6
+TURN_CAP = 2000  # RULINGS 5.6: the hard cap
+ANTE = DATA.money.ante  # «Ante 1 Silver × Tide»
+GRUMBLE_FEE = DATA.money.grumble_fee  # «pay 1 gp × Tide»
+GIFTS = DATA.money.gifts  # SB-12: the parley's «give coins» amounts
+#: gifts each seat may give in one parley: the parley ends only when all are Ready, so an
+#: unlimited gift would let two players hold the table there for ever
+GIFTS_PER_PARLEY = 3
+#: RULINGS 5.4: «"Mutiny!" button for 60 s after the Captain plunders», whatever the table's timer
+MUTINY_WINDOW = 60
 
 
 class StonesAndBonesOptions(BaseModel):
@@ -212,142 +344,54 @@ class StonesAndBonesState(BaseModel):
     dice: Dice
 
 
-# -- the view ---------------------------------------------------------------------------------
+_ACTIONS: dict[tuple[str, int | None, int | None], StonesAndBonesAction] = {}
 
 
-class PirateView(BaseModel):
-    seat: int
-    status: Status
-    purse: int
-    purse_text: str
-    captain: bool
-    cursed: bool
-    acting: bool
-    #: Fly the Black is still unused this Tide
-    can_fly: bool
-    bought_in: int
-    cashed_out: int
-    net: int
-    net_text: str
+def make_action(kind: ActionKind, target: int | None = None, amount: int | None = None
+                ) -> StonesAndBonesAction:
+    """Actions are frozen, so each is made once and shared by every list that offers it."""
+    key = (kind, target, amount)
+    action = _ACTIONS.get(key)
+    if action is None:
+        action = _ACTIONS[key] = StonesAndBonesAction(kind=kind, target=target, amount=amount)
+    return action
 
 
-class StoneView(BaseModel):
-    value: int
-    pilfered: bool
-    floats: bool
-    #: Captain's Luck: a 13 on the Captain's own Stone
-    luck: bool
+M = TypeVar("M", bound=BaseModel)
 
 
-class TurnView(BaseModel):
-    seat: int
-    number: int
-    wave: int
-    tide: int
-    captain: bool
-    cursed: bool
-    ante: int
-    bones: BonesReading | None
-    flown: BonesReading | None
-    plank: BonesReading | None
-    paid: int
-    stones: list[StoneView]
-    result: TurnResult
-    crossbones: str | None
-    #: the outcome in words, e.g. "Crossbones (Daggers): Seat 2 claims the coffer and is Cursed"
-    result_text: str
+def _clone(model: M, **changes: object) -> M:
+    """A shallow copy of a pydantic model with ``changes``, as ``model_copy(update=...)``
+    makes it (a new field dict, a new set of fields set) without its general machinery:
+    these models have no extra or private attributes. Three times faster, which counts in
+    ``apply``."""
+    new = object.__new__(model.__class__)
+    fields = model.__dict__.copy()
+    fields.update(changes)
+    object.__setattr__(new, "__dict__", fields)
+    object.__setattr__(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
 
 
-class TableStoneView(BaseModel):
-    owner: int
-    value: int
-
-
-class ClaimView(BaseModel):
-    seat: int
-    kind: ClaimKind
-    crossbones: str | None
-    plunder: bool
-    grumbler: int | None
-
-
-class MutinyView(BaseModel):
-    captain: int
-    mutineer: int | None
-    cutthroat: bool
-    coin: Literal["heads", "tails"] | None
-    voters: list[int]
-    #: who has voted (not how) while the votes are sealed
-    voted: list[int]
-    #: during the parley: each seat still to press Ready -> the gifts it may still give
-    gifts_left: dict[int, int] = Field(default_factory=dict)
-    revealed: bool
-    #: per seat once revealed, else only the viewer's own
-    votes: list[Vote | None]
-    yay: int | None
-    nay: int | None
-    d4: list[int | None]
-    paid: list[int]
-    captain_roll: list[int]
-    mutineer_roll: list[int]
-    captain_total: int | None
-    mutineer_total: int | None
-    winner: int | None
-
-
-class TideChoiceView(BaseModel):
-    seat: int
-    chosen: bool
-    #: "stay", "heave", "end" or "buy"; shown once all are in (or to the chooser)
-    choice: str | None
-    amount: int | None
-
-
-class LedgerRow(BaseModel):
-    """SB-16: net = cashed out + still at the table − bought in. At the end, whatever is still
-    in a purse counts as cashed out."""
-
-    seat: int
-    status: Status
-    bought_in: int
-    cashed_out: int
-    at_table: int
-    net: int
-    bought_in_text: str
-    cashed_out_text: str
-    net_text: str
-
-
-class StonesAndBonesView(BaseModel):
-    phase: Phase
-    over: bool
-    ended_by: EndReason | None
-    viewer: int | None
-    seats: int
-    wave: int
-    tide: int
-    waves_played: int
-    turns: int
-    captain: int
-    cursed: int | None
-    current_seat: int | None
-    to_act: list[int]
-    coffer: int
-    coffer_text: str
-    #: Grumbles money waiting for the next coffer
-    carry: int
-    ante: int
-    expected_bet: int
-    pirates: list[PirateView]
-    #: the turn in progress, or the last one played
-    turn: TurnView | None
-    #: the turn before ``turn`` (e.g. the Sink just before a new roll)
-    last_turn: TurnView | None
-    table_stone: TableStoneView | None
-    claim: ClaimView | None
-    mutiny: MutinyView | None
-    tide_choices: list[TideChoiceView]
-    ledger: list[LedgerRow]
-    #: what the game waits for, in words
-    question: str
-    options: StonesAndBonesOptions
+def copy_state(state: StonesAndBonesState) -> StonesAndBonesState:
+    """A copy that shares nothing the flow changes in place: shallow copies of each nested
+    model and list (the flow replaces lists of dice rather than editing them, actions are
+    frozen, and the options are never changed). Twice as fast as ``rules.base.copy_state`` on
+    this state, which a simulation of many games feels (about a sixth of its time)."""
+    m = state.mutiny
+    return _clone(
+        state,
+        pirates=[_clone(p) for p in state.pirates],
+        carry=list(state.carry),
+        decided=list(state.decided),
+        tide_choices=list(state.tide_choices),
+        turn=_clone(state.turn) if state.turn is not None else None,
+        table_stone=_clone(state.table_stone) if state.table_stone is not None else None,
+        claim=_clone(state.claim) if state.claim is not None else None,
+        mutiny=(_clone(m, votes=list(m.votes), gifts=list(m.gifts), d4=list(m.d4),
+                       paid=list(m.paid))
+                if m is not None else None),
+        dice=_clone(state.dice, forced=list(state.dice.forced)),
+    )

@@ -12,33 +12,47 @@ Money is an exact integer of copper (RULINGS SB-3: 10 cp = 1 sp, 10 sp = 1 gp, 1
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from itertools import combinations_with_replacement
+from math import factorial, prod
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-CP, SP, GP, PP = 1, 10, 100, 1000
-BONES = 4
-FACES = 20
+from rules.stones_and_bones.models import (
+    BONES,
+    CP,
+    DATA,
+    FACES,
+    GP,
+    PP,
+    SP,
+    TIERS,
+    AllAlike,
+    AtLeast,
+    Crossbones,
+    IllOmensRule,
+    Tier,
+)
 
-Tier = Literal["copper", "silver", "gold"]
-TIERS: tuple[Tier, ...] = ("copper", "silver", "gold")
-TIER_VALUE: dict[Tier, int] = {"copper": CP, "silver": SP, "gold": GP}
-TIER_ABBR: dict[Tier, str] = {"copper": "cp", "silver": "sp", "gold": "gp"}
-IllOmensRule = Literal["product", "max_group"]
+__all__ = [
+    "BET_SUM_TIDE_1", "BONES", "CP", "CROSSBONES", "CROSSBONES_TEXT", "FACES", "GP", "PP", "SP",
+    "TIERS", "TIER_ABBR", "TIER_VALUE", "BoneView", "BonesReading", "IllOmensRule", "OmenGroup",
+    "Throw", "Tier", "TierCoins", "bet_of", "bet_sum_by_enumeration", "coins", "crossbones_name",
+    "crossbones_of", "expected_bet", "read_bones", "signed_coins", "throw_of", "tier_of",
+]
 
-#: the five combinations, rarest first: a roll that is two of them is named by the rarer
-DAGGERS, DUBLOONS, LADDER, THIRTEEN, RUM = (
-    "Daggers", "Dubloons", "Jacob's Ladder", "Thirteen Thrice", "Rum Runner")
-CROSSBONES: tuple[str, ...] = (RUM, THIRTEEN, LADDER, DAGGERS, DUBLOONS)
-CROSSBONES_TEXT: dict[str, str] = {
-    DAGGERS: "two or more 1s",
-    DUBLOONS: "two or more 20s",
-    LADDER: "a run of four (any, e.g. 7-8-9-10)",
-    THIRTEEN: "three or more 13s",
-    RUM: "four of a kind (any value)",
-}
+TIER_VALUE: dict[Tier, int] = {t.name: {c.name: c.cp for c in DATA.coins}[t.coin] for t in DATA.tiers}
+TIER_ABBR: dict[Tier, str] = {t.name: t.coin for t in DATA.tiers}
+#: the highest face of each tier, lowest tier first
+_TIER_TOPS: tuple[tuple[int, Tier], ...] = tuple((t.highest, t.name) for t in DATA.tiers)
+_CU, _AG, _AU = (TIER_VALUE[t] for t in TIERS)  # a coin of each tier, in copper
+BANE, BLESSING = DATA.bane, DATA.blessing
+
+#: the combinations, rarest first: a roll that is two of them is named by the rarer
+CROSSBONES: tuple[str, ...] = tuple(c.name for c in DATA.crossbones)
+CROSSBONES_TEXT: dict[str, str] = {c.name: c.text for c in DATA.crossbones}
 
 
 # -- coins ------------------------------------------------------------------------------------
@@ -68,8 +82,8 @@ def signed_coins(cp: int) -> str:
 
 def tier_of(face: int) -> Tier:
     if not 1 <= face <= FACES:
-        raise ValueError(f"{face} is not a face of a d20")
-    return "copper" if face <= 5 else "silver" if face <= 10 else "gold"
+        raise ValueError(f"{face} is not a face of a d{FACES}")
+    return next(name for highest, name in _TIER_TOPS if face <= highest)
 
 
 class TierCoins(BaseModel):
@@ -82,7 +96,8 @@ class TierCoins(BaseModel):
 
     @property
     def cp(self) -> int:
-        return self.copper * CP + self.silver * SP + self.gold * GP
+        return (self.copper * TIER_VALUE["copper"] + self.silver * TIER_VALUE["silver"]
+                + self.gold * TIER_VALUE["gold"])
 
     def get(self, tier: Tier) -> int:
         return int(getattr(self, tier))
@@ -110,18 +125,20 @@ def crossbones_of(faces: Sequence[int]) -> list[str]:
     - Rum Runner: four of a kind of **any** value (only that gives the stated 1:8,000).
     """
     count = Counter(faces)
-    found = []
-    if len(count) == 1:
-        found.append(RUM)
-    if count[13] >= 3:
-        found.append(THIRTEEN)
-    if len(count) == BONES and max(count) - min(count) == BONES - 1:
-        found.append(LADDER)
-    if count[1] >= 2:
-        found.append(DAGGERS)
-    if count[20] >= 2:
-        found.append(DUBLOONS)
-    return found
+    return [name for name, shows in _CROSSBONES_CHECKS if shows(count)]
+
+
+def _check(combination: Crossbones) -> Callable[[Counter[int]], bool]:
+    """Whether a count of the faces shows ``combination``, as a function made once."""
+    if isinstance(combination, AtLeast):
+        face, least = combination.face, combination.count
+        return lambda count: count[face] >= least
+    if isinstance(combination, AllAlike):
+        return lambda count: len(count) == 1
+    return lambda count: len(count) == BONES and max(count) - min(count) == BONES - 1  # a run
+
+
+_CROSSBONES_CHECKS = tuple((c.name, _check(c)) for c in DATA.crossbones)
 
 
 def crossbones_name(faces: Sequence[int]) -> str | None:
@@ -229,7 +246,7 @@ class Throw(NamedTuple):
         if self.crossbones:
             marks.insert(0, f"Crossbones: {self.crossbones}")
         extra = f" · {', '.join(marks)}" if marks else ""
-        tiers = ", ".join(f"{n} {TIER_ABBR[t]}" for t, n in zip(TIERS, self.final) if n) or "0 cp"
+        tiers = ", ".join(f"{n} {TIER_ABBR[t]}" for t, n in zip(TIERS, self.final, strict=True) if n) or "0 cp"
         return f"{' '.join(map(str, self.faces))} → {tiers} ({coins(self.bet)}){extra}"
 
 
@@ -243,7 +260,7 @@ def throw_of(faces: Sequence[int], tide: int = 1, rule: IllOmensRule = "product"
         raise ValueError("the Tide starts at 1")
     (copper, silver, gold), bane, blessing, omens, name = _tide_1(tuple(sorted(faces)), rule)
     final = (copper * tide, silver * tide, gold * tide)
-    return Throw(faces, final, final[0] * CP + final[1] * SP + final[2] * GP, bane, blessing,
+    return Throw(faces, final, final[0] * _CU + final[1] * _AG + final[2] * _AU, bane, blessing,
                  omens, name)
 
 
@@ -258,10 +275,10 @@ def _tide_1(faces: tuple[int, ...], rule: IllOmensRule
         amounts[tier] += n
         if n >= 2:
             factor[tier] = factor[tier] * n if rule == "product" else max(factor[tier], n)
-    scale = 2 if 20 in count else 1
+    scale = 2 if BANE in count else 1
     final = (amounts[0] * factor[0] * scale, amounts[1] * factor[1] * scale,
              amounts[2] * factor[2] * scale)
-    return final, 20 in count, 1 in count, len(count) < BONES, crossbones_name(faces)
+    return final, BANE in count, BLESSING in count, len(count) < BONES, crossbones_name(faces)
 
 
 def bet_of(faces: Sequence[int], tide: int = 1, rule: IllOmensRule = "product") -> int:
@@ -311,13 +328,13 @@ def _read_bones(faces: tuple[int, ...], tide: int, rule: IllOmensRule) -> BonesR
         steps.append(f"Ill Omens on {tier.capitalize()} ({what}): {base.get(tier)} {TIER_ABBR[tier]}"
                      f" × {factor[tier]} = {base.get(tier) * factor[tier]} {TIER_ABBR[tier]}")
     after_omens = TierCoins(**{t: base.get(t) * factor[t] for t in TIERS})
-    bane = 20 in count
+    bane = BANE in count
     after_bane = after_omens.times(2) if bane else after_omens
     if bane:
         steps.append(f"Bane (a 20): ({after_omens.text()}) × 2 = {after_bane.text()}")
     final = after_bane.times(tide)
     steps.append(f"× Tide {tide} = {final.text()} = {coins(final.cp)}")
-    blessing = 1 in count
+    blessing = BLESSING in count
     if blessing:
         steps.append("Blessing (a 1): two Stones")
     found = crossbones_of(faces)
@@ -325,8 +342,8 @@ def _read_bones(faces: tuple[int, ...], tide: int, rule: IllOmensRule) -> BonesR
         steps.append("Crossbones: " + " and ".join(found))
     return BonesReading(
         faces=tuple(faces),  # type: ignore[arg-type]
-        bones=tuple(BoneView(face=f, tier=tier_of(f), omen=count[f] >= 2, bane=f == 20,
-                             blessing=f == 1) for f in faces),
+        bones=tuple(BoneView(face=f, tier=tier_of(f), omen=count[f] >= 2, bane=f == BANE,
+                             blessing=f == BLESSING) for f in faces),
         tide=tide,
         rule=rule,
         tiers=base,
@@ -356,9 +373,6 @@ def expected_bet(tide: int = 1, rule: IllOmensRule = "product") -> float:
 def bet_sum_by_enumeration(rule: IllOmensRule) -> int:
     """The total of the Tide-1 bets of all 160,000 rolls, by counting the 8,855 multisets of
     four faces with their number of orderings (what BET_SUM_TIDE_1 records)."""
-    from itertools import combinations_with_replacement
-    from math import factorial, prod
-
     total = 0
     for roll in combinations_with_replacement(range(1, FACES + 1), BONES):
         orders = factorial(BONES) // prod(factorial(n) for n in Counter(roll).values())

@@ -1,188 +1,74 @@
-"""Stones & Bones in words: the view a table embed draws from, button labels, the rules text.
+"""Stones & Bones in words: button labels, the rules text, and the phrases events and the table
+share (a claim's name, a cry of Mutiny, a Tide rise, a timeout's default).
 
-``build_view`` is the only reader of secrets: a Mutiny vote or a Tide-rise choice is shown to
-its own seat at once and to everyone else only when all are in.
+Seats are "Seat N" (1-based) here, so the host can put names in. The figures of each event are
+also in its ``data``, so a table builds its own lines without reading these.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import rules.stones_and_bones.flow as flow
+from rules.base import seat_name
 from rules.stones_and_bones.models import (
-    ClaimView,
-    LedgerRow,
-    MutinyView,
-    PirateView,
+    GIFTS_PER_PARLEY,
+    MUTINY_WINDOW,
+    ClaimKind,
     StonesAndBonesAction,
     StonesAndBonesOptions,
-    StonesAndBonesState,
-    StonesAndBonesView,
-    StoneView,
-    TableStoneView,
-    TideChoiceView,
-    TurnRecord,
-    TurnView,
 )
-from rules.stones_and_bones.reading import GP, coins, expected_bet, read_bones, signed_coins
-
-if TYPE_CHECKING:
-    from rules.stones_and_bones.engine import StonesAndBonesEngine
+from rules.stones_and_bones.moves import grumble_fee
+from rules.stones_and_bones.reading import coins
+from rules.stones_and_bones.view import StonesAndBonesView, count_words
 
 LABEL_LIMIT = 80
 
 
-def _who(seat: int) -> str:
-    return f"Seat {seat + 1}"
+# -- what happened --------------------------------------------------------------------------------
+
+_CLAIM_WORDS: dict[ClaimKind, str] = {
+    "float": "Float: the Stone matches a Bone",
+    "luck": "Captain's Luck: a 13 on the Captain's Stone",
+    "crossbones": "Crossbones",
+    "plank": "Crossbones from the Plank",
+}
 
 
-def _count_words(n: int) -> str:
-    return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
+def claim_label(kind: ClaimKind, crossbones: str | None) -> str:
+    """A claim by its name: "Float", "Captain's Luck", "Crossbones (Daggers)"."""
+    return _CLAIM_WORDS[kind].split(":")[0] + (f" ({crossbones})" if crossbones else "")
 
 
-def _result_text(turn: TurnRecord) -> str:
-    who = _who(turn.seat)
-    name = f" ({turn.crossbones})" if turn.crossbones else ""
-    return {
-        "pending": f"{who} is deciding on the bet.",
-        "float": f"Float: {who} claims the coffer.",
-        "luck": f"Captain's Luck (13): {who} claims the coffer.",
-        "crossbones": f"Crossbones{name}: {who} claims the coffer and is Cursed.",
-        "plank": f"Walked the Plank into Crossbones{name}: {who} claims the coffer, Cursed.",
-        "sink": f"Sink: {who} passes.",
-        "fold": f"{who} folds.",
-        "drowned": f"Walked the Plank, no Crossbones: {who} is out of the game.",
-    }[turn.result]
+def claim_text(seat: int, kind: ClaimKind, crossbones: str | None, coffer: int) -> str:
+    what = _CLAIM_WORDS[kind] + (f" ({crossbones})" if crossbones else "")
+    return f"{what}! {seat_name(seat)} claims the coffer ({coins(coffer)})."
 
 
-def _turn_view(s: StonesAndBonesState, turn: TurnRecord | None) -> TurnView | None:
-    if turn is None:
-        return None
-    rule = s.options.ill_omens
-
-    def read(faces: list[int] | None):  # type: ignore[no-untyped-def]
-        return read_bones(faces, turn.tide, rule) if faces else None
-
-    bones = read(turn.bones)
-    deciding = read(flow.current_bones(turn))
-    stones = [StoneView(value=v, pilfered=False,
-                        floats=bool(deciding and deciding.floats(v)),
-                        luck=turn.captain and v == flow.CAPTAINS_LUCK) for v in turn.stones]
-    if turn.pilfered is not None:
-        stones.append(StoneView(value=turn.pilfered, pilfered=True,
-                                floats=bool(deciding and deciding.floats(turn.pilfered)), luck=False))
-    return TurnView(
-        seat=turn.seat, number=turn.number, wave=turn.wave, tide=turn.tide, captain=turn.captain,
-        cursed=turn.cursed, ante=turn.ante, bones=bones, flown=read(turn.flown),
-        plank=read(turn.plank), paid=turn.paid, stones=stones, result=turn.result,
-        crossbones=turn.crossbones, result_text=_result_text(turn),
-    )
+def mutiny_cry(seat: int) -> str:
+    return f"{seat_name(seat)} cries Mutiny!"
 
 
-def _mutiny_view(s: StonesAndBonesState, seat: int | None) -> MutinyView | None:
-    m = s.mutiny
-    if m is None:
-        return None
-    voters = flow.voters_of(s) if m.mutineer is not None and not m.cutthroat else []
-    if m.revealed:
-        votes = list(m.votes)
-    else:
-        votes = [v if x == seat else None for x, v in enumerate(m.votes)]
-    gifts = ({x: flow.gifts_left(s, x) for x in flow.afloat_seats(s) if not s.decided[x]}
-             if s.phase == "parley" else {})
-    return MutinyView(
-        captain=m.captain, mutineer=m.mutineer, cutthroat=m.cutthroat, coin=m.coin,
-        voters=voters, voted=[x for x in voters if m.votes[x] is not None], gifts_left=gifts,
-        revealed=m.revealed,
-        votes=votes,
-        yay=sum(m.votes[x] == "yay" for x in voters) if m.revealed else None,
-        nay=sum(m.votes[x] == "nay" for x in voters) if m.revealed else None,
-        d4=list(m.d4), paid=list(m.paid), captain_roll=list(m.captain_roll),
-        mutineer_roll=list(m.mutineer_roll), captain_total=m.captain_total,
-        mutineer_total=m.mutineer_total, winner=m.winner,
-    )
+def tide_rise_words(tide: int, ante: int) -> str:
+    """The news of a Tide rise: the new ante and the new multiplier of every bet."""
+    return f"The Tide rises to {tide}: the ante is now {coins(ante)} and every bet is × {tide}"
 
 
-def _tide_view(s: StonesAndBonesState, seat: int | None) -> list[TideChoiceView]:
-    if all(c is None for c in s.tide_choices):
-        return []
-    sealed = s.phase == "tide"
-    rows = []
-    for x, choice in enumerate(s.tide_choices):
-        shown = choice if choice is not None and (not sealed or x == seat) else None
-        rows.append(TideChoiceView(seat=x, chosen=choice is not None,
-                                   choice=shown.kind if shown else None,
-                                   amount=shown.amount if shown else None))
-    return rows
+#: RULINGS 5.4: each timeout's default, as the log says it
+TIMEOUT_WORDS: dict[str, str] = {
+    "pay": "the bet is paid and the Stone thrown",
+    "plank": "broke, they Walk the Plank",
+    "leave_stone": "the Stone stays on the table",
+    "let_stand": "no Grumbles",
+    "allow": "no objection",
+    "pass": "no Mutiny",
+    "ready": "ready to vote",
+    "nay": "a Nay vote",
+    "keep": "the coffer is kept",
+    "stay_aboard": "they stay aboard",
+    "stay": "they stay, with no buy-in",
+}
 
 
-def _question(engine: StonesAndBonesEngine, s: StonesAndBonesState) -> str:
-    m, claim = s.mutiny, s.claim
-    if s.phase == "over":
-        return "The game is over."
-    if s.phase == "turn":
-        turn = s.turn
-        assert turn is not None and turn.bones is not None
-        bet = read_bones(turn.bones, s.tide, s.options.ill_omens).bet
-        text = f"{_who(s.current)}: pay the bet of {coins(bet)} and throw"
-        if s.table_stone is not None and len(engine.to_act(s)) > 1:
-            text += (f"; {_who(s.table_stone.owner)} may pick up their Stone "
-                     f"({s.table_stone.value}) before it is Pilfered")
-        return text + "."
-    if s.phase == "grumble" and claim is not None:
-        return (f"Anyone but {_who(claim.seat)} may Grumble ({coins(flow.GRUMBLE_FEE * s.tide)}) to "
-                "force a reroll of the claim.")
-    if s.phase == "object" and claim is not None and claim.grumbler is not None:
-        return f"{_who(claim.grumbler)} Grumbled: object to stop the reroll, or allow it."
-    if s.phase == "mutiny_call":
-        return (f"Captain {_who(s.captain)} plunders the coffer ({coins(s.coffer)}): anyone may "
-                "cry Mutiny!")
-    if s.phase == "parley" and m is not None and m.mutineer is not None:
-        return (f"{_who(m.mutineer)} cries Mutiny against Captain {_who(m.captain)}: parley, give "
-                f"coins (at most {_count_words(flow.GIFTS_PER_PARLEY)} gifts each), then ready for "
-                "the vote.")
-    if s.phase == "vote":
-        return "The crew votes Yay (for the Mutineer) or Nay (for the Captain), sealed."
-    if s.phase == "split" and m is not None and m.winner is not None:
-        return f"{_who(m.winner)} won the coffer ({coins(s.coffer)}): keep it or split it."
-    if s.phase == "anchor" and claim is not None:
-        return (f"{_who(claim.seat)} may Swallow the Anchor: cash out "
-                f"{coins(s.pirates[claim.seat].purse)} now.")
-    if s.phase == "tide":
-        return (f"The Tide rose to {s.tide}: stay, Heave Down (cash out), buy in, or vote to end "
-                "the game (sealed).")
-    return ""
-
-
-def build_view(engine: StonesAndBonesEngine, s: StonesAndBonesState,
-               seat: int | None) -> StonesAndBonesView:
-    over = s.phase == "over"
-    to_act = engine.to_act(s)
-    rows: list[LedgerRow] = flow.ledger(s)
-    pirates = [
-        PirateView(
-            seat=x, status=p.status, purse=p.purse, purse_text=coins(p.purse),
-            captain=x == s.captain and not over, cursed=x == s.cursed, acting=x in to_act,
-            can_fly=p.status == "afloat" and p.flew_tide != s.tide, bought_in=p.bought_in,
-            cashed_out=p.cashed_out, net=p.net, net_text=signed_coins(p.net),
-        )
-        for x, p in enumerate(s.pirates)
-    ]
-    claim = s.claim
-    return StonesAndBonesView(
-        phase=s.phase, over=over, ended_by=s.ended_by, viewer=seat, seats=s.seats, wave=s.wave,
-        tide=s.tide, waves_played=s.waves_played, turns=s.turns, captain=s.captain,
-        cursed=s.cursed, current_seat=None if over else s.current, to_act=to_act,
-        coffer=s.coffer, coffer_text=coins(s.coffer), carry=sum(s.carry), ante=flow.ante_at(s),
-        expected_bet=round(expected_bet(s.tide, s.options.ill_omens)), pirates=pirates,
-        turn=_turn_view(s, s.turn), last_turn=_turn_view(s, s.last_turn),
-        table_stone=(TableStoneView(owner=s.table_stone.owner, value=s.table_stone.value)
-                     if s.table_stone else None),
-        claim=(ClaimView(seat=claim.seat, kind=claim.kind, crossbones=claim.crossbones,
-                         plunder=claim.plunder, grumbler=claim.grumbler) if claim else None),
-        mutiny=_mutiny_view(s, seat), tide_choices=_tide_view(s, seat), ledger=rows,
-        question=_question(engine, s), options=s.options,
-    )
+def timeout_text(seat: int, default: StonesAndBonesAction) -> str:
+    return f"{seat_name(seat)} ran out of time: {TIMEOUT_WORDS[default.kind]}."
 
 
 # -- labels ---------------------------------------------------------------------------------------
@@ -215,7 +101,7 @@ def action_label(view: StonesAndBonesView, action: StonesAndBonesAction) -> str:
         "leave_stone": "Leave my Stone on the table",
         "pick_up": f"Pick up my Stone ({stone.value if stone else '?'})",
         "let_stand": "Let it stand",
-        "grumble": f"Grumble ({coins(GP * view.tide)})",
+        "grumble": f"Grumble ({coins(grumble_fee(view.tide))})",
         "allow": "Let them throw again",
         "object": "Object",
         "pass": "Let it be",
@@ -236,9 +122,9 @@ def action_label(view: StonesAndBonesView, action: StonesAndBonesAction) -> str:
     if kind in labels:
         return _clip(labels[kind])
     if kind == "give" and action.target is not None:
-        return _clip(f"Give {_who(action.target)} {coins(action.amount or 0)}")
+        return _clip(f"Give {seat_name(action.target)} {coins(action.amount or 0)}")
     if kind == "give_half" and action.target is not None:
-        return _clip(f"Give half to {_who(action.target)} ({coins(view.coffer // 2)})")
+        return _clip(f"Give half to {seat_name(action.target)} ({coins(view.coffer // 2)})")
     if kind == "buy":
         return _clip(f"Buy in {coins(action.amount or 0)}")
     return kind
@@ -277,7 +163,7 @@ def rules_summary(options: StonesAndBonesOptions | None = None) -> str:
     grumble_timeout = "; no Grumbles, no objection" if o.grumbles else ""
     stone_timeout = "; the Stone is left on the table" if o.pilfer == "window" else ""
     buy = ", ".join(coins(b) for b in o.buy_ins)
-    gifts = _count_words(flow.GIFTS_PER_PARLEY)
+    gifts = count_words(GIFTS_PER_PARLEY)
     return f"""**Stones & Bones** (Quick Core Rules v1.2): the Bones (4 d20) set your bet, your Stone (d20) claims the coffer.
 Coins: 10 cp = 1 sp, 10 sp = 1 gp, 10 gp = 1 pp, change made for you. Purse: {purse}. 2-6 players.
 
@@ -290,7 +176,7 @@ Whoever claims is Captain. Four Waves make a Tide: then the Tide rises (bets × 
 
 **Crossbones** (claim + **Curse**: no Stone until another claims; you may **Swallow the Anchor**, cashing out at once): Daggers (2+ ones), Dubloons (2+ twenties), Jacob's Ladder (any run of 4), Thirteen Thrice (3+ thirteens), Rum Runner (any four of a kind). 4,982 rolls in 160,000 (3.11 %).
 
-**Mutiny** ({trigger}; up to 60 s to cry it): the first to cry Mutiny is the Mutineer; parley (deals, at most {gifts} gifts each); the rest vote in secret, a strict Yay majority forces a Challenge. Each non-Captain pays d4 gp (not × Tide); Captain d20 + d6 + Nay d4s vs Mutineer d20 + d4 + Yay d4s, ties to the Captain. The winner takes the coffer and may split it. **Cutthroat** (2 afloat): a coin flip, heads = d20 + d6 + d4 each, no cost, ties to the Captain.{grumbles}
+**Mutiny** ({trigger}; up to {MUTINY_WINDOW} s to cry it): the first to cry Mutiny is the Mutineer; parley (deals, at most {gifts} gifts each); the rest vote in secret, a strict Yay majority forces a Challenge. Each non-Captain pays d4 gp (not × Tide); Captain d20 + d6 + Nay d4s vs Mutineer d20 + d4 + Yay d4s, ties to the Captain. The winner takes the coffer and may split it. **Cutthroat** (2 afloat): a coin flip, heads = d20 + d6 + d4 each, no cost, ties to the Captain.{grumbles}
 
 **End**: after Wave 4 of Tide 6 (24 Waves at most), when one pirate is left afloat, by unanimous vote at a Tide rise, or at the 2,000-turn safety cap. Ranked by net: purse + cash-outs − buy-ins.
 
