@@ -129,6 +129,44 @@ async def test_a_game_stored_before_books_keeps_what_its_channel_shows(backend: 
         await store.close()
 
 
+async def test_games_stored_under_an_old_engine_key_load_under_the_new(backend: Backend) -> None:
+    """Roll the Bones was stored as "roll-the-bones" (schema 5); its games and results move to
+    the key every game now has, its package's name."""
+    old = _table().model_copy(update={"game": "roll-the-bones", "id": 1}).model_dump_json()
+    migrations = [(n, sql) for n, sql in _migrations(backend.name) if n <= 5]
+    insert = ("INSERT INTO games (id, guild_id, channel_id, game, status, version, table_json, created_at,"
+              " updated_at) VALUES (1, 1, 10, 'roll-the-bones', 'finished', 3, {json}, 0, 0)")
+    result = ("INSERT INTO results (game_id, guild_id, game, seat, user_id, rank, score, finished_at)"
+              " VALUES (1, 1, 'roll-the-bones', 0, 7, 1, 5, 0)")
+    if backend.name == "sqlite":
+        with sqlite3.connect(backend.url.removeprefix("sqlite:///")) as conn:
+            for number, sql in migrations:
+                conn.executescript(sql)
+                conn.execute(f"PRAGMA user_version={number}")
+            conn.execute(insert.format(json="?"), (old,))
+            conn.execute(result)
+    else:
+        conn = await asyncpg.connect(backend.url)
+        try:
+            await conn.execute("CREATE TABLE boneyard_schema (version INTEGER PRIMARY KEY,"
+                               " applied_at DOUBLE PRECISION NOT NULL)")
+            for number, sql in migrations:
+                await conn.execute(sql)
+                await conn.execute("INSERT INTO boneyard_schema VALUES ($1, 0)", number)
+            await conn.execute(insert.format(json="$1"), old)
+            await conn.execute(result)
+        finally:
+            await conn.close()
+    store = await backend.open()
+    try:
+        table = await store.get(1)
+        assert table is not None and table.game == "roll_the_bones"
+        assert await store.stats(1, 7) == [("roll_the_bones", 1, 1)]
+        assert await backend.sql("SELECT game FROM games") == [("roll_the_bones",)]
+    finally:
+        await store.close()
+
+
 async def test_a_book_is_written_whatever_the_game_version(store: Store) -> None:
     table = await store.create(_table())
     await store.put_book(table.id or 0, Book(message_id=1, shown=0))

@@ -45,7 +45,7 @@ from rules.roll_the_bones.view import RollTheBonesView
 
 
 class RollTheBonesEngine(Engine[RollTheBonesState, RollTheBonesAction, RollTheBonesOptions]):
-    key: ClassVar[str] = "roll-the-bones"
+    key: ClassVar[str] = "roll_the_bones"
     title: ClassVar[str] = "Roll the Bones"
     min_seats: ClassVar[int] = MIN_SEATS
     max_seats: ClassVar[int] = MAX_SEATS
