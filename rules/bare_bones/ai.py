@@ -11,15 +11,12 @@ randomness is "now and then", drawn from ``choose`` (seeded by the host, outside
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
-from rules.base import Chooser, IllegalAction
+from rules.base import Chooser
 from rules.bare_bones.cards import BY_KEY, CARDS, COIN_COLOUR, mean_value
 from rules.bare_bones.models import BareBonesAction, BareBonesState
+from rules.bare_bones.moves import legal_actions
 from rules.bare_bones.table import sources, turn_of
-
-if TYPE_CHECKING:
-    from rules.bare_bones.engine import BareBonesEngine
 
 LATE = 10  # from this round coins buy little that still pays back
 
@@ -168,11 +165,11 @@ def _buy(s: BareBonesState, legal: list[BareBonesAction], choose: Chooser) -> Ba
     return legal[-1]
 
 
-def choose_action(engine: BareBonesEngine, s: BareBonesState, seat: int, choose: Chooser
-                  ) -> BareBonesAction:
-    legal = engine.legal_actions(s, seat)
+def choose_action(s: BareBonesState, seat: int, choose: Chooser) -> BareBonesAction | None:
+    """The bot's move for ``seat``; None when nothing waits for it."""
+    legal = legal_actions(s, seat)
     if not legal:
-        raise IllegalAction("Nothing is waiting for that seat.")
+        return None
     if len(legal) == 1:
         return legal[0]
     if s.phase == "draft":

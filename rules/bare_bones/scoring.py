@@ -138,7 +138,7 @@ def _runs(dice: Sequence[Rolled], live: Sequence[int], several: bool) -> list[tu
 def _full_houses(dice: Sequence[Rolled], live: Sequence[int]) -> list[tuple[int, ...]]:
     """BB-11: a pair and a triplet of two different numbers (five alike is not one); with 6
     dice the player picks the 5."""
-    found = [subset for subset in combinations(live, 5)
+    found: list[tuple[int, ...]] = [subset for subset in combinations(live, 5)
              if sorted(Counter(dice[i][1] for i in subset).values()) == [2, 3]]
     return found or [()]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from rules.base import Event
+from rules.base import Event, seat_name
 from rules.bare_bones.cards import (
     ACTIONS,
     BY_KEY,
@@ -20,6 +20,7 @@ from rules.bare_bones.cards import (
     CTT,
     DICE_CARDS,
     KEY_ORDER,
+    Pattern,
     colour_name,
     face_value,
     kind_cost,
@@ -34,10 +35,7 @@ from rules.bare_bones.models import (
     Player,
     Turn,
 )
-
-if TYPE_CHECKING:
-    from rules.bare_bones.cards import Pattern
-    from rules.bare_bones.scoring import Conversion
+from rules.bare_bones.scoring import Conversion
 
 #: a step that takes the answer to a pending question: (state, the question, the answer, events);
 #: the question is already cleared from the state when the step runs
@@ -114,11 +112,14 @@ def copy_state(state: BareBonesState) -> BareBonesState:
 
 
 def who(seat: int) -> str:
-    return f"Seat {seat + 1}"
+    return seat_name(seat)
 
 
-def emit(events: list[Event], kind: str, text: str, seat: int | None = None) -> None:
-    events.append(Event(kind=kind, text=text, seat=seat))
+def emit(events: list[Event], kind: str, text: str, seat: int | None = None, *,
+         also: tuple[int, ...] = (), **data: Any) -> None:
+    """An event of ``seat`` (and of the seats in ``also`` it concerns too), with its figures."""
+    seats = (() if seat is None else (seat,)) + also
+    events.append(Event(kind=kind, text=text, seat=seat, seats=seats, data=data))
 
 
 def plural(n: int, word: str) -> str:
