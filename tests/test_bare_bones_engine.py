@@ -390,7 +390,7 @@ def test_bbg5_bonus_matching_two_sets_draws_two() -> None:
     arrange(state, p2, ["red", "blue", "green", "white", "white"], draw=["yellow", "black"])
     state, _ = play(state, "red", "red", "blue", "blue")
     state, events = act(state, "roll")  # 4 points, no coins: nothing to buy, the turn ends
-    assert "Seat %d leaves exactly 2 Blue and 2 Red Dice Cards" % (p1 + 1) in texts(events)
+    assert f"Seat {p1 + 1} leaves exactly 2 Blue and 2 Red Dice Cards" in texts(events)
     assert seat_of(state) == p2 and state.turn is not None and state.turn.stage == "match"
     assert offered(state, "match") == ["blue", "red"] and kinds(state)[-1] == "no_match"
     state, _ = act(state, "match", colour="red")
@@ -879,7 +879,7 @@ def test_a_bonus_matched_card_counts_as_played_this_turn() -> None:
     state, _ = act(state, "roll")
     assert seat_of(state) == p2 and offered(state, "match") == ["red"]
     state, events = act(state, "match", colour="red")
-    assert "bonus matches Seat %d's Red Dice Cards" % (p1 + 1) in texts(events)
+    assert f"bonus matches Seat {p1 + 1}'s Red Dice Cards" in texts(events)
     state, _ = play(state, "red")
     assert "red_draw" in kinds(state)  # the matched Red and this one
     force(state, ("red", 5), ("red", 4), ("blue", 2))
@@ -1016,7 +1016,7 @@ def test_cleanup_draws_a_new_hand_even_when_the_game_ends() -> None:
             assert len(state.players[seat].hand) == 5
     assert turns == 24 and all(p.turns == 12 and len(p.sheet) == 12 for p in state.players)
     assert all(len(p.hand) == 5 for p in state.players)  # after the final turn too
-    for f, p in zip(state.finals, state.players):
+    for f, p in zip(state.finals, state.players, strict=True):
         rows = sheet_rows(p)
         assert f.subtotal == p.score == rows[-1].total == sum(r.points for r in rows)
 
@@ -1167,7 +1167,7 @@ def test_scramble_hidden_changes_only_what_the_viewer_may_not_see() -> None:
     for viewer in (None, 0, 1, 2):
         twin = ENGINE.scramble_hidden(state, viewer, rng)
         assert twin is not state and ENGINE.view(twin, viewer) == ENGINE.view(state, viewer)
-        for seat, (p, q) in enumerate(zip(state.players, twin.players)):
+        for seat, (p, q) in enumerate(zip(state.players, twin.players, strict=True)):
             assert sorted(p.hand + p.draw) == sorted(q.hand + q.draw) and len(p.hand) == len(q.hand)
             if seat == viewer:
                 assert q.hand == p.hand  # one's own hand is no secret to oneself

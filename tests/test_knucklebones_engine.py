@@ -590,7 +590,7 @@ def check_step(before: KnucklebonesState, action: A, after: KnucklebonesState) -
         assert after.turn == before.turn + 1 or after.phase == "over"
     else:
         assert filled == [] and after.turn == before.turn and after.current == before.current
-    assert all(a >= b for a, b in zip(totals(after), totals(before)))
+    assert all(a >= b for a, b in zip(totals(after), totals(before), strict=True))
 
 
 def random_game(rng: random.Random, seed: int) -> tuple[KnucklebonesState, KnucklebonesOptions, int,

@@ -650,7 +650,7 @@ def test_points_passing_rattlebones_end_the_game_mid_turn_and_the_leader_wins() 
 
 def test_ties_go_to_gold_stars_and_stock_then_stay_tied() -> None:
     state = game(seats=3)
-    for p, (score, gold, stars, stock) in zip(state.players, [(30, 1, 1, 0), (30, 0, 1, 2), (29, 9, 9, 0)]):
+    for p, (score, gold, stars, stock) in zip(state.players, [(30, 1, 1, 0), (30, 0, 1, 2), (29, 9, 9, 0)], strict=True):
         p.score, p.gold, p.stars, p.stock = score, gold, stars, stock
     state.phase = "over"
     assert [o.rank for o in ENGINE.outcomes(state)] == [2, 1, 3]
@@ -871,7 +871,7 @@ def check_state(state: RattlebonesState) -> None:
 
 def check_step(before: RattlebonesState, after: RattlebonesState) -> None:
     """RULINGS 3.5 across a step: scores never fall, Rattlebones never climbs, pips only go."""
-    assert all(a.score >= b.score for a, b in zip(after.players, before.players))
+    assert all(a.score >= b.score for a, b in zip(after.players, before.players, strict=True))
     assert after.rattlebones <= before.rattlebones
     assert after.pips_in_play <= before.pips_in_play
 

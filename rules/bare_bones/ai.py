@@ -87,7 +87,7 @@ def _full_house_keep(values: list[int]) -> set[int]:
     counts = Counter(values)
     ranked = sorted(counts, key=lambda v: (-counts[v], -v))
     keep: set[int] = set()
-    for value, room in zip(ranked, (3, 2)):
+    for value, room in zip(ranked, (3, 2), strict=False):
         keep |= set([i for i, v in enumerate(values) if v == value][:room])
     return keep
 

@@ -131,7 +131,7 @@ def _runs(dice: Sequence[Rolled], live: Sequence[int], several: bool) -> list[tu
                 valid.append(subset)
     if several:
         sets = [set(v) for v in valid]
-        valid = [v for v, s in zip(valid, sets) if not any(s < other for other in sets)]
+        valid = [v for v, s in zip(valid, sets, strict=True) if not any(s < other for other in sets)]
     return valid or [()]
 
 

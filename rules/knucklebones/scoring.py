@@ -40,7 +40,7 @@ def hand_meets(hand: Hand, item: ScoreItem | str) -> bool:
         # KB-6: each group from a different rune; pairing the largest groups with the largest
         # counts is enough to know whether any assignment exists.
         counts = sorted(_rune_counts(hand).values(), reverse=True)
-        return len(counts) >= len(item.groups) and all(c >= n for c, n in zip(counts, item.groups))
+        return len(counts) >= len(item.groups) and all(c >= n for c, n in zip(counts, item.groups, strict=False))
     return True
 
 

@@ -50,7 +50,7 @@ def view(state: KnucklebonesState) -> KnucklebonesView:
         sheets=[
             SheetView(seat=s, items=dict(sheet), total=total,
                       filled=sum(v is not None for v in sheet.values()))
-            for s, (sheet, total) in enumerate(zip(state.sheets, totals(state)))
+            for s, (sheet, total) in enumerate(zip(state.sheets, totals(state), strict=True))
         ],
         preview={k: hand_points(hand, k) for k in scoring},
         met=[k for k in scoring if hand_meets(hand, k)],

@@ -105,7 +105,7 @@ class BoardData(BaseModel):
         for face in self.gamble_die:
             if face != "rb" and not (face.startswith("points:") and face[7:].isdigit()):
                 raise ValueError(f"a Gamble die face is points or Rattlebones, not {face!r}")
-        if any(b <= a for a, b in zip(self.star_chart, self.star_chart[1:])):
+        if any(b <= a for a, b in zip(self.star_chart, self.star_chart[1:], strict=False)):
             raise ValueError("the star chart pays more for more stars")
         return self
 

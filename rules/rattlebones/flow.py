@@ -115,7 +115,7 @@ def new_state(seats: int, options: RattlebonesOptions, seed: int) -> Rattlebones
     supply = {k: DATA.side_count for k in sorted(in_play)}
     if "plus_one" in layout:  # RT-4: point sides only where a +1 space hands them out
         split = DATA.point_sides[options.point_sides]
-        supply.update({points(v): n for v, n in zip(POINT_VALUES, split)})
+        supply.update({points(v): n for v, n in zip(POINT_VALUES, split, strict=True)})
     players = [Player(monkeys=[0] * MONKEYS, dice=[start_die() for _ in range(DICE_PER_PLAYER)])
                for _ in range(seats)]
     start = dice.below(seats)  # RT-13: the start player is random

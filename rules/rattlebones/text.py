@@ -285,7 +285,7 @@ def rules_summary(options: RattlebonesOptions | None = None) -> str:
              "compact8": "a loop of 8 spaces: START/STORE and seven random tiles",
              "custom": "a custom loop set by the host, blanks taking random tiles"}[options.board]
     split = DATA.point_sides[options.point_sides]
-    split_text = ", ".join(f"{n} of {v}" for v, n in zip(POINT_VALUES, split))
+    split_text = ", ".join(f"{n} of {v}" for v, n in zip(POINT_VALUES, split, strict=True))
     train = ", ".join(str(v) for v in options.train_values)
     more_stars = ("more than 4 sell for 4 points each less 1" if options.store == "linear"
                   else "more than 4 sell in batches of up to 4, each batch by the chart")
