@@ -158,7 +158,7 @@ def _buy(s: BareBonesState, legal: list[BareBonesAction], choose: Chooser) -> Ba
     dice = [a for a in buys if BY_KEY[_card(a)].is_dice and
             (BY_KEY[_card(a)].kind != COIN_COLOUR or s.round <= 4)]
     actions = [a for a in buys if not BY_KEY[_card(a)].is_dice and BY_KEY[_card(a)].kind != "hot_potato"]
-    if actions and s.round < LATE and choose([True, False, False]):
+    if actions and s.round < LATE and choose([True, False, False]):  # type: ignore[type-var]
         return max(actions, key=lambda a: BY_KEY[_card(a)].cost)
     if dice:
         return max(dice, key=lambda a: (BY_KEY[_card(a)].cost, BY_KEY[_card(a)].fpv))
@@ -176,7 +176,7 @@ def choose_action(s: BareBonesState, seat: int, choose: Chooser) -> BareBonesAct
         dice = [a for a in legal if BY_KEY[_card(a)].is_dice]
         actions = [a for a in legal if not BY_KEY[_card(a)].is_dice
                    and BY_KEY[_card(a)].kind not in ("hot_potato", "loan_shark")]
-        if actions and choose([True, False, False]):
+        if actions and choose([True, False, False]):  # type: ignore[type-var]
             return max(actions, key=lambda a: BY_KEY[_card(a)].cost)
         return max(dice or legal, key=lambda a: (BY_KEY[_card(a)].cost, BY_KEY[_card(a)].fpv))
     if s.pending is not None:

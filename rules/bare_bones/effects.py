@@ -69,13 +69,13 @@ def _seat(s: BareBonesState) -> int:
 def reveal(s: BareBonesState, seat: int, by: str, events: list[Event]) -> None:
     """A hand shown to the table: kept as it was shown for the rest of the turn."""
     hand = list(s.players[seat].hand)
-    turn_of(s).reveals.append(Reveal(seat=seat, by=by, cards=hand))  # type: ignore[arg-type]
+    turn_of(s).reveals.append(Reveal(seat=seat, by=by, cards=hand))
     emit(events, "reveal", f"{who(seat)} reveals their hand: {names(hand)}.", seat)
 
 
 def put_in_play(s: BareBonesState, card_id: int, owner: int, how: str) -> int:
     t = turn_of(s)
-    t.play.append(Played(card=card_id, owner=owner, how=how))  # type: ignore[arg-type]
+    t.play.append(Played(card=card_id, owner=owner, how=how))
     return len(t.play) - 1
 
 

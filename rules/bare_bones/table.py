@@ -94,7 +94,7 @@ def _copy_item(item: Any) -> Any:
         return _copy_list(item)
     if kind is dict:
         return _copy_fields(item)
-    new = kind.__new__(kind)
+    new = object.__new__(kind)
     _set(new, "__dict__", _copy_fields(item.__dict__))
     _set(new, "__pydantic_fields_set__", set(item.__pydantic_fields_set__))
     _set(new, "__pydantic_extra__", None)
@@ -354,7 +354,7 @@ def ask(s: BareBonesState, kind: PendingKind, resume: Step, card: str | None = N
     """Hold a question in the state; ``resume`` takes the answer (an ordinary action)."""
     if resume.__name__ not in STEPS:
         raise AssertionError(f"{resume.__name__} is not a registered step")
-    s.pending = Pending(kind=kind, card=card, resume=resume.__name__, **fields)  # type: ignore[arg-type]
+    s.pending = Pending(kind=kind, card=card, resume=resume.__name__, **fields)
 
 
 def loan_cap(s: BareBonesState) -> int:
