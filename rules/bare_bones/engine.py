@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from rules.base import Chooser, Engine, Event, GameError, IllegalAction, Outcome
+from rules.base import Chooser, Engine, Event, GameError, IllegalAction, Outcome, copy_state
 from rules.bare_bones import ai, flow, moves
 from rules.bare_bones.cards import ACTIONS, CARDS, COLOURS, TOTAL_CARDS
 from rules.bare_bones.models import (
@@ -33,7 +33,7 @@ from rules.bare_bones.models import (
     BareBonesState,
     BareBonesView,
 )
-from rules.bare_bones.table import copy_state, who
+from rules.bare_bones.table import who
 from rules.bare_bones.view import scramble_hidden
 from rules.bare_bones.view import view as view_of
 

@@ -49,68 +49,6 @@ def step(fn: Step) -> Step:
     return fn
 
 
-_SCALARS = (int, str, bool, float, type(None))
-#: type -> whether its values never change (numbers, strings, tuples, frozen models), so a
-#: copy may share them
-_FROZEN: dict[type, bool] = {kind: True for kind in (*_SCALARS, tuple)}
-_set = object.__setattr__
-
-
-def _learn(kind: type) -> bool:
-    frozen = _FROZEN[kind] = bool(getattr(kind, "model_config", {}).get("frozen"))
-    return frozen
-
-
-def _copy_list(items: list[Any]) -> list[Any]:
-    if not items:
-        return []
-    inner = _FROZEN.get(type(items[0]))
-    if inner is None:
-        inner = _learn(type(items[0]))
-    return items.copy() if inner else [_copy_item(x) for x in items]
-
-
-def _copy_fields(fields: dict[str, Any]) -> dict[str, Any]:
-    out = {}
-    for key, x in fields.items():
-        kind = type(x)
-        if _FROZEN.get(kind):
-            out[key] = x
-        elif kind is list:
-            out[key] = _copy_list(x)
-        else:
-            out[key] = _copy_item(x)
-    return out
-
-
-def _copy_item(item: Any) -> Any:
-    kind = type(item)
-    frozen = _FROZEN.get(kind)
-    if frozen is None and kind is not list and kind is not dict:
-        frozen = _learn(kind)
-    if frozen:
-        return item
-    if kind is list:
-        return _copy_list(item)
-    if kind is dict:
-        return _copy_fields(item)
-    new = object.__new__(kind)
-    _set(new, "__dict__", _copy_fields(item.__dict__))
-    _set(new, "__pydantic_fields_set__", set(item.__pydantic_fields_set__))
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
-    return new
-
-
-def copy_state(state: BareBonesState) -> BareBonesState:
-    """A deep copy, so ``apply`` never touches its input. A list in the state holds one type
-    of item, so a list of numbers, tuples or frozen models (scoring choices) is copied whole;
-    a model is rebuilt without validation (it was valid, and so is its copy). That is several
-    times faster than a dump and re-validation, which matters in games of a few hundred moves
-    simulated by the thousand; the simulation test checks the JSON round trip of every state."""
-    return _copy_item(state)
-
-
 def who(seat: int) -> str:
     return seat_name(seat)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from rules.base import copy_state
 from rules.bare_bones.cards import (
     ACTIONS,
     CARDS,
@@ -48,7 +49,7 @@ from rules.bare_bones.models import (
     TurnView,
 )
 from rules.bare_bones.moves import drafter, to_act
-from rules.bare_bones.table import au_left, blocked_values, copy_state, owned_cards, red_draws_left
+from rules.bare_bones.table import au_left, blocked_values, owned_cards, red_draws_left
 from rules.bare_bones.text import pending_prompt
 
 

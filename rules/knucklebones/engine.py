@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rules.base import Chooser, Engine, Event, GameError, IllegalAction, Outcome, seat_name
+from rules.base import Chooser, Engine, Event, GameError, IllegalAction, Outcome, copy_state, seat_name
 from rules.knucklebones import ai, flow, moves
 from rules.knucklebones.models import (
     ITEMS,
@@ -61,7 +61,7 @@ class KnucklebonesEngine(Engine[KnucklebonesState, KnucklebonesAction, Knucklebo
         self, state: KnucklebonesState, seat: int, action: KnucklebonesAction
     ) -> tuple[KnucklebonesState, list[Event]]:
         self.check(state, seat, action)
-        new = flow.copy_state(state)
+        new = copy_state(state)
         return new, flow.apply_action(new, action)
 
     def view(self, state: KnucklebonesState, seat: int | None) -> KnucklebonesView:

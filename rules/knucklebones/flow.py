@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import Event
+from rules.base import Event, copy_state
 from rules.knucklebones.models import (
     ADD,
     ADD_AFTER,
@@ -34,12 +34,6 @@ from rules.rng import Dice
 
 #: a safety net only: a turn resolves in at most ~14 rolls (KB-2: every 2 or 4 spends itself)
 _STEP_GUARD = 200
-
-
-def copy_state(state: KnucklebonesState) -> KnucklebonesState:
-    """A deep copy, so the caller's state is never touched; a dump and re-validation is three
-    times faster than ``model_copy(deep=True)`` and checks the state on the way."""
-    return KnucklebonesState.model_validate(state.model_dump())
 
 
 def _event(state: KnucklebonesState, kind: str, **data: Any) -> Event:
