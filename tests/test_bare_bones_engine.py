@@ -31,7 +31,7 @@ from rules.bare_bones import (
     working,
 )
 from rules.bare_bones.cards import COLOURS_BY_KEY, CardTable, DiceTable, load_cards
-from rules.bare_bones.flow import sheet_rows
+from rules.bare_bones.view import sheet_rows
 from rules.bare_bones.models import Final, SheetColumn, SheetRow
 
 # -- staging ----------------------------------------------------------------------------------------
@@ -390,7 +390,7 @@ def test_bbg5_bonus_matching_two_sets_draws_two() -> None:
     arrange(state, p2, ["red", "blue", "green", "white", "white"], draw=["yellow", "black"])
     state, _ = play(state, "red", "red", "blue", "blue")
     state, events = act(state, "roll")  # 4 points, no coins: nothing to buy, the turn ends
-    assert "Seat %d leaves exactly 2 Blue and 2 Red Dice Cards" % (p1 + 1) in texts(events)
+    assert f"Seat {p1 + 1} leaves exactly 2 Blue and 2 Red Dice Cards" in texts(events)
     assert seat_of(state) == p2 and state.turn is not None and state.turn.stage == "match"
     assert offered(state, "match") == ["blue", "red"] and kinds(state)[-1] == "no_match"
     state, _ = act(state, "match", colour="red")
@@ -879,7 +879,7 @@ def test_a_bonus_matched_card_counts_as_played_this_turn() -> None:
     state, _ = act(state, "roll")
     assert seat_of(state) == p2 and offered(state, "match") == ["red"]
     state, events = act(state, "match", colour="red")
-    assert "bonus matches Seat %d's Red Dice Cards" % (p1 + 1) in texts(events)
+    assert f"bonus matches Seat {p1 + 1}'s Red Dice Cards" in texts(events)
     state, _ = play(state, "red")
     assert "red_draw" in kinds(state)  # the matched Red and this one
     force(state, ("red", 5), ("red", 4), ("blue", 2))
@@ -1016,7 +1016,7 @@ def test_cleanup_draws_a_new_hand_even_when_the_game_ends() -> None:
             assert len(state.players[seat].hand) == 5
     assert turns == 24 and all(p.turns == 12 and len(p.sheet) == 12 for p in state.players)
     assert all(len(p.hand) == 5 for p in state.players)  # after the final turn too
-    for f, p in zip(state.finals, state.players):
+    for f, p in zip(state.finals, state.players, strict=True):
         rows = sheet_rows(p)
         assert f.subtotal == p.score == rows[-1].total == sum(r.points for r in rows)
 
@@ -1116,3 +1116,65 @@ def test_labels_and_the_rules_text() -> None:
     assert card_help("mimic").startswith("**Mimic**: 8 coins, 2 Action Units\nMimic acts as a copy")
     assert card_help("black").startswith("**Black Dice Card**: 12 coins, +6 FPV\n")
     assert "separate runs" in rules_summary(BareBonesOptions(run_multiple=True))
+
+
+# -- what a cog reads: figures, not words ---------------------------------------------------------------
+
+
+def test_the_events_a_table_tells_carry_their_seats_and_figures() -> None:
+    """The channel's story and headline are told from kind, seats and figures, never from the
+    log's English: a Draft pick, the score, a buy, a Hot Potato."""
+    state = ENGINE.new_game(2, options(), 1)
+    drafter = seat_of(state)
+    state, events = ENGINE.apply(state, drafter, ENGINE.legal_actions(state, drafter)[0])
+    pick = next(e for e in events if e.kind == "draft")
+    assert pick.seats == (drafter,) and pick.data == {"card": "blue", "name": "Blue Dice Card"}
+
+    state, seat = staged(3, ["hot_potato", "white", "white", "blue"], "hot_potato",
+                         draw=["red", "green"], dice=[("white", 5), ("white", 4)])
+    state, _ = play(state, "hot_potato", "white", "white")
+    state, events = act(state, "roll")
+    score = next(e for e in events if e.kind == "score")
+    assert score.seats == (seat,) and score.data == {"points": 0, "coins": 9}
+    state, events = act(state, "buy", card="yellow")  # 1 coin left buys nothing: on to the potato
+    bought = next(e for e in events if e.kind == "buy")
+    assert bought.seats == (seat,)
+    assert bought.data == {"card": "yellow", "name": "Yellow Dice Card", "cost": 8}
+    target = [s for s in state.order if s != seat][1]
+    state, events = act(state, "potato", seat=target)
+    potato = next(e for e in events if e.kind == "potato")
+    assert potato.seats == (seat, target) and potato.data == {"to": target}
+
+
+def test_a_block_and_a_bonus_match_name_their_seats() -> None:
+    state, p1 = staged(2, ["cant_touch_this_red", "red", "red", "white"], "cant_touch_this",
+                       dice=[("red", 1), ("red", 1), ("red", 4)])
+    p2 = 1 - p1
+    arrange(state, p2, ["red", "blue", "blue"])
+    state, _ = play(state, "cant_touch_this_red", "red", "red")
+    state, events = act(state, "roll")  # 2 points, no coins: nothing to buy, the turn ends
+    block = next(e for e in events if e.kind == "block")
+    assert block.seats == (p1,) and block.data == {"colour": "red", "value": 4}
+    assert seat_of(state) == p2 and offered(state, "match") == ["red"]
+    state, events = act(state, "match", colour="red")
+    match = next(e for e in events if e.kind == "match")
+    assert match.seats == (p2, p1) and match.data == {"colour": "red"}
+
+
+def test_scramble_hidden_changes_only_what_the_viewer_may_not_see() -> None:
+    state = after_draft(3)
+    rng = random.Random(5)
+    for viewer in (None, 0, 1, 2):
+        twin = ENGINE.scramble_hidden(state, viewer, rng)
+        assert twin is not state and ENGINE.view(twin, viewer) == ENGINE.view(state, viewer)
+        for seat, (p, q) in enumerate(zip(state.players, twin.players, strict=True)):
+            assert sorted(p.hand + p.draw) == sorted(q.hand + q.draw) and len(p.hand) == len(q.hand)
+            if seat == viewer:
+                assert q.hand == p.hand  # one's own hand is no secret to oneself
+        assert twin.players != state.players  # something hidden did change
+    assert ENGINE.view(state, 0) == ENGINE.view(after_draft(3), 0)  # the input is untouched
+
+
+def test_a_final_says_what_hot_potatoes_and_a_loan_take_off() -> None:
+    f = Final(seat=0, subtotal=90, fpv=30, potatoes=2, loan=3, total=84, cards=21)
+    assert f.deducted == 2 * 15 + 3 * 2 == f.subtotal + f.fpv - f.total

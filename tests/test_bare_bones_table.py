@@ -173,9 +173,12 @@ def test_a_turn_reads_as_one_short_line_of_history() -> None:
     events = [
         Event(kind="turn", text="Round 3: Seat 2's turn."),
         Event(kind="match", seat=1, text="Seat 2 bonus matches Seat 1's Blue Dice Cards."),
-        Event(kind="score", seat=1, text="Seat 2 scores 7 points and 10 coins: 4 Blue + 3 Red = 7 points."),
-        Event(kind="buy", seat=1, text="Seat 2 buys Purple Dice Card for 10 coins."),
-        Event(kind="potato", seat=1, text="Seat 2 puts the Hot Potato on top of Seat 3's draw pile."),
+        Event(kind="score", seat=1, seats=(1,), data={"points": 7, "coins": 10},
+              text="Seat 2 scores 7 points and 10 coins: 4 Blue + 3 Red = 7 points."),
+        Event(kind="buy", seat=1, seats=(1,), data={"card": "purple", "name": "Purple Dice Card", "cost": 10},
+              text="Seat 2 buys Purple Dice Card for 10 coins."),
+        Event(kind="potato", seat=1, seats=(1, 2), data={"to": 2},
+              text="Seat 2 puts the Hot Potato on top of Seat 3's draw pile."),
     ]
     table = table_for(ENGINE.new_game(3, bb.BareBonesOptions(), 1), 3)
     assert SPEC.story(table, events) == ("Seat 2: 7 points and 10 coins, 1 bonus match, bought Purple, "

@@ -26,6 +26,7 @@ from rules.knucklebones import (
     action_label,
     best_item,
     evaluate,
+    event_text,
     hand_of,
     hand_points,
     rules_summary,
@@ -480,6 +481,48 @@ def test_view_has_what_a_renderer_needs() -> None:
     assert all(len(action_label(view, a)) <= 80 for a in ENGINE.legal_actions(state, state.current))
 
 
+def test_events_carry_their_seats_and_figures() -> None:
+    """A cog tells a turn from an event's kind, seats and figures; the log's line is made from
+    those alone, so nothing a player reads needs the English parsed back."""
+    state, _ = staged([4, 2, 1, 3, 6], then=(5, 5))
+    seat = state.current
+    state, events = ENGINE.apply(state, seat, A(kind="reroll", die=1, target=4))
+    assert (events[0].kind, events[0].seats, events[0].data) == (
+        "reroll", (seat,), {"die": 1, "target": 4, "before": 6, "after": 5})
+    state, events = ENGINE.apply(state, seat, A(kind="skip_double", die=0))
+    state, events = ENGINE.apply(state, seat, A(kind="score", item="wild"))
+    assert (events[0].kind, events[0].seats, events[0].data) == (
+        "score", (seat,), {"item": "wild", "name": "Wild", "points": 4 + 1 + 3 + 5 + 5, "met": True})
+    assert ENGINE.view(state, None).waiting == []
+    rng = random.Random(3)
+    for game in range(20):
+        state = ENGINE.new_game(2 + game % 5, KnucklebonesOptions(), game)
+        while not ENGINE.is_over(state):
+            seat = state.current
+            if rng.random() < 0.3:
+                state, events = ENGINE.on_timeout(state, seat)
+            else:
+                state, events = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+            for e in events:
+                if e.kind == "over":
+                    assert e.data["totals"] == totals(state) and e.seats
+                else:  # the mover's, or the next seat's roll and runes once the dice pass
+                    assert e.seat is not None and e.seats == (e.seat,)
+                assert e.text == event_text(e.kind, e.seats, e.data)
+
+
+def test_the_view_lists_the_runes_still_to_act_in_order() -> None:
+    state, _ = staged([4, 2, 1, 3, 6], then=(5, 5))
+    view = ENGINE.view(state, None)
+    assert view.pending is not None and view.pending.die == 1  # the 2 decides first ...
+    assert view.waiting == [3, 0]  # ... then the 3 (die 4), then the 4 (die 1)
+    assert [d.counts_as for d in view.dice if d.active] == [1] * 5
+    state, _ = act(state, A(kind="skip_reroll", die=1))  # the 3 adds die 6, which rolls a 5
+    state, _ = act(state, A(kind="double", die=0, target=5))
+    view = ENGINE.view(state, None)
+    assert view.waiting == [] and view.dice[5].counts_as == 2
+
+
 def test_outcomes_share_ranks() -> None:
     state = ENGINE.new_game(4, KnucklebonesOptions(), 3)
     for seat, points in enumerate([50, 70, 70, 20]):
@@ -547,7 +590,7 @@ def check_step(before: KnucklebonesState, action: A, after: KnucklebonesState) -
         assert after.turn == before.turn + 1 or after.phase == "over"
     else:
         assert filled == [] and after.turn == before.turn and after.current == before.current
-    assert all(a >= b for a, b in zip(totals(after), totals(before)))
+    assert all(a >= b for a, b in zip(totals(after), totals(before), strict=True))
 
 
 def random_game(rng: random.Random, seed: int) -> tuple[KnucklebonesState, KnucklebonesOptions, int,

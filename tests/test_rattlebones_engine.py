@@ -23,6 +23,8 @@ from rules.rattlebones import (
     RattlebonesState,
     RattlebonesView,
     action_label,
+    event_text,
+    leaders,
     load_board_data,
     rules_summary,
     standings,
@@ -648,7 +650,7 @@ def test_points_passing_rattlebones_end_the_game_mid_turn_and_the_leader_wins() 
 
 def test_ties_go_to_gold_stars_and_stock_then_stay_tied() -> None:
     state = game(seats=3)
-    for p, (score, gold, stars, stock) in zip(state.players, [(30, 1, 1, 0), (30, 0, 1, 2), (29, 9, 9, 0)]):
+    for p, (score, gold, stars, stock) in zip(state.players, [(30, 1, 1, 0), (30, 0, 1, 2), (29, 9, 9, 0)], strict=True):
         p.score, p.gold, p.stars, p.stock = score, gold, stars, stock
     state.phase = "over"
     assert [o.rank for o in ENGINE.outcomes(state)] == [2, 1, 3]
@@ -869,7 +871,7 @@ def check_state(state: RattlebonesState) -> None:
 
 def check_step(before: RattlebonesState, after: RattlebonesState) -> None:
     """RULINGS 3.5 across a step: scores never fall, Rattlebones never climbs, pips only go."""
-    assert all(a.score >= b.score for a, b in zip(after.players, before.players))
+    assert all(a.score >= b.score for a, b in zip(after.players, before.players, strict=True))
     assert after.rattlebones <= before.rattlebones
     assert after.pips_in_play <= before.pips_in_play
 
@@ -949,3 +951,33 @@ def test_events_name_seats_as_the_host_expects() -> None:
     _, events = ENGINE.apply(state, 0, R("roll", dice=(0,)))
     assert all(isinstance(e, Event) and e.seat == 0 for e in events)
     assert [e.text for e in events] == ["Seat 1 throws die 1: Gold", "Seat 1 takes 1 gold"]
+
+
+def test_events_carry_their_seats_and_figures() -> None:
+    """A cog tells a turn from an event's kind, seats and figures; the log's line is made from
+    those alone, so nothing a player reads needs the English parsed back."""
+    state = game(seats=3, dice=[[die(*["stock"] * 5), START_DIE, START_DIE]])
+    me(state).stock, state.players[1].stock, state.players[2].stock = 1, 2, 1
+    state.stock = 1
+    state.dice.forced = [2]
+    _, events = ENGINE.apply(state, 0, R("roll", dice=(0,)))
+    payout = next(e for e in events if e.kind == "stock" and "payout" in e.data)
+    assert payout.seats == (0, 1, 2) and payout.data["payout"] == [7, 7, 2]
+    scored = [(e.seat, e.seats, e.data) for e in events if e.kind == "score"]
+    assert scored == [(s, (s,), {"points": n, "total": n, "source": "stock", "tickets": t})
+                      for s, n, t in ((0, 7, 2), (1, 7, 2), (2, 2, 1))]
+    rng = random.Random(11)
+    for g in range(30):
+        state = ENGINE.new_game(2 + g % 3, RattlebonesOptions(), g)
+        choose = Chooser(random.Random(g))
+        while not ENGINE.is_over(state):
+            seat = state.current
+            if rng.random() < 0.1:
+                state, events = ENGINE.on_timeout(state, seat)
+            else:
+                state, events = ENGINE.apply(state, seat, ENGINE.ai_action(state, seat, choose))
+            for e in events:
+                assert e.seats and (e.seat is None or e.seats[0] == e.seat)
+                assert e.text == event_text(e.kind, e.seats, e.data)
+                if e.kind == "over":
+                    assert list(e.seats) == leaders(state)

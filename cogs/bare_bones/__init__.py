@@ -19,13 +19,12 @@ seats a named bot player.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from bot.errors import Refusal, guarded
 from bot.game_cog import GameCog
@@ -36,7 +35,7 @@ from bot.render import EMBED_DESCRIPTION, FIELD_VALUE, clip
 from bot.seats import npc_name
 from cogs.bare_bones.pictures import dice_picture
 from rules import bare_bones as bb
-from rules.base import Event
+from rules.base import Event, seat_name
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -67,17 +66,8 @@ PENDING_PROMPTS = {
     "pattern": "how do you score this roll?",
     "potato": "your Hot Potato: keep it (your discard pile) or put it on an opponent's draw pile.",
 }
-#: event kinds whose text tells the story of a turn
+#: event kinds that tell the story of a turn
 STORY_KINDS = ("draft", "timeout", "match", "score", "buy", "potato", "block")
-#: the part of each such event the story keeps
-_STORY = {
-    "draft": re.compile(r" drafts (.+?)\.?$"),
-    "score": re.compile(r" scores (-?\d+ points? and -?\d+ coins?)"),
-    "buy": re.compile(r" buys (.+?) for "),
-    "potato": re.compile(r"on top of (Seat \d+)'s draw pile"),
-    "block": re.compile(r" rolls \w+ (\d+):"),
-}
-_ANY = re.compile(r"(.*)")
 
 
 def short(name: str) -> str:
@@ -87,6 +77,10 @@ def short(name: str) -> str:
 
 def coins(n: int) -> str:
     return f"{n} coin" if n == 1 else f"{n} coins"
+
+
+def points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def grouped(names: list[str]) -> str:
@@ -184,8 +178,8 @@ def _final_rows(view: bb.BareBonesView, seats: list[int], label: int, width: int
     rows = ["FPV".ljust(label) + "".join(f"+{finals[n].fpv}".ljust(width) for n in seats)]
     if any(f.potatoes or f.loan for f in finals.values()):
         rows.append("Less".ljust(label) + "".join(
-            (f"-{bb.HOT_POTATO_PENALTY * finals[n].potatoes + bb.LOAN_PENALTY * finals[n].loan}"
-             if finals[n].potatoes or finals[n].loan else "").ljust(width) for n in seats))
+            (f"-{finals[n].deducted}" if finals[n].potatoes or finals[n].loan else "").ljust(width)
+            for n in seats))
     rows.append("Total".ljust(label) + "".join(str(finals[n].total).ljust(width) for n in seats))
     return rows
 
@@ -240,7 +234,7 @@ def names_of(table: Table) -> list[str]:
     return [s.name for s in table.seats]
 
 
-class BareBonesSpec(GameSpec):
+class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesOptions]):
     engine = bb.ENGINE
     command = "bare-bones"
     colour = discord.Colour.from_rgb(226, 214, 190)
@@ -249,8 +243,7 @@ class BareBonesSpec(GameSpec):
 
     # -- the public table ------------------------------------------------------------------------
 
-    def table_embed(self, table: Table, view: BaseModel) -> discord.Embed:
-        assert isinstance(view, bb.BareBonesView)
+    def table_embed(self, table: Table, view: bb.BareBonesView) -> discord.Embed:
         if view.over:
             return self._final_embed(table, view)
         if view.draft is not None:
@@ -311,16 +304,15 @@ class BareBonesSpec(GameSpec):
                         "Values. **Details** has the full sheet.",
             colour=self.colour)
 
-    def picture(self, table: Table, view: BaseModel) -> Picture | None:
-        assert isinstance(view, bb.BareBonesView)
+    def picture(self, table: Table, view: bb.BareBonesView) -> Picture | None:
         if view.over or view.turn is None or not view.turn.dice:
             return None
         return dice_picture(view, plain_dice(view.turn))
 
     # -- the hand ---------------------------------------------------------------------------------
 
-    def private_embed(self, table: Table, seat: int, view: BaseModel) -> discord.Embed:
-        assert isinstance(view, bb.BareBonesView) and view.me is not None
+    def private_embed(self, table: Table, seat: int, view: bb.BareBonesView) -> discord.Embed:
+        assert view.me is not None  # a seat's own view always holds its hand
         me = view.me
         lines: list[str] = []
         if view.draft is not None:
@@ -358,14 +350,13 @@ class BareBonesSpec(GameSpec):
             lines.append(f"{table.seats[view.turn.seat].name}'s turn · {STAGE_WORDS.get(view.turn.stage, '')}")
         return discord.Embed(title=title, description="\n".join(lines), colour=self.colour)
 
-    def prompt(self, table: Table, view: BaseModel, seat: int) -> str:
+    def prompt(self, table: Table, view: bb.BareBonesView, seat: int) -> str:
         """Every Bare Bones decision is private, so this line heads the hand's DM (or My hand)
         on its own, not after a mention: it starts with a capital."""
         text = self._prompt(view)
         return text[:1].upper() + text[1:]
 
-    def _prompt(self, view: BaseModel) -> str:
-        assert isinstance(view, bb.BareBonesView)
+    def _prompt(self, view: bb.BareBonesView) -> str:
         if view.draft is not None:
             return "your pick in the Draft: one card onto your deck (Details lists what each does)."
         if view.pending is not None:
@@ -383,12 +374,10 @@ class BareBonesSpec(GameSpec):
             return f"buy cards ({coins(turn.coins_left)}, one of each name), then Done."
         return "your move."
 
-    def action_label(self, view: BaseModel, action: BaseModel) -> str:
-        assert isinstance(view, bb.BareBonesView) and isinstance(action, bb.BareBonesAction)
+    def action_label(self, view: bb.BareBonesView, action: bb.BareBonesAction) -> str:
         return bb.action_label(view, action)
 
-    def action_style(self, view: BaseModel, action: BaseModel) -> discord.ButtonStyle:
-        assert isinstance(view, bb.BareBonesView) and isinstance(action, bb.BareBonesAction)
+    def action_style(self, view: bb.BareBonesView, action: bb.BareBonesAction) -> discord.ButtonStyle:
         if action.kind in ("roll", "rerolls_done", "fh_roll"):
             return discord.ButtonStyle.success
         if action.kind in ("no_match", "buy_done", "swap_done"):
@@ -399,8 +388,7 @@ class BareBonesSpec(GameSpec):
 
     # -- behind Details ----------------------------------------------------------------------------
 
-    def details(self, table: Table, view: BaseModel, seat: int | None) -> list[discord.Embed]:
-        assert isinstance(view, bb.BareBonesView)
+    def details(self, table: Table, view: bb.BareBonesView, seat: int | None) -> list[discord.Embed]:
         names = names_of(table)
         first = discord.Embed(
             title="Scoresheet", colour=self.colour,
@@ -452,8 +440,7 @@ class BareBonesSpec(GameSpec):
 
     # -- history ------------------------------------------------------------------------------------
 
-    def chapter(self, view: BaseModel) -> str:
-        assert isinstance(view, bb.BareBonesView)
+    def chapter(self, view: bb.BareBonesView) -> str:
         if view.over:
             return "Game over"
         if view.draft is not None:
@@ -464,51 +451,49 @@ class BareBonesSpec(GameSpec):
         """Each turn in a few words: "Seat 2: 7 pts, 10c · bought Greed · 🥔→Seat 3". The roll,
         the cards played and the working are in /game log."""
         order: list[int] = []
-        said: dict[int, dict[str, list[str]]] = {}
+        said: dict[int, dict[str, list[Event]]] = {}
         for e in events:
             if e.seat is None or e.kind not in STORY_KINDS:
                 continue
             if e.seat not in said:
                 order.append(e.seat)
                 said[e.seat] = {k: [] for k in STORY_KINDS}
-            found = _STORY.get(e.kind, _ANY).search(e.text)
-            if found:
-                said[e.seat][e.kind].append(found[1])
+            said[e.seat][e.kind].append(e)
         parts = []
         for seat in order:
             got = said[seat]
-            bits = [f"drafts {', '.join(got['draft'])}"] if got["draft"] else []
-            bits += [s for s in got["score"]]
+            bits = [f"drafts {', '.join(e.data['name'] for e in got['draft'])}"] if got["draft"] else []
+            bits += [f"{points(e.data['points'])} and {coins(e.data['coins'])}" for e in got["score"]]
             if got["match"]:
                 bits.append(f"{len(got['match'])} bonus match{'es' if len(got['match']) > 1 else ''}")
             if got["buy"]:
-                bits.append("bought " + ", ".join(short(b) for b in got["buy"]))
-            if got["potato"]:
-                bits.append("🥔→" + ", ".join(got["potato"]))
+                bits.append("bought " + ", ".join(short(e.data["name"]) for e in got["buy"]))
+            sent = [seat_name(e.data["to"]) for e in got["potato"] if e.data["to"] is not None]
+            if sent:
+                bits.append("🥔→" + ", ".join(sent))
             if got["block"]:
-                bits.append("blocks " + ", ".join(got["block"]))
+                bits.append("blocks " + ", ".join(str(e.data["value"]) for e in got["block"]))
             if got["timeout"]:
                 bits.append("timed out")
             if bits:
-                parts.append(f"Seat {seat + 1}: " + ", ".join(bits))
+                parts.append(f"{seat_name(seat)}: " + ", ".join(bits))
         return clip(" · ".join(parts), 300) if parts else super().story(table, events)
 
     def headline(self, table: Table, events: list[Event]) -> str | None:
         """A Hot Potato put on someone's draw pile concerns them: say so and ping them."""
-        news = [e.text for e in events if e.kind == "potato" and "draw pile" in e.text]
-        return clip(" · ".join(f"🥔 {n}" for n in news), 300) if news else None
+        news = [f"🥔 {seat_name(e.seats[0])} puts the Hot Potato on top of {seat_name(e.data['to'])}'s "
+                "draw pile." for e in events if e.kind == "potato" and e.data.get("to") is not None]
+        return clip(" · ".join(news), 300) if news else None
 
     def score_text(self, score: int) -> str:
         return f"{score} points"
 
-    def rules_text(self, options: BaseModel) -> str:
-        assert isinstance(options, bb.BareBonesOptions)
+    def rules_text(self, options: bb.BareBonesOptions) -> str:
         return bb.rules_summary(options) + (
             "\n**Tavern mode** (`/bare-bones …`): `new gm_mode:True` runs the table without a seat, "
             "`npc` seats a named bot player.")
 
-    def option_lines(self, options: BaseModel) -> list[str]:
-        assert isinstance(options, bb.BareBonesOptions)
+    def option_lines(self, options: bb.BareBonesOptions) -> list[str]:
         lines = []
         if options.action_set == "custom":
             lines.append("Actions: " + ", ".join(bb.ACTIONS[k].name for k in options.custom_actions or []))

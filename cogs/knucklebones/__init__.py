@@ -1,6 +1,6 @@
 """Knucklebones at a Discord table: rune dice, the pending runes in order, and the score sheet.
 
-The engine (rules/knucklebones.py) decides everything; this module only draws it and offers
+The engine (rules/knucklebones/) decides everything; this module only draws it and offers
 its options as slash-command options.
 """
 
@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from pydantic import BaseModel
 
 from bot.errors import guarded
 from bot.game_cog import GameCog
@@ -58,8 +57,8 @@ def die_word(die: kb.DieView) -> str:
     text = rune(die.face)
     if die.spent:
         return f"~~{text}~~"
-    if die.doubled:
-        text += f"×{2 ** die.doubled}"
+    if die.counts_as > 1:
+        text += f"×{die.counts_as}"
     if die.pending:
         text = f"▶{text}"
     return text
@@ -79,17 +78,14 @@ def plain_roll(view: kb.KnucklebonesView) -> str:
         if d.face is None:
             words.append("a new die")
             continue
-        state = " spent" if d.spent else f" doubled ×{2 ** d.doubled}" if d.doubled else ""
+        state = " spent" if d.spent else f" doubled ×{d.counts_as}" if d.counts_as > 1 else ""
         words.append(f"{d.face}{state}")
     return "Active dice: " + ", ".join(words) + f"; {len(view.dice) - len(words)} inactive."
 
 
 def next_runes(view: kb.KnucklebonesView) -> str:
     """The runes still to act this turn, in order, as one short line."""
-    waiting = [d for d in view.dice if d.active and not d.spent and not d.resolved and not d.pending
-               and d.face in (2, 3, 4)]
-    waiting.sort(key=lambda d: (d.face or 0, d.id))
-    return ", ".join(rune(d.face) for d in waiting)
+    return ", ".join(rune(view.dice[i].face) for i in view.waiting)
 
 
 def chances(view: kb.KnucklebonesView, limit: int = 3) -> str:
@@ -124,14 +120,13 @@ def sheet_field(view: kb.KnucklebonesView, sheet: kb.SheetView) -> str:
     return " | ".join(cells) + f"\n**Total {sheet.total}**"
 
 
-class KnucklebonesSpec(GameSpec):
+class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.KnucklebonesOptions]):
     engine = kb.ENGINE
     command = "knucklebones"
     colour = discord.Colour.from_rgb(138, 94, 58)
     blurb = "Roll seven rune dice, bend them with their runes, fill a score sheet. 2–6 players, about 5 minutes a player."
 
-    def table_embed(self, table: Table, view: BaseModel) -> discord.Embed:
-        assert isinstance(view, kb.KnucklebonesView)
+    def table_embed(self, table: Table, view: kb.KnucklebonesView) -> discord.Embed:
         if view.over:
             return discord.Embed(title="Knucklebones: every sheet is full", colour=self.colour,
                                  description=f"{view.turns_total} turns played. **Details** shows every sheet.")
@@ -150,14 +145,12 @@ class KnucklebonesSpec(GameSpec):
         return discord.Embed(title=f"Knucklebones · turn {view.turn} of {view.turns_total}",
                              description=clip("\n".join(lines), 4096), colour=self.colour)
 
-    def picture(self, table: Table, view: BaseModel) -> Picture | None:
-        assert isinstance(view, kb.KnucklebonesView)
+    def picture(self, table: Table, view: kb.KnucklebonesView) -> Picture | None:
         if view.over or not any(d.active and d.face is not None for d in view.dice):
             return None
         return dice_picture(view, plain_roll(view))
 
-    def details(self, table: Table, view: BaseModel, seat: int | None) -> list[discord.Embed]:
-        assert isinstance(view, kb.KnucklebonesView)
+    def details(self, table: Table, view: kb.KnucklebonesView, seat: int | None) -> list[discord.Embed]:
         sheet = discord.Embed(title="Score sheets", colour=self.colour)
         for s in view.sheets:
             sheet.add_field(name=clip(table.seats[s.seat].name, 256), value=clip(sheet_field(view, s), FIELD_VALUE),
@@ -171,39 +164,33 @@ class KnucklebonesSpec(GameSpec):
                 legend.add_field(name="Could score now", value=clip(could, FIELD_VALUE), inline=False)
         return [sheet, legend]
 
-    def chapter(self, view: BaseModel) -> str:
-        assert isinstance(view, kb.KnucklebonesView)
+    def chapter(self, view: kb.KnucklebonesView) -> str:
         return "Game over" if view.over else f"Turn {view.turn}"
 
     def story(self, table: Table, events: list[Event]) -> str | None:
         """A turn in a line: what was scored (the runes that led there are in /game log)."""
-        scored = [e.text for e in events if e.kind in ("score", "timeout")]
+        scored = [kb.event_text(e.kind, e.seats, e.data) for e in events if e.kind in ("score", "timeout")]
         return " · ".join(scored) if scored else super().story(table, events)
 
-    def action_label(self, view: BaseModel, action: BaseModel) -> str:
-        assert isinstance(view, kb.KnucklebonesView) and isinstance(action, kb.KnucklebonesAction)
+    def action_label(self, view: kb.KnucklebonesView, action: kb.KnucklebonesAction) -> str:
         return kb.action_label(view, action)
 
-    def action_style(self, view: BaseModel, action: BaseModel) -> discord.ButtonStyle:
-        assert isinstance(view, kb.KnucklebonesView) and isinstance(action, kb.KnucklebonesAction)
+    def action_style(self, view: kb.KnucklebonesView, action: kb.KnucklebonesAction) -> discord.ButtonStyle:
         if action.kind in ("skip_reroll", "skip_double"):
             return discord.ButtonStyle.secondary
         if action.kind == "score":
             return discord.ButtonStyle.success if action.item in view.met else discord.ButtonStyle.secondary
         return discord.ButtonStyle.primary
 
-    def prompt(self, table: Table, view: BaseModel, seat: int) -> str:
-        assert isinstance(view, kb.KnucklebonesView)
+    def prompt(self, table: Table, view: kb.KnucklebonesView, seat: int) -> str:
         if view.pending is not None:
             return view.pending.prompt
         return "your turn: pick the item to score (green ones are met; an unmet one scores 0)."
 
-    def rules_text(self, options: BaseModel) -> str:
-        assert isinstance(options, kb.KnucklebonesOptions)
+    def rules_text(self, options: kb.KnucklebonesOptions) -> str:
         return kb.rules_summary(options)
 
-    def option_lines(self, options: BaseModel) -> list[str]:
-        assert isinstance(options, kb.KnucklebonesOptions)
+    def option_lines(self, options: kb.KnucklebonesOptions) -> list[str]:
         lines = []
         if options.min_active != kb.KnucklebonesOptions().min_active:
             lines.append(f"a 6 may take the active dice down to {options.min_active}")

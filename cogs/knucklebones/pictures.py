@@ -25,16 +25,16 @@ DieKey = tuple[int | None, bool, bool, int, bool]
 
 
 def die_key(die: kb.DieView) -> DieKey:
-    return (die.face, die.active, die.spent, die.doubled, die.pending)
+    return (die.face, die.active, die.spent, die.counts_as, die.pending)
 
 
 def _face(key: DieKey) -> DieFace:
-    face, active, spent, doubled, pending = key
+    face, active, spent, counts_as, pending = key
     if face is None:
         return DieFace("" if not active else "?", fill=BONE, dim=not active, caption="new" if active else "")
     return DieFace(
         "", fill=BONE, strokes=RUNE_STROKES[face], corner=str(face), dim=not active, struck=spent,
-        badge=f"x{2 ** doubled}" if doubled else "", ring=PENDING if pending else None,
+        badge=f"x{counts_as}" if counts_as > 1 else "", ring=PENDING if pending else None,
     )
 
 

@@ -8,11 +8,12 @@ while a side of a die is being chosen, when the acting player's three dice are w
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from bot.errors import Refusal, guarded
 from bot.game_cog import GameCog
@@ -32,6 +33,11 @@ if TYPE_CHECKING:
 SIDE_PHASES = ("replace", "aim")
 #: events worth a line in history (the rest is in /game log)
 STORY_KINDS = ("score", "replace", "thief", "store", "stock", "timeout", "over", "rattlebones")
+
+
+def said_by(event: Event) -> str:
+    """The log's line for an event, said from its kind, seats and figures."""
+    return rb.event_text(event.kind, event.seats, event.data)
 
 
 def name(table: Table, seat: int) -> str:
@@ -54,10 +60,9 @@ def faces_line(faces: list[str]) -> str:
 
 def standing_line(table: Table, view: rb.RattlebonesView, p: rb.PlayerView) -> str:
     """One player in one short line: score and distance to Rattlebones, then the purse."""
-    gap = view.rattlebones - p.score
     mark = "▸ " if view.current_seat == p.seat else ""
     stars = f"{p.stars} star" + ("" if p.stars == 1 else "s")
-    return (f"{mark}**{name(table, p.seat)}** {p.score} pts, {max(gap, 0)} to go · "
+    return (f"{mark}**{name(table, p.seat)}** {p.score} pts, {p.to_go} to go · "
             f"{p.gold} gold · {stars} · {p.stock} stock")
 
 
@@ -87,15 +92,14 @@ def board_words(view: rb.RattlebonesView) -> str:
             f"(worth {view.train_values[view.train]}). Rattlebones on {view.rattlebones}.")
 
 
-class RattlebonesSpec(GameSpec):
+class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.RattlebonesOptions]):
     engine = rb.ENGINE
     command = "rattlebones"
     colour = discord.Colour.from_rgb(196, 140, 60)
     blurb = ("Race your monkeys round a board and rebuild your dice as you land. "
              "2–4 players, about 20 minutes.")
 
-    def table_embed(self, table: Table, view: BaseModel) -> discord.Embed:
-        assert isinstance(view, rb.RattlebonesView)
+    def table_embed(self, table: Table, view: rb.RattlebonesView) -> discord.Embed:
         standing = [standing_line(table, view, p) for p in view.players]
         if view.over:
             how = ("a mouse met Rattlebones" if view.end_reason == "rattlebones"
@@ -116,9 +120,8 @@ class RattlebonesSpec(GameSpec):
         return discord.Embed(title=f"Rattlebones · turn {view.turn}", colour=self.colour,
                              description=clip(seat_names(table, "\n".join(lines)), 4096))
 
-    def picture(self, table: Table, view: BaseModel) -> Picture | None:
+    def picture(self, table: Table, view: rb.RattlebonesView) -> Picture | None:
         """The board, or the acting player's dice while one of its sides is being chosen."""
-        assert isinstance(view, rb.RattlebonesView)
         decision = view.decision
         if not view.over and decision is not None and decision.phase in SIDE_PHASES:
             dice = dice_facts(view, decision.seat)
@@ -129,19 +132,17 @@ class RattlebonesSpec(GameSpec):
         return Picture(key=("rattlebones-board", board), draw=lambda: draw_board(board),
                        filename="board.png", description=clip(seat_names(table, board_words(view)), 1000))
 
-    def details_pictures(self, table: Table, view: BaseModel, seat: int | None) -> list[Picture]:
+    def details_pictures(self, table: Table, view: rb.RattlebonesView, seat: int | None) -> list[Picture]:
         """Every player's three dice, all six sides showing, so anyone can see what others built."""
-        assert isinstance(view, rb.RattlebonesView)
         out = []
         for index, _ in enumerate(view.players):
             dice = dice_facts(view, index)
-            out.append(Picture(key=("rattlebones-dice", dice), draw=lambda dice=dice: draw_dice(dice),
+            out.append(Picture(key=("rattlebones-dice", dice), draw=partial(draw_dice, dice),
                                filename=f"dice-{index + 1}.png",
                                description=f"{clip(table.seats[index].name, 40)}'s dice"))
         return out
 
-    def details(self, table: Table, view: BaseModel, seat: int | None) -> list[discord.Embed]:
-        assert isinstance(view, rb.RattlebonesView)
+    def details(self, table: Table, view: rb.RattlebonesView, seat: int | None) -> list[discord.Embed]:
         dice = discord.Embed(title="Everyone's dice", colour=self.colour,
                              description="Sides 1 to 6 of each die; side 1 is always Rattlebones (RB).")
         for p in view.players:
@@ -158,13 +159,12 @@ class RattlebonesSpec(GameSpec):
             f"Sides left: {supply}", FIELD_VALUE), inline=False)
         return [dice, board]
 
-    def chapter(self, view: BaseModel) -> str:
-        assert isinstance(view, rb.RattlebonesView)
+    def chapter(self, view: rb.RattlebonesView) -> str:
         return "Game over" if view.over else f"Turn {view.turn}"
 
     def story(self, table: Table, events: list[Event]) -> str | None:
         """A turn in a line: what it scored, built, stole or sold (moves are in /game log)."""
-        said = [e.text for e in events if e.kind in STORY_KINDS]
+        said = [said_by(e) for e in events if e.kind in STORY_KINDS]
         if not said:
             return super().story(table, events)
         line = " · ".join(said)
@@ -172,38 +172,32 @@ class RattlebonesSpec(GameSpec):
 
     def headline(self, table: Table, events: list[Event]) -> str | None:
         """The end, a Thief's haul and a stock payout concern more than the player whose turn it is."""
-        news = [e.text for e in events if e.kind == "over"
-                or (e.kind == "thief" and " steals " in e.text)
-                or (e.kind == "stock" and "pays out" in e.text)]
-        payout = [e.text for e in events if e.kind == "score" and "stock" in e.text.lower()]
-        if any("pays out" in n for n in news):
-            news += payout
-        return " · ".join(news) if news else None
+        news = [e for e in events if e.kind == "over"
+                or (e.kind == "thief" and e.data.get("victim") is not None)
+                or (e.kind == "stock" and "payout" in e.data)]
+        if any(e.kind == "stock" for e in news):
+            news += [e for e in events if e.kind == "score" and e.data.get("source") == "stock"]
+        return " · ".join(said_by(e) for e in news) if news else None
 
-    def action_label(self, view: BaseModel, action: BaseModel) -> str:
-        assert isinstance(view, rb.RattlebonesView) and isinstance(action, rb.RattlebonesAction)
+    def action_label(self, view: rb.RattlebonesView, action: rb.RattlebonesAction) -> str:
         return rb.action_label(view, action)
 
-    def action_style(self, view: BaseModel, action: BaseModel) -> discord.ButtonStyle:
-        assert isinstance(action, rb.RattlebonesAction)
+    def action_style(self, view: rb.RattlebonesView, action: rb.RattlebonesAction) -> discord.ButtonStyle:
         if action.kind in ("keep", "no_double") or (action.kind == "sell" and not action.n):
             return discord.ButtonStyle.secondary
         if action.kind in ("replace", "upgrade"):
             return discord.ButtonStyle.success
         return discord.ButtonStyle.primary
 
-    def prompt(self, table: Table, view: BaseModel, seat: int) -> str:
-        assert isinstance(view, rb.RattlebonesView)
+    def prompt(self, table: Table, view: rb.RattlebonesView, seat: int) -> str:
         if view.decision is None:
             return "your move."
         return seat_names(table, view.decision.prompt)
 
-    def rules_text(self, options: BaseModel) -> str:
-        assert isinstance(options, rb.RattlebonesOptions)
+    def rules_text(self, options: rb.RattlebonesOptions) -> str:
         return rb.rules_summary(options)
 
-    def option_lines(self, options: BaseModel) -> list[str]:
-        assert isinstance(options, rb.RattlebonesOptions)
+    def option_lines(self, options: rb.RattlebonesOptions) -> list[str]:
         default = rb.RattlebonesOptions()
         lines = []
         if options.board != default.board:

@@ -1,9 +1,10 @@
 """Bare Bones, the deck-building dice game, as Boneyard plays it: RULINGS.md section 1.
 
-The game is too big for one file, so it is a package: ``cards`` loads the components from
-``data/bare_bones``, ``scoring`` scores a roll, ``table`` holds the physical moves (draw, roll,
-re-roll, return to the Supply), ``effects`` what each card does, ``flow`` the course of a turn,
-``engine`` the decisions players make, ``ai`` a bot player and ``text`` everything players read.
+``cards`` loads the components from ``data/bare_bones``; ``models`` holds the options, state,
+actions and views; ``scoring`` scores a roll; ``table`` holds the physical moves (draw, roll,
+re-roll, return to the Supply) and the questions a card asks; ``effects`` what each card does;
+``moves`` who decides and what is legal; ``flow`` the course of a turn; ``view`` what each seat
+may see; ``ai`` a bot player; ``text`` everything players read; ``engine`` ties them together.
 The names the rest of the bot uses are re-exported here.
 """
 
@@ -24,12 +25,13 @@ from rules.bare_bones.cards import (
     load_cards,
     load_dice,
 )
-from rules.bare_bones.engine import ENGINE, BareBonesEngine, action, answers, opponents
-from rules.bare_bones.flow import HOT_POTATO_PENALTY, LOAN_PENALTY
+from rules.bare_bones.engine import ENGINE, BareBonesEngine
 from rules.bare_bones.models import (
     AU_LIMIT,
     DICE_CAP,
     HAND_SIZE,
+    HOT_POTATO_PENALTY,
+    LOAN_PENALTY,
     MAX_SEATS,
     MIN_SEATS,
     ROUNDS,
@@ -55,9 +57,12 @@ from rules.bare_bones.models import (
     Stage,
     StackView,
     TurnView,
+    action,
 )
+from rules.bare_bones.moves import answers, opponents
 from rules.bare_bones.scoring import ScoreOption, score_options, tally, working
 from rules.bare_bones.text import action_label, card_help, rules_summary, scoresheet_lines
+from rules.bare_bones.view import scramble_hidden, sheet_rows
 
 __all__ = [
     "ACTIONS", "AU_LIMIT", "BY_KEY", "CARDS", "COLOURS", "DICE", "DICE_CAP", "DICE_CARDS",
@@ -68,5 +73,6 @@ __all__ = [
     "PlayerView", "PrivateView", "RevealView", "ScoreOption", "ScoreView", "SheetColumn",
     "SheetRow", "Stage", "StackView", "TurnView", "action", "action_label", "answers",
     "card_help", "card_short", "card_text", "load_cards", "load_dice", "opponents",
-    "rules_summary", "score_options", "scoresheet_lines", "tally", "working",
+    "rules_summary", "score_options", "scoresheet_lines", "scramble_hidden", "sheet_rows", "tally",
+    "working",
 ]

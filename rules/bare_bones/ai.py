@@ -11,15 +11,12 @@ randomness is "now and then", drawn from ``choose`` (seeded by the host, outside
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
-from rules.base import Chooser, IllegalAction
+from rules.base import Chooser
 from rules.bare_bones.cards import BY_KEY, CARDS, COIN_COLOUR, mean_value
 from rules.bare_bones.models import BareBonesAction, BareBonesState
+from rules.bare_bones.moves import legal_actions
 from rules.bare_bones.table import sources, turn_of
-
-if TYPE_CHECKING:
-    from rules.bare_bones.engine import BareBonesEngine
 
 LATE = 10  # from this round coins buy little that still pays back
 
@@ -90,7 +87,7 @@ def _full_house_keep(values: list[int]) -> set[int]:
     counts = Counter(values)
     ranked = sorted(counts, key=lambda v: (-counts[v], -v))
     keep: set[int] = set()
-    for value, room in zip(ranked, (3, 2)):
+    for value, room in zip(ranked, (3, 2), strict=False):
         keep |= set([i for i, v in enumerate(values) if v == value][:room])
     return keep
 
@@ -161,25 +158,25 @@ def _buy(s: BareBonesState, legal: list[BareBonesAction], choose: Chooser) -> Ba
     dice = [a for a in buys if BY_KEY[_card(a)].is_dice and
             (BY_KEY[_card(a)].kind != COIN_COLOUR or s.round <= 4)]
     actions = [a for a in buys if not BY_KEY[_card(a)].is_dice and BY_KEY[_card(a)].kind != "hot_potato"]
-    if actions and s.round < LATE and choose([True, False, False]):
+    if actions and s.round < LATE and choose([True, False, False]):  # type: ignore[type-var]
         return max(actions, key=lambda a: BY_KEY[_card(a)].cost)
     if dice:
         return max(dice, key=lambda a: (BY_KEY[_card(a)].cost, BY_KEY[_card(a)].fpv))
     return legal[-1]
 
 
-def choose_action(engine: BareBonesEngine, s: BareBonesState, seat: int, choose: Chooser
-                  ) -> BareBonesAction:
-    legal = engine.legal_actions(s, seat)
+def choose_action(s: BareBonesState, seat: int, choose: Chooser) -> BareBonesAction | None:
+    """The bot's move for ``seat``; None when nothing waits for it."""
+    legal = legal_actions(s, seat)
     if not legal:
-        raise IllegalAction("Nothing is waiting for that seat.")
+        return None
     if len(legal) == 1:
         return legal[0]
     if s.phase == "draft":
         dice = [a for a in legal if BY_KEY[_card(a)].is_dice]
         actions = [a for a in legal if not BY_KEY[_card(a)].is_dice
                    and BY_KEY[_card(a)].kind not in ("hot_potato", "loan_shark")]
-        if actions and choose([True, False, False]):
+        if actions and choose([True, False, False]):  # type: ignore[type-var]
             return max(actions, key=lambda a: BY_KEY[_card(a)].cost)
         return max(dice or legal, key=lambda a: (BY_KEY[_card(a)].cost, BY_KEY[_card(a)].fpv))
     if s.pending is not None:

@@ -8,14 +8,12 @@ zone to zone, so conservation of cards is a plain check that every number is som
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "bare_bones"
+from rules.base import load_data
 
 Currency = Literal["points", "coins"]
 Ability = Literal["red_draw", "green_reroll", "purple_choice"]
@@ -126,12 +124,12 @@ class CardTable(BaseModel):
         return self
 
 
-def load_dice(path: Path = DATA_DIR / "dice.json") -> DiceTable:
-    return DiceTable.model_validate(json.loads(path.read_text(encoding="utf-8")))
+def load_dice() -> DiceTable:
+    return load_data("bare_bones/dice.json", DiceTable)
 
 
-def load_cards(path: Path = DATA_DIR / "cards.json") -> CardTable:
-    table = CardTable.model_validate(json.loads(path.read_text(encoding="utf-8")))
+def load_cards() -> CardTable:
+    table = load_data("bare_bones/cards.json", CardTable)
     if {d.colour for d in table.dice_cards} != set(COLOURS_BY_KEY):
         raise ValueError("the card table and the dice table must name the same colours")
     return table

@@ -69,13 +69,13 @@ def _seat(s: BareBonesState) -> int:
 def reveal(s: BareBonesState, seat: int, by: str, events: list[Event]) -> None:
     """A hand shown to the table: kept as it was shown for the rest of the turn."""
     hand = list(s.players[seat].hand)
-    turn_of(s).reveals.append(Reveal(seat=seat, by=by, cards=hand))  # type: ignore[arg-type]
+    turn_of(s).reveals.append(Reveal(seat=seat, by=by, cards=hand))
     emit(events, "reveal", f"{who(seat)} reveals their hand: {names(hand)}.", seat)
 
 
 def put_in_play(s: BareBonesState, card_id: int, owner: int, how: str) -> int:
     t = turn_of(s)
-    t.play.append(Played(card=card_id, owner=owner, how=how))  # type: ignore[arg-type]
+    t.play.append(Played(card=card_id, owner=owner, how=how))
     return len(t.play) - 1
 
 
@@ -109,7 +109,8 @@ def set_aside(s: BareBonesState, events: list[Event]) -> None:
         s.blocks.append(Block(owner=t.seat, card=played.card, colour=colour, value=value))
         t.play.remove(played)
         emit(events, "block", f"{who(t.seat)}'s Can't Touch This rolls {colour_name(colour)} "
-                              f"{value}: until their next turn nobody else scores a {value}.", t.seat)
+                              f"{value}: until their next turn nobody else scores a {value}.", t.seat,
+             colour=colour, value=value)
 
 
 def take_back_blocks(s: BareBonesState, seat: int, events: list[Event]) -> None:
@@ -181,15 +182,15 @@ def full_house(s: BareBonesState, at: int, events: list[Event]) -> None:
         put_in_play(s, card_id, seat, "full_house")
     played, discarded = [], []
     while len(sources(t)) < 5 and any(CARDS[c].is_dice for c in p.draw + p.discard):
-        card_id = draw_one(s, seat)
-        assert card_id is not None
+        drawn = draw_one(s, seat)
+        assert drawn is not None
         t.draws += 1
-        if CARDS[card_id].is_dice:
-            put_in_play(s, card_id, seat, "drawn")
-            played.append(card_id)
+        if CARDS[drawn].is_dice:
+            put_in_play(s, drawn, seat, "drawn")
+            played.append(drawn)
         else:
-            discard(s, seat, [card_id])
-            discarded.append(card_id)
+            discard(s, seat, [drawn])
+            discarded.append(drawn)
     t.second_roll = "open"
     text = f"{who(seat)} plays every Dice Card in hand ({names(from_hand)})"
     if played or discarded:
@@ -256,10 +257,11 @@ def hot_potato_place(s: BareBonesState, pending: Pending, action: BareBonesActio
     t.play[pending.index].potato_to = action.seat
     if action.seat < 0:
         emit(events, "potato", f"{who(t.seat)} keeps the Hot Potato: it goes on their discard "
-                               "pile.", t.seat)
+                               "pile.", t.seat, to=None)
     else:
         emit(events, "potato", f"{who(t.seat)} puts the Hot Potato on top of "
-                               f"{who(action.seat)}'s draw pile.", t.seat)
+                               f"{who(action.seat)}'s draw pile.", t.seat, also=(action.seat,),
+             to=action.seat)
 
 
 @effect("joyride")

@@ -4,21 +4,21 @@ A turn, as RULINGS 1.3 orders it: (0) bonus matching of the cards the player bef
 by the player whose turn it now is, then the extra draws; (1) card playing; (2) dice rolling and
 re-rolls; (3) scoring; (4) buying, after the old loan is repaid; then Hot Potatoes, Can't Touch
 This, and cleanup with a new hand of 5. ``advance`` walks through every stage that needs no
-decision and stops where a player must answer.
+decision and stops where a player must answer; ``decide`` takes a player's decision and
+``settle`` makes every decision that has only one possible answer.
 """
 
 from __future__ import annotations
 
 from rules.base import Event
+from rules.bare_bones import effects
 from rules.bare_bones.cards import (
     ACTIONS,
-    BY_KEY,
     CARDS,
     COLOURS,
     DICE_PER_COLOUR,
     TABLE,
     colour_name,
-    draftable_kind,
     face_value,
 )
 from rules.bare_bones.effects import (
@@ -34,6 +34,8 @@ from rules.bare_bones.models import (
     DICE_CAP,
     DRAFT_ROUNDS,
     HAND_SIZE,
+    HOT_POTATO_PENALTY,
+    LOAN_PENALTY,
     ROUNDS,
     BareBonesAction,
     BareBonesOptions,
@@ -43,13 +45,13 @@ from rules.bare_bones.models import (
     Pending,
     Player,
     Scored,
-    SheetRow,
     Turn,
 )
+from rules.bare_bones.moves import drafter, legal, seat_to_act
 from rules.bare_bones.scoring import ScoreOption, score_options, working
 from rules.bare_bones.table import (
+    STEPS,
     ask,
-    au_left,
     blocked_values,
     colour_order,
     conversion_of,
@@ -65,9 +67,7 @@ from rules.bare_bones.table import (
     plural,
     roll_colour,
     shuffle,
-    sources,
     step,
-    supply_keys,
     take_from_hand,
     take_from_supply,
     turn_of,
@@ -77,10 +77,10 @@ from rules.rng import Dice
 
 #: a safety net for ``advance``: a turn has fewer than 10 automatic stages
 _GUARD = 64
+#: a safety net for ``settle``: forced answers come a few at a time
+_SETTLE_GUARD = 10_000
 #: BB-2 roll-offs: ties re-roll; after this many (never in practice) the lowest tied seat starts
 _ROLL_OFFS = 50
-HOT_POTATO_PENALTY = 15
-LOAN_PENALTY = 2  # points a coin still owed
 
 
 # -- setup and the Draft --------------------------------------------------------------------------
@@ -140,21 +140,13 @@ def roll_for_order(dice: Dice, seats: int) -> tuple[list[int], list[list[int | N
     return [(first + i) % seats for i in range(seats)], rolls
 
 
-def drafter(s: BareBonesState) -> int:
-    """«Beginning with Player 1 and rotating to the left, players draft 1 card at a time.»"""
-    return s.order[len(s.picks) % s.seats]
-
-
-def draft_keys(s: BareBonesState) -> list[str]:
-    return [k for k in supply_keys(s) if draftable_kind(BY_KEY[k].kind, s.options.draft_white)]
-
-
 def draft_pick(s: BareBonesState, key: str, events: list[Event]) -> None:
     seat = drafter(s)
     card_id = take_from_supply(s, key)
     s.players[seat].draw.append(card_id)
     s.picks.append((seat, card_id))
-    emit(events, "draft", f"{who(seat)} drafts {CARDS[card_id].name}.", seat)
+    emit(events, "draft", f"{who(seat)} drafts {CARDS[card_id].name}.", seat,
+         card=CARDS[card_id].key, name=CARDS[card_id].name)
     if len(s.picks) == DRAFT_ROUNDS * s.seats:
         end_draft(s, events)
 
@@ -187,13 +179,6 @@ def begin_turn(s: BareBonesState, events: list[Event]) -> None:
     emit(events, "turn", f"Round {s.round}: {who(seat)}'s turn.", seat)
 
 
-def matchable(s: BareBonesState) -> list[str]:
-    """BB-7: only a real Dice Card from the hand can match, one a set offered."""
-    t = turn_of(s)
-    held = {CARDS[c].colour for c in me(s).hand if CARDS[c].is_dice}
-    return [colour for colour in t.offers if colour not in t.matched and colour in held]
-
-
 def bonus_match(s: BareBonesState, colour: str, events: list[Event]) -> None:
     """«the player to their left may play a third copy of that card, face up»; BB-7: it counts
     as a Dice Card played on this turn."""
@@ -201,8 +186,10 @@ def bonus_match(s: BareBonesState, colour: str, events: list[Event]) -> None:
     card_id = take_from_hand(me(s), colour)
     put_in_play(s, card_id, t.seat, "match")
     t.matched.append(colour)
-    emit(events, "match", f"{who(t.seat)} bonus matches {who(s.offer_from or 0)}'s "
-                          f"{colour_name(colour)} Dice Cards.", t.seat)
+    left_by = s.offer_from or 0
+    emit(events, "match", f"{who(t.seat)} bonus matches {who(left_by)}'s "
+                          f"{colour_name(colour)} Dice Cards.", t.seat, also=(left_by,),
+         colour=colour)
 
 
 def end_matching(s: BareBonesState, events: list[Event]) -> None:
@@ -214,27 +201,6 @@ def end_matching(s: BareBonesState, events: list[Event]) -> None:
     else:
         emit(events, "no_match", f"{who(t.seat)} makes no bonus match.", t.seat)
     t.stage = "play"
-
-
-def can_play(s: BareBonesState, key: str) -> bool:
-    """Dice Cards cost no Action Units (BB-5); an Action must fit in the 5 AU left, Point Pro
-    and Straight Cash exclude each other, a second Double Up is not allowed (BB-10), and a
-    Mimic needs a Dice Card in play to copy."""
-    c = BY_KEY[key]
-    if c.is_dice:
-        return True
-    t = turn_of(s)
-    if c.au > au_left(t):
-        return False
-    if c.kind == "point_pro" and "straight_cash" in t.actions:
-        return False
-    if c.kind == "straight_cash" and "point_pro" in t.actions:
-        return False
-    if c.kind == "double_up" and "double_up" in t.actions:
-        return False
-    if c.kind == "mimic" and not sources(t):
-        return False
-    return True
 
 
 def play_card(s: BareBonesState, key: str, events: list[Event]) -> None:
@@ -335,7 +301,8 @@ def settle_score(s: BareBonesState, option: ScoreOption, events: list[Event]) ->
     t.scored = Scored(option=option, conversion=conversion, blocked=blocked,
                       working=working(dice, option, blocked, conversion))
     emit(events, "score", f"{who(t.seat)} scores {plural(option.points, 'point')} and "
-                          f"{plural(option.coins, 'coin')}: {t.scored.working}.", t.seat)
+                          f"{plural(option.coins, 'coin')}: {t.scored.working}.", t.seat,
+         points=option.points, coins=option.coins)
     earned = option.coins + t.sold + t.carry_in
     owed = p.loan
     t.repaid = min(owed, earned)
@@ -352,14 +319,6 @@ def settle_score(s: BareBonesState, option: ScoreOption, events: list[Event]) ->
     t.stage = "buy"
 
 
-def buy_keys(s: BareBonesState) -> list[str]:
-    """«Players may not buy more than 1 copy of any given card per turn» (BB-12: Can't Touch
-    This is one card name, whichever colour)."""
-    t = turn_of(s)
-    left = t.coins - t.spent
-    return [k for k in supply_keys(s) if BY_KEY[k].kind not in t.bought and BY_KEY[k].cost <= left]
-
-
 def buy(s: BareBonesState, key: str, events: list[Event]) -> None:
     """«Cards a player buys in this stage go directly on top of their discard pile.»"""
     t = turn_of(s)
@@ -368,7 +327,8 @@ def buy(s: BareBonesState, key: str, events: list[Event]) -> None:
     t.spent += CARDS[card_id].cost
     t.bought.append(CARDS[card_id].kind)
     emit(events, "buy", f"{who(t.seat)} buys {CARDS[card_id].name} for "
-                        f"{plural(CARDS[card_id].cost, 'coin')}.", t.seat)
+                        f"{plural(CARDS[card_id].cost, 'coin')}.", t.seat,
+         card=CARDS[card_id].key, name=CARDS[card_id].name, cost=CARDS[card_id].cost)
 
 
 def end_buying(s: BareBonesState, events: list[Event]) -> None:
@@ -426,17 +386,6 @@ def end_turn(s: BareBonesState, events: list[Event]) -> None:
     begin_turn(s, events)
 
 
-def sheet_rows(p: Player) -> list[SheetRow]:
-    """A player's column of the scoresheet: the coin notes are the rulebook's, "+3" for coins
-    Keep the Change carried, "-8" for coins Loan Shark lent."""
-    rows = []
-    for round_, points, total, penalty, carried, borrowed in p.sheet:
-        notes = ([f"+{carried}"] if carried else []) + ([f"-{borrowed}"] if borrowed else [])
-        rows.append(SheetRow(round=round_, points=points, total=total, penalty=penalty,
-                             notes=notes))
-    return rows
-
-
 def final_of(s: BareBonesState, seat: int) -> Final:
     """BB-13, BB-17: subtotal + FPV of every owned card − 15 a Hot Potato − 2 a coin owed."""
     owned = owned_cards(s, seat)
@@ -459,7 +408,7 @@ def finish(s: BareBonesState, events: list[Event]) -> None:
         if f.loan:
             extra += f" − {LOAN_PENALTY * f.loan} (loan)"
         emit(events, "final", f"{who(f.seat)}: {f.subtotal} + {f.fpv} FPV{extra} = {f.total}.",
-             f.seat)
+             f.seat, subtotal=f.subtotal, fpv=f.fpv, deducted=f.deducted, total=f.total)
 
 
 def advance(s: BareBonesState, events: list[Event]) -> None:
@@ -479,3 +428,79 @@ def advance(s: BareBonesState, events: list[Event]) -> None:
             return
     raise AssertionError("the turn did not settle")
 
+
+
+# -- a player's decision ----------------------------------------------------------------------
+
+#: what a decision that changes nothing on the table by itself is called in the log
+_QUIET = {
+    "roll": "is done playing cards",
+    "rerolls_done": "is done re-rolling",
+    "purple": "rolls a Purple die for a Purple Dice Card",
+    "full_house": "takes Full House's second roll",
+    "fh_mark": "picks a die to roll again",
+    "buy_done": "is done buying",
+}
+
+
+def decide(s: BareBonesState, action: BareBonesAction, events: list[Event],
+           said_by_player: bool = True) -> None:
+    """One decision on a copied state, then every stage that follows by itself. A decision a
+    player made leaves at least one line in the log; one made for them because it was the only
+    one possible says nothing unless something happened."""
+    seat = seat_to_act(s)
+    said = len(events)
+    _take(s, action, events)
+    if len(events) == said and seat is not None and said_by_player:
+        emit(events, action.kind, f"{who(seat)} {_QUIET.get(action.kind, 'decides')}.", seat)
+    advance(s, events)
+
+
+def _take(s: BareBonesState, action: BareBonesAction, events: list[Event]) -> None:
+    kind = action.kind
+    if s.phase == "draft":
+        assert action.card is not None
+        draft_pick(s, action.card, events)
+    elif s.pending is not None:
+        pending, s.pending = s.pending, None
+        STEPS[pending.resume](s, pending, action, events)
+    elif kind == "match":
+        assert action.colour is not None
+        bonus_match(s, action.colour, events)
+    elif kind == "no_match":
+        end_matching(s, events)
+    elif kind == "play":
+        assert action.card is not None
+        play_card(s, action.card, events)
+    elif kind == "red_draw":
+        effects.red_draw(s, events)
+    elif kind == "roll":
+        start_rolling(s, events)
+    elif kind == "green":
+        effects.green_reroll(s, events)
+    elif kind == "reroll":
+        assert action.die is not None
+        effects.re_re_roll_die(s, action.die, events)
+    elif kind == "full_house":
+        effects.full_house_second_roll(s, events)
+    elif kind == "rerolls_done":
+        stop_rerolling(s, events)
+    elif kind == "buy":
+        assert action.card is not None
+        buy(s, action.card, events)
+    elif kind == "buy_done":
+        end_buying(s, events)
+    else:
+        raise AssertionError(kind)
+
+
+def settle(s: BareBonesState, events: list[Event]) -> None:
+    """A decision with one possible answer is no decision: make it at once."""
+    for _ in range(_SETTLE_GUARD):
+        if s.phase == "over":
+            return
+        options = legal(s)
+        if len(options) != 1:
+            return
+        decide(s, options[0], events, said_by_player=False)
+    raise AssertionError("forced moves did not settle")

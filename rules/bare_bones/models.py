@@ -8,6 +8,7 @@ its player is a ``Pending`` held in the state; the answer is an ordinary action.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -22,6 +23,8 @@ HAND_SIZE = 5
 AU_LIMIT = 5
 DICE_CAP = 6
 DRAFT_ROUNDS = 3
+HOT_POTATO_PENALTY = 15  # points a Hot Potato owned at the end
+LOAN_PENALTY = 2  # points a coin still owed
 
 ActionSet = Literal["basics", "interplay", "money_money", "many_paths", "random", "custom"]
 
@@ -226,6 +229,11 @@ class Final(BaseModel):
     total: int
     cards: int
 
+    @property
+    def deducted(self) -> int:
+        """What the Hot Potatoes owned and the coins still owed take off the total."""
+        return HOT_POTATO_PENALTY * self.potatoes + LOAN_PENALTY * self.loan
+
 
 class BareBonesState(BaseModel):
     seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS)
@@ -284,6 +292,21 @@ class BareBonesAction(BaseModel):
     die: int | None = None
     index: int | None = None
     choice: Literal["purple", "blue_red"] | None = None
+
+
+@lru_cache(maxsize=8192)
+def action_of(kind: ActionKind, card: str | None = None, colour: str | None = None,
+              seat: int | None = None, amount: int | None = None, die: int | None = None,
+              index: int | None = None, choice: Literal["purple", "blue_red"] | None = None
+              ) -> BareBonesAction:
+    """Actions are frozen, so each is made once and shared by every list that offers it."""
+    return BareBonesAction(kind=kind, card=card, colour=colour, seat=seat, amount=amount,
+                           die=die, index=index, choice=choice)
+
+
+def action(kind: str, **fields: object) -> BareBonesAction:
+    """An action by its fields, as the UI or a test names it."""
+    return action_of(kind, **fields)  # type: ignore[arg-type,unused-ignore]
 
 
 # -- views ----------------------------------------------------------------------------------------

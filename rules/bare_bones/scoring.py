@@ -131,14 +131,14 @@ def _runs(dice: Sequence[Rolled], live: Sequence[int], several: bool) -> list[tu
                 valid.append(subset)
     if several:
         sets = [set(v) for v in valid]
-        valid = [v for v, s in zip(valid, sets) if not any(s < other for other in sets)]
+        valid = [v for v, s in zip(valid, sets, strict=True) if not any(s < other for other in sets)]
     return valid or [()]
 
 
 def _full_houses(dice: Sequence[Rolled], live: Sequence[int]) -> list[tuple[int, ...]]:
     """BB-11: a pair and a triplet of two different numbers (five alike is not one); with 6
     dice the player picks the 5."""
-    found = [subset for subset in combinations(live, 5)
+    found: list[tuple[int, ...]] = [subset for subset in combinations(live, 5)
              if sorted(Counter(dice[i][1] for i in subset).values()) == [2, 3]]
     return found or [()]
 

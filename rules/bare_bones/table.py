@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from rules.base import Event
+from rules.base import Event, seat_name
 from rules.bare_bones.cards import (
     ACTIONS,
     BY_KEY,
@@ -20,6 +20,7 @@ from rules.bare_bones.cards import (
     CTT,
     DICE_CARDS,
     KEY_ORDER,
+    Pattern,
     colour_name,
     face_value,
     kind_cost,
@@ -34,10 +35,7 @@ from rules.bare_bones.models import (
     Player,
     Turn,
 )
-
-if TYPE_CHECKING:
-    from rules.bare_bones.cards import Pattern
-    from rules.bare_bones.scoring import Conversion
+from rules.bare_bones.scoring import Conversion
 
 #: a step that takes the answer to a pending question: (state, the question, the answer, events);
 #: the question is already cleared from the state when the step runs
@@ -51,74 +49,15 @@ def step(fn: Step) -> Step:
     return fn
 
 
-_SCALARS = (int, str, bool, float, type(None))
-#: type -> whether its values never change (numbers, strings, tuples, frozen models), so a
-#: copy may share them
-_FROZEN: dict[type, bool] = {kind: True for kind in (*_SCALARS, tuple)}
-_set = object.__setattr__
-
-
-def _learn(kind: type) -> bool:
-    frozen = _FROZEN[kind] = bool(getattr(kind, "model_config", {}).get("frozen"))
-    return frozen
-
-
-def _copy_list(items: list[Any]) -> list[Any]:
-    if not items:
-        return []
-    inner = _FROZEN.get(type(items[0]))
-    if inner is None:
-        inner = _learn(type(items[0]))
-    return items.copy() if inner else [_copy_item(x) for x in items]
-
-
-def _copy_fields(fields: dict[str, Any]) -> dict[str, Any]:
-    out = {}
-    for key, x in fields.items():
-        kind = type(x)
-        if _FROZEN.get(kind):
-            out[key] = x
-        elif kind is list:
-            out[key] = _copy_list(x)
-        else:
-            out[key] = _copy_item(x)
-    return out
-
-
-def _copy_item(item: Any) -> Any:
-    kind = type(item)
-    frozen = _FROZEN.get(kind)
-    if frozen is None and kind is not list and kind is not dict:
-        frozen = _learn(kind)
-    if frozen:
-        return item
-    if kind is list:
-        return _copy_list(item)
-    if kind is dict:
-        return _copy_fields(item)
-    new = kind.__new__(kind)
-    _set(new, "__dict__", _copy_fields(item.__dict__))
-    _set(new, "__pydantic_fields_set__", set(item.__pydantic_fields_set__))
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
-    return new
-
-
-def copy_state(state: BareBonesState) -> BareBonesState:
-    """A deep copy, so ``apply`` never touches its input. A list in the state holds one type
-    of item, so a list of numbers, tuples or frozen models (scoring choices) is copied whole;
-    a model is rebuilt without validation (it was valid, and so is its copy). That is several
-    times faster than a dump and re-validation, which matters in games of a few hundred moves
-    simulated by the thousand; the simulation test checks the JSON round trip of every state."""
-    return _copy_item(state)
-
-
 def who(seat: int) -> str:
-    return f"Seat {seat + 1}"
+    return seat_name(seat)
 
 
-def emit(events: list[Event], kind: str, text: str, seat: int | None = None) -> None:
-    events.append(Event(kind=kind, text=text, seat=seat))
+def emit(events: list[Event], kind: str, text: str, seat: int | None = None, *,
+         also: tuple[int, ...] = (), **data: Any) -> None:
+    """An event of ``seat`` (and of the seats in ``also`` it concerns too), with its figures."""
+    seats = (() if seat is None else (seat,)) + also
+    events.append(Event(kind=kind, text=text, seat=seat, seats=seats, data=data))
 
 
 def plural(n: int, word: str) -> str:
@@ -353,7 +292,7 @@ def ask(s: BareBonesState, kind: PendingKind, resume: Step, card: str | None = N
     """Hold a question in the state; ``resume`` takes the answer (an ordinary action)."""
     if resume.__name__ not in STEPS:
         raise AssertionError(f"{resume.__name__} is not a registered step")
-    s.pending = Pending(kind=kind, card=card, resume=resume.__name__, **fields)  # type: ignore[arg-type]
+    s.pending = Pending(kind=kind, card=card, resume=resume.__name__, **fields)
 
 
 def loan_cap(s: BareBonesState) -> int:

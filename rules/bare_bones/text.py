@@ -1,72 +1,31 @@
-"""Bare Bones in words: the view a table or a hand is drawn from, button labels, the rules text.
+"""Bare Bones in words: the question a seat is asked, button labels, the scoresheet, the rules.
 
-``build_view`` is the only reader of secrets. The public view shows what lies on the table:
-the play area, the dice, the Supply, piles by size, each discard pile's top card (it lies face
-up), and a hand only when Joyride or Full House has revealed it. A seat's own view adds its hand
-and its discard pile; no view ever shows the order of a draw pile.
+Labels and the scoresheet read only a view, so a cog can word its controls without the state.
+Seats are "Seat N" (the host puts names in).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import TYPE_CHECKING
-
-from rules.bare_bones.cards import (
-    ACTIONS,
-    BY_KEY,
-    CARDS,
-    COLOURS,
-    COLOURS_BY_KEY,
-    CTT,
-    DICE_CARDS,
-    KEY_ORDER,
-    SUGGESTED,
-    card_short,
-    colour_name,
-    draftable_kind,
-    kind_name,
-)
-from rules.bare_bones.effects import swap_value
-from rules.bare_bones.flow import HOT_POTATO_PENALTY, LOAN_PENALTY, drafter, sheet_rows
+from rules.base import seat_name
+from rules.bare_bones.cards import ACTIONS, BY_KEY, SUGGESTED, card_text, colour_name
 from rules.bare_bones.models import (
     AU_LIMIT,
     DICE_CAP,
-    DRAFT_ROUNDS,
     HAND_SIZE,
+    HOT_POTATO_PENALTY,
+    LOAN_PENALTY,
     ROUNDS,
     BareBonesAction,
     BareBonesOptions,
-    BareBonesState,
     BareBonesView,
-    BlockView,
-    CardView,
-    DieView,
-    DraftView,
-    PendingView,
-    PlayedView,
-    PlayerView,
-    PrivateView,
-    RevealView,
-    ScoreView,
-    SheetColumn,
-    StackView,
-    TurnView,
+    PendingKind,
 )
-from rules.bare_bones.table import (
-    au_left,
-    blocked_values,
-    owned_cards,
-    red_draws_left,
-)
-
-if TYPE_CHECKING:
-    from rules.bare_bones.engine import BareBonesEngine
 
 LABEL_LIMIT = 80
 
 
 def _who(seat: int) -> str:
-    return f"Seat {seat + 1}"
+    return seat_name(seat)
 
 
 def _clip(text: str) -> str:
@@ -77,136 +36,28 @@ def _coins(n: int) -> str:
     return f"{n} coin" if n == 1 else f"{n} coins"
 
 
-def card_view(card_id: int) -> CardView:
-    c = CARDS[card_id]
-    return CardView(id=c.id, key=c.key, kind=c.kind, name=c.name, cost=c.cost, fpv=c.fpv,
-                    au=c.au, colour=c.colour, dice=c.is_dice, short=card_short(c.key))
+# -- the question asked ---------------------------------------------------------------------------
 
 
-def _sorted_cards(cards: list[int]) -> list[CardView]:
-    return [card_view(c) for c in sorted(cards, key=lambda c: (KEY_ORDER[CARDS[c].key], c))]
-
-
-# -- the view -------------------------------------------------------------------------------------
-
-
-def _prompt(s: BareBonesState) -> str:
-    """What the seat to act is being asked, in words that name nothing hidden."""
-    q = s.pending
-    if q is None:
-        return ""
-    seat = s.turn.seat if s.turn else 0
+def pending_prompt(kind: PendingKind, seat: int, target: int | None, value: int) -> str:
+    """What the seat to act is being asked, in words that name nothing hidden (``target``: the
+    opponent Joyride chose; ``value``: what Swap Meet's returned cards are worth)."""
     me = _who(seat)
     return {
         "mimic": f"{me} chooses the Dice Card in play their Mimic copies.",
         "joyride_seat": f"{me} chooses the opponent to Joyride.",
-        "joyride_card": f"{me} chooses which of {_who(q.target or 0)}'s Dice Cards to borrow.",
+        "joyride_card": f"{me} chooses which of {_who(target or 0)}'s Dice Cards to borrow.",
         "loan": f"{me} declares how many coins to borrow (Loan Shark).",
         "yard_sale": f"{me} chooses a card from their hand to sell to the Supply (Yard Sale).",
         "swap_give": f"{me} returns cards from their hand to the Supply (Swap Meet), then takes one.",
-        "swap_take": f"{me} takes a card costing up to {swap_value(q)} from the Supply (Swap Meet).",
+        "swap_take": f"{me} takes a card costing up to {value} from the Supply (Swap Meet).",
         "double_up": f"{me} chooses a Dice Card to roll 2 dice for (Double Up).",
         "purple": f"{me} rolls a Purple die, or a Blue and a Red die, for a Purple Dice Card.",
         "leave_out": f"{me} may roll {DICE_CAP} dice at most: which die is left out?",
         "full_house": f"{me} picks the dice to roll again (Full House's second roll).",
         "pattern": f"{me} chooses how to score the roll.",
         "potato": f"{me} sends the Hot Potato: their own discard pile or an opponent's draw pile.",
-    }[q.kind]
-
-
-def _turn_view(s: BareBonesState) -> TurnView | None:
-    t = s.turn
-    if t is None:
-        return None
-    blocked = set(blocked_values(s, t.seat))
-    score = None
-    if t.scored is not None:
-        score = ScoreView(points=t.scored.option.points, coins=t.scored.option.coins,
-                          working=t.scored.working, conversion=t.scored.conversion)
-    return TurnView(
-        seat=t.seat, round=t.round, stage=t.stage, au_used=t.au, au_left=au_left(t),
-        play=[PlayedView(card=card_view(x.card), owner=x.owner, how=x.how, mimics=x.mimics,
-                         purple=x.purple, doubled_up=x.doubled_up) for x in t.play],
-        actions=list(t.actions),
-        dice=[DieView(index=i, colour=d.colour, name=colour_name(d.colour), value=d.value,
-                      currency=COLOURS_BY_KEY[d.colour].currency, rerolls=d.rerolls,
-                      blocked=d.value in blocked) for i, d in enumerate(t.dice)],
-        rolled=t.rolled, rerolls_left=t.rerolls, green_used=t.green_used,
-        second_roll=t.second_roll, offers=list(t.offers), matched=list(t.matched),
-        offer_from=s.offer_from if t.offers else None,
-        reveals=[RevealView(seat=r.seat, by=r.by, cards=[card_view(c) for c in r.cards])
-                 for r in t.reveals],
-        score=score, carry_in=t.carry_in, sold=t.sold, loaned=t.loaned, repaid=t.repaid,
-        penalty=t.penalty, coins=t.coins, spent=t.spent, coins_left=t.coins - t.spent,
-        bought=list(t.bought), keep_change=t.keep_change, red_draws_left=max(0, red_draws_left(t)),
-    )
-
-
-def _supply_view(s: BareBonesState) -> list[StackView]:
-    stacks = []
-    for kind, cards in s.supply.items():
-        dice = kind in DICE_CARDS
-        d = DICE_CARDS.get(kind)
-        a = ACTIONS.get(kind)
-        stacks.append(StackView(
-            kind=kind, name=kind_name(kind), cost=d.cost if d else a.cost if a else 0,
-            fpv=d.fpv if d else 0, au=a.au if a else 0, count=len(cards), dice=dice,
-            draftable=draftable_kind(kind, s.options.draft_white),
-            versions=[c for c in COLOURS if any(CARDS[x].colour == c for x in cards)] if kind == CTT else [],
-            short=d.short if d else a.short if a else "",
-        ))
-    return stacks
-
-
-def build_view(engine: BareBonesEngine, s: BareBonesState, seat: int | None) -> BareBonesView:
-    acting = engine.to_act(s)
-    players = []
-    for n, p in enumerate(s.players):
-        owned = owned_cards(s, n)
-        players.append(PlayerView(
-            seat=n, player_number=s.order.index(n) + 1, score=p.score, draw_size=len(p.draw),
-            hand_size=len(p.hand), discard_size=len(p.discard),
-            discard_top=card_view(p.discard[-1]) if p.discard else None,
-            owned=len(owned), hot_potatoes=sum(CARDS[c].kind == "hot_potato" for c in owned),
-            carry=p.carry, loan=p.loan, turns=p.turns,
-            aside=[card_view(b.card) for b in s.blocks if b.owner == n],
-        ))
-    pending = None
-    if s.pending is not None and s.turn is not None:
-        q = s.pending
-        pending = PendingView(kind=q.kind, seat=s.turn.seat, card=q.card, prompt=_prompt(s),
-                              marked=list(q.marked), value=swap_value(q) if q.kind.startswith("swap") else 0,
-                              options=list(q.options), target=q.target)
-    draft = None
-    if s.phase == "draft":
-        draft = DraftView(pick=len(s.picks) + 1, picks_total=DRAFT_ROUNDS * s.seats,
-                          round=len(s.picks) // s.seats + 1, drafter=drafter(s),
-                          picks=[(seat, CARDS[card].name) for seat, card in s.picks])
-    finals = {f.seat: f for f in s.finals}
-    me = None
-    if seat is not None:
-        p = s.players[seat]
-        owned = Counter(CARDS[c].name for c in owned_cards(s, seat))
-        mine = s.turn is not None and s.turn.seat == seat
-        me = PrivateView(
-            seat=seat, hand=_sorted_cards(p.hand), draw_size=len(p.draw),
-            discard=[card_view(c) for c in p.discard],
-            owned=dict(sorted(owned.items())), carry=p.carry, loan=p.loan,
-            au_left=au_left(s.turn) if mine and s.turn is not None else None,
-        )
-    return BareBonesView(
-        phase=s.phase, over=s.phase == "over", seats=s.seats, round=min(s.round, ROUNDS),
-        rounds=ROUNDS, order=list(s.order), order_rolls=[list(r) for r in s.order_rolls],
-        current=acting[0] if acting else None, to_act=acting, options=s.options,
-        action_set=list(s.actions), supply=_supply_view(s), dice_pool=dict(s.dice_pool),
-        players=players,
-        blocks=[BlockView(owner=b.owner, colour=b.colour, value=b.value, card=CARDS[b.card].name)
-                for b in s.blocks],
-        turn=_turn_view(s), pending=pending, draft=draft,
-        sheet=[SheetColumn(seat=n, rows=sheet_rows(p), final=finals.get(n))
-               for n, p in enumerate(s.players)],
-        finals=list(s.finals), me=me,
-    )
+    }[kind]
 
 
 # -- labels ---------------------------------------------------------------------------------------
@@ -325,8 +176,8 @@ def scoresheet_lines(view: BareBonesView, names: list[str] | None = None) -> lis
         lines.append(("FPV   " + "".join(f"+ {finals[n].fpv}".ljust(width) for n in seats)).rstrip())
         if any(f.potatoes or f.loan for f in finals.values()):
             lines.append(("Less  " + "".join(
-                (f"- {HOT_POTATO_PENALTY * finals[n].potatoes + LOAN_PENALTY * finals[n].loan}"
-                 if finals[n].potatoes or finals[n].loan else "").ljust(width) for n in seats)).rstrip())
+                (f"- {finals[n].deducted}" if finals[n].potatoes or finals[n].loan else "").ljust(width)
+                for n in seats)).rstrip())
         lines.append(("Total " + "".join(str(finals[n].total).ljust(width) for n in seats)).rstrip())
     return lines
 
@@ -390,8 +241,6 @@ def rules_summary(options: BareBonesOptions | None = None) -> str:
 
 def card_help(key: str) -> str:
     """A card's full text with its cost, value and Action Units, for "What does it do?"."""
-    from rules.bare_bones.cards import card_text
-
     c = BY_KEY[key]
     head = f"**{c.name}**: {_coins(c.cost)}" + (f", +{c.fpv} FPV" if c.fpv else "") + (
         f", {c.au} Action Unit{'s' if c.au != 1 else ''}" if c.au else "")

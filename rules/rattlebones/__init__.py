@@ -1,20 +1,16 @@
 """Rattlebones: a race round a board with dice whose sides players rebuild as they play.
 
-The engine is pure and seeded like every other game (``rules/base.py``); the board and sides
-are data (``data/rattlebones.json``), checked when this package loads.
+``board`` holds the printed parts (``data/rattlebones.json``, checked when this package loads)
+and ``dice`` the faces; ``models`` the state, actions and views; ``scoring`` the Store, the stock
+and who leads; ``moves`` who acts and what is legal; ``flow`` the turn step by step; ``view``
+what the table shows; ``ai`` the bot player; ``text`` the words; ``engine`` ties them. The names
+the rest of the bot uses are re-exported here.
 """
 
-from rules.rattlebones.board import DATA, load_board_data
+from rules.rattlebones.ai import die_value, face_value
+from rules.rattlebones.board import DATA, BoardData, load_board_data
 from rules.rattlebones.dice import adjacent, face_name, face_short, follow, opposite
-from rules.rattlebones.engine import (
-    ENGINE,
-    MOVES_PER_TURN,
-    RattlebonesEngine,
-    leaders,
-    place_of,
-    star_value,
-    stock_payout,
-)
+from rules.rattlebones.engine import ENGINE, RattlebonesEngine
 from rules.rattlebones.models import (
     MAX_TURNS,
     DecisionView,
@@ -26,12 +22,15 @@ from rules.rattlebones.models import (
     RollView,
     SpaceView,
 )
-from rules.rattlebones.text import action_label, rules_summary, standings
+from rules.rattlebones.moves import MOVES_PER_TURN
+from rules.rattlebones.scoring import leaders, place_of, star_value, stock_payout
+from rules.rattlebones.text import action_label, event_text, rules_summary, standings
 
 __all__ = [
-    "DATA", "ENGINE", "MAX_TURNS", "MOVES_PER_TURN", "DecisionView", "PlayerView",
+    "DATA", "ENGINE", "MAX_TURNS", "MOVES_PER_TURN", "BoardData", "DecisionView", "PlayerView",
     "RattlebonesAction", "RattlebonesEngine", "RattlebonesOptions", "RattlebonesState",
-    "RattlebonesView", "RollView", "SpaceView", "action_label", "adjacent", "face_name",
-    "face_short", "follow", "leaders", "load_board_data", "opposite", "place_of",
-    "rules_summary", "standings", "star_value", "stock_payout",
+    "RattlebonesView", "RollView", "SpaceView", "action_label", "adjacent", "die_value",
+    "event_text", "face_name", "face_short", "face_value", "follow", "leaders",
+    "load_board_data", "opposite", "place_of", "rules_summary", "standings", "star_value",
+    "stock_payout",
 ]

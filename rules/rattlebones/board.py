@@ -8,12 +8,9 @@ the module loads, so a broken file stops the bot at startup rather than mid-game
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-DATA_PATH = Path(__file__).resolve().parent.parent.parent / "data" / "rattlebones.json"
+from rules.base import load_data
 
 #: the side kinds a space can hand out, as the rulebook's «Board Spaces» list names them
 SIDE_KINDS: tuple[str, ...] = (
@@ -108,13 +105,13 @@ class BoardData(BaseModel):
         for face in self.gamble_die:
             if face != "rb" and not (face.startswith("points:") and face[7:].isdigit()):
                 raise ValueError(f"a Gamble die face is points or Rattlebones, not {face!r}")
-        if any(b <= a for a, b in zip(self.star_chart, self.star_chart[1:])):
+        if any(b <= a for a, b in zip(self.star_chart, self.star_chart[1:], strict=False)):
             raise ValueError("the star chart pays more for more stars")
         return self
 
 
-def load_board_data(path: Path = DATA_PATH) -> BoardData:
-    return BoardData.model_validate(json.loads(path.read_text(encoding="utf-8")))
+def load_board_data() -> BoardData:
+    return load_data("rattlebones.json", BoardData)
 
 
 DATA: BoardData = load_board_data()

@@ -7,7 +7,8 @@ action and a restart mid-turn loses nothing.
 
 from __future__ import annotations
 
-from typing import Literal
+import functools
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -190,6 +191,13 @@ class RattlebonesAction(BaseModel):
     take: Take | None = None
 
 
+@functools.lru_cache(maxsize=4096)
+def action_of(kind: ActionKind, **fields: Any) -> RattlebonesAction:
+    """Actions are frozen, so the lists legal_actions returns share one of each (and a caller
+    passing one back compares by identity first)."""
+    return RattlebonesAction(kind=kind, **fields)
+
+
 # -- views ----------------------------------------------------------------------------------
 
 
@@ -212,6 +220,8 @@ class PlayerView(BaseModel):
     dice: list[list[str]]
     #: 1 = leading (ties share a place)
     place: int
+    #: points still to score before this mouse meets Rattlebones (0: it has)
+    to_go: int
 
 
 class RollView(BaseModel):

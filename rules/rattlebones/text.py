@@ -1,20 +1,188 @@
-"""Rattlebones in words for players: button labels, where everyone stands, the rules.
+"""Rattlebones in words for players: the log's line for each event, the open decision, button
+labels, where everyone stands, the rules.
 
-Everything here reads only a view, so a cog can label its controls without the state. Seats
-are "Seat N" (the host puts names in); dice and sides are numbered from 1 as printed.
+An event's line is made from its kind, seats and figures alone (``event_text``), so the log and a
+cog that tells the same thing say the same words. Labels read only a view, so a cog can label its
+controls without the state. Seats are "Seat N" (the host puts names in); dice and sides are
+numbered from 1 as printed (figures number them from 0).
 """
 
 from __future__ import annotations
 
-from rules.rattlebones.board import DATA, POINT_VALUES, space_name
+from collections.abc import Mapping
+from typing import Any
+
+from rules.base import seat_name
+from rules.rattlebones.board import DATA, POINT_VALUES, side_name, space_name
 from rules.rattlebones.dice import face_name, kind_of, value_of
-from rules.rattlebones.engine import star_value
 from rules.rattlebones.models import (
     MAX_TURNS,
     RattlebonesAction,
     RattlebonesOptions,
     RattlebonesView,
 )
+from rules.rattlebones.scoring import star_value
+
+# -- what happened ----------------------------------------------------------------------------
+
+TIMEOUT = "ran out of time: the rest of the turn is played by default."
+_STOLEN = {"gold": "1 gold", "star": "1 star", "stock": "1 stock ticket"}
+
+
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else f"{word}s"
+
+
+def score_reason(data: Mapping[str, Any]) -> str:
+    """Where points came from, as the log says it after the points."""
+    source = data["source"]
+    if source == "points":
+        return "points side"
+    if source == "train":
+        return f"the train on {data['space']}"
+    if source == "place":
+        return f"1234, place {data['place']}"
+    if source == "store":
+        return f"sold {data['stars']} {_plural(data['stars'], 'star')}"
+    if source == "stock":
+        return f"stock, {data['tickets']} tickets"
+    if source == "gamble":
+        return "Gamble die"
+    return "x2"
+
+
+def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> str:
+    """The log's line for an event of this game (see ``flow`` for the figures of each kind)."""
+    if kind == "over":
+        if data["reason"] == "cap":
+            return (f"The game reached its {data['turns']}-turn limit and ends on the scores as "
+                    "they stand.")
+        names = " and ".join(seat_name(s) for s in seats)
+        return (f"A mouse meets Rattlebones on {data['at']}: the game is over. {names} "
+                f"{'wins' if len(seats) == 1 else 'tie'}.")
+    who = seat_name(seats[0])
+    die = data.get("die", 0) + 1
+    if kind == "timeout":
+        return f"{who} {TIMEOUT}"
+    if kind == "throw":
+        shown = []
+        for t in data["throws"]:
+            word = face_name(t["face"])
+            if kind_of(t["face"]) == "arrow":
+                word += f" ({face_name(t['acts_as'])})"
+            shown.append(f"die {t['die'] + 1}: {word}")
+        return f"{who} throws " + ", ".join(shown)
+    if kind == "pay":
+        return f"{who} pays {data['gold']} gold to throw {data['dice']} dice"
+    if kind == "score":
+        if not data["points"]:
+            return f"{who} scores nothing ({score_reason(data)})"
+        total = data["total"]
+        return f"{who} scores {data['points']} ({score_reason(data)}): {total} {_plural(total, 'point')}"
+    if kind == "rattlebones":
+        return f"Rattlebones steps back to {data['at']}"
+    if kind == "arrow":
+        return f"The arrows on die {die} go round in a circle: nothing happens"
+    if kind in ("gold", "star"):
+        got = data["got"]
+        if not got:
+            return f"No {'gold' if kind == 'gold' else 'stars'} left in the supply"
+        return f"{who} takes {got} {'gold' if kind == 'gold' else _plural(got, 'star')}"
+    if kind == "train":
+        return f"The train moves on to space {data['space']}"
+    if kind == "roll_again":
+        if data["added"] is None:
+            return f"Roll Again on die {die} is ignored: every die has been thrown this turn"
+        return f"Roll Again: die {die} is thrown again with die {data['added'] + 1}"
+    if kind == "thief":
+        if data["victim"] is None:
+            return "Thief: nobody has anything to take"
+        return f"{who} steals {_STOLEN[data['take']]} from {seat_name(data['victim'])}"
+    if kind == "stock":
+        if "payout" in data:
+            return "The last stock ticket is taken: the stock pays out"
+        if not data["took"]:
+            return "No stock tickets left"
+        return f"{who} takes a stock ticket ({data['left']} left)"
+    if kind == "gamble":
+        return f"The Gamble die shows {face_name(data['face'])}"
+    if kind == "x2":
+        if data["outcome"] == "doubles":
+            return f"x2 on die {die} doubles die {data['target'] + 1}"
+        if data["outcome"] == "nothing":
+            return f"x2 on die {die} has nothing to double"
+        return f"x2 on die {die} is not used"
+    if kind == "keep":
+        return f"{who} keeps the die as it is"
+    if kind == "store":
+        return f"{who} keeps their stars"
+    if kind == "move":
+        steps = data["steps"]
+        return (f"{who} moves monkey {data['monkey'] + 1} {steps} {_plural(steps, 'space')} to "
+                f"{space_name(data['space_kind'])} (space {data['space']})")
+    if kind == "supply":
+        what = (face_name(data["side"]) if data["space_kind"] == "plus_one"
+                else side_name(data["space_kind"]))
+        return f"No {what} side is left to put on the die"
+    if kind == "replace":
+        return (f"{who} puts {face_name(data['new'])} on die {die}, side {data['slot'] + 1} "
+                f"(was {face_name(data['old'])})")
+    raise ValueError(f"no words for a {kind!r} event: {dict(data)}")
+
+
+# -- the open decision ------------------------------------------------------------------------
+
+
+def roll_prompt(gold: int) -> str:
+    extra = []
+    if gold >= 1:
+        extra.append("1 gold for two")
+    if gold >= 2:
+        extra.append("2 gold for all three")
+    paid = f" (or pay {' or '.join(extra)})" if extra else ""
+    return f"Choose a die to throw{paid}."
+
+
+def order_prompt(ready_x2: int | None) -> str:
+    also = f" (or give die {ready_x2 + 1}'s x2 to a die used already)" if ready_x2 is not None else ""
+    return f"Choose which die to use next{also}."
+
+
+def x2_prompt(die: int) -> str:
+    return f"x2 on die {die + 1}: choose a die whose gain it gives once more."
+
+
+def monkey_prompt(die: int, steps: int | None) -> str:
+    how = "9-Pip" if steps is None else f"{steps} {_plural(steps, 'space')}"
+    return f"Die {die + 1}: choose the monkey to move ({how})."
+
+
+def distance_prompt(monkey: int) -> str:
+    return f"9-Pip: how far does monkey {monkey + 1} move?"
+
+
+def replace_prompt(space_kind: str, die: int) -> str:
+    return (f"Landed on {space_name(space_kind)}: choose a side of die {die + 1} to change, or "
+            "keep it.")
+
+
+def aim_prompt(slot: int) -> str:
+    return f"Choose where the Arrow on side {slot + 1} points."
+
+
+def store_prompt(stars: int) -> str:
+    return f"The Store: how many of your {stars} stars do you sell?"
+
+
+ADD_DIE_PROMPT = "Roll Again: choose the die to throw along."
+
+
+def thief_prompt(victim: int) -> str:
+    return f"Thief: what do you take from {seat_name(victim)}?"
+
+
+# -- buttons ----------------------------------------------------------------------------------
+
 
 LABEL_LIMIT = 80
 
@@ -86,9 +254,7 @@ def action_label(view: RattlebonesView, action: RattlebonesAction) -> str:
     if k == "add_die":
         return f"Throw die {(action.die or 0) + 1} along"
     if k == "steal":
-        noun = {"gold": "1 gold", "star": "1 star", "stock": "1 stock ticket"}
-        what = noun[action.take or "gold"]
-        return f"Take {what} from Seat {(action.victim or 0) + 1}"
+        return f"Take {_STOLEN[action.take or 'gold']} from {seat_name(action.victim or 0)}"
     if k == "double":
         roll = next(r for r in view.rolls if r.die == action.target and r.state == "done"
                     and r.gain)
@@ -104,9 +270,8 @@ def standings(view: RattlebonesView) -> list[str]:
     """One line a player: score and how far Rattlebones is, gold, stars, stock."""
     lines = []
     for p in view.players:
-        gap = view.rattlebones - p.score
-        away = "meets Rattlebones" if gap <= 0 else f"{gap} from Rattlebones"
-        lines.append(f"Seat {p.seat + 1}: {p.score} points ({away}), {p.gold} gold, "
+        away = f"{p.to_go} from Rattlebones" if p.to_go else "meets Rattlebones"
+        lines.append(f"{seat_name(p.seat)}: {p.score} points ({away}), {p.gold} gold, "
                      f"{p.stars} star{'s' if p.stars != 1 else ''}, {p.stock} stock")
     return lines
 
@@ -120,7 +285,7 @@ def rules_summary(options: RattlebonesOptions | None = None) -> str:
              "compact8": "a loop of 8 spaces: START/STORE and seven random tiles",
              "custom": "a custom loop set by the host, blanks taking random tiles"}[options.board]
     split = DATA.point_sides[options.point_sides]
-    split_text = ", ".join(f"{n} of {v}" for v, n in zip(POINT_VALUES, split))
+    split_text = ", ".join(f"{n} of {v}" for v, n in zip(POINT_VALUES, split, strict=True))
     train = ", ".join(str(v) for v in options.train_values)
     more_stars = ("more than 4 sell for 4 points each less 1" if options.store == "linear"
                   else "more than 4 sell in batches of up to 4, each batch by the chart")

@@ -1,0 +1,120 @@
+"""Knucklebones in words: the log's line for each event, the open decision, button labels and
+the rules.
+
+An event's line is made from its kind, seats and figures alone (``event_text``), so the log and
+a cog that tells the same thing say the same words. Dice are named 1-7 (``die.id + 1``), seats
+"Seat N" (the host puts names in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.base import seat_name
+from rules.knucklebones.models import (
+    ITEMS,
+    SHEET,
+    Ask,
+    KnucklebonesAction,
+    KnucklebonesOptions,
+    KnucklebonesView,
+    ScoreItem,
+)
+
+TIMEOUT = "ran out of time: no dice are spent and the default item is scored."
+
+
+def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> str:
+    """The log's line for an event of this game (see ``flow`` for the figures of each kind)."""
+    if kind == "over":
+        return "Every score sheet is full: the game is over."
+    who = seat_name(seats[0])
+    if kind == "timeout":
+        return f"{who} {TIMEOUT}"
+    if kind == "roll":
+        return f"{who} rolled " + " ".join(str(f) for f in data["faces"])
+    if kind == "score":
+        if data["met"]:
+            return f"{who} scored {data['name']} for {data['points']}"
+        return f"{who} scored 0 for {data['name']} (requirement not met)"
+    die, face = data["die"] + 1, data.get("face")
+    if kind == "keep":
+        return f"{who} kept the {face} on die {die}"
+    if kind == "reroll":
+        return (f"{who} spent a 2 (die {die}) to reroll die {data['target'] + 1}: "
+                f"{data['before']} -> {data['after']}")
+    if kind == "double":
+        return f"{who} spent a 4 (die {die}) to double die {data['target'] + 1} (a {face})"
+    if kind == "add" and face == 3:
+        return f"{who}'s 3 on die {die} added die {data['added'] + 1}, which rolled {data['rolled']}"
+    if kind == "add":
+        return f"{who}'s 5 on die {die} added die {data['added'] + 1} to the active dice"
+    if kind == "remove":
+        return f"{who}'s 6 on die {die} removed itself"
+    if kind == "skip" and data["why"] == "no_target":
+        what = "reroll" if face == 2 else "double"
+        return f"{who}'s {face} on die {die} has no other die to {what}"
+    if kind == "skip" and data["why"] == "no_inactive":
+        return f"{who}'s {face} on die {die} found no inactive die to add"
+    if kind == "skip" and data["why"] == "floor":
+        return f"{who}'s 6 on die {die} stays: {data['floor']} active dice is the least allowed"
+    raise ValueError(f"no words for a {kind!r} event: {dict(data)}")
+
+
+def pending_prompt(die: int, face: int, ask: Ask) -> str:
+    verb = "reroll another die" if ask == "reroll" else "double another die for scoring"
+    return f"Die {die + 1} shows a {face}: spend it to {verb}, or keep it."
+
+
+def action_label(view: KnucklebonesView, action: KnucklebonesAction) -> str:
+    """A short button label (under 80 characters) for one legal action."""
+    dice = {d.id: d for d in view.dice}
+    if action.kind in ("skip_reroll", "skip_double"):
+        return f"Keep the {dice[action.die].face if action.die is not None else '?'}"
+    if action.kind in ("reroll", "double"):
+        target = dice[action.target] if action.target is not None else None
+        verb = "Reroll" if action.kind == "reroll" else "Double"
+        return f"{verb} die {target.number if target else '?'} ({target.face if target else '?'})"
+    item = ITEMS[action.item or ""]
+    points = view.preview.get(item.key, 0)
+    return f"{item.name}: {points}" + ("" if item.key in view.met else " (not met)")
+
+
+def _points_text(item: ScoreItem) -> str:
+    return "sum of runes" if item.points == "sum" else str(item.points)
+
+
+def rules_summary(options: KnucklebonesOptions | None = None) -> str:
+    """The rulebook turn, the score sheet and the rulings in force, for the rules command."""
+    options = options or KnucklebonesOptions()
+    sheet = "\n".join(f"- **{i.name}** ({_points_text(i)}): {i.requirement}" for i in SHEET.items)
+    stacking = ("a die may be doubled again (each double doubles what it counts)"
+                if options.stack_doubles else "each die at most once")
+    players = "1-6 players (solo allowed)" if options.solo else "2-6 players"
+    return f"""**Knucklebones** (rules v0.1): seven rune dice, five active and two inactive at the start.
+
+**Your turn**
+1. Roll all active dice.
+2. Runes before scoring, lowest rune first:
+ - **2**: you may spend it to reroll another die.
+ - **3**: adds and rolls an inactive die, if there is one.
+ - **4**: you may spend it to double another die for scoring.
+3. Score one open item of your sheet (0 if its requirement isn't met; you must choose one).
+4. After scoring: every **5** adds an inactive die (rolled next turn), then every **6** removes itself.
+5. The active dice pass to the next player.
+A spent die is out for the rest of your turn: it can't be spent again, targeted or scored.
+
+**Score sheet** ({len(SHEET.items)} items, so {len(SHEET.items)} turns each)
+{sheet}
+
+**House rulings**
+- Only unspent dice count; a doubled die counts as two of its rune, for Wild too.
+- Runes act from 1 to 6; a rerolled or added die brings its own rune, lowest first. After scoring, 5s act before 6s.
+- Doubling: {stacking}.
+- Added dice stay active until a 6 removes them; spent dice are still passed on.
+- There are always at least **{options.min_active}** active dice; a 6 at that floor stays.
+- All Different needs at least 5 dice, none doubled; Two Pairs and Full House need different runes.
+- {players}; a random player starts; the highest total wins, and ties share the win.
+- Timeout: no dice are spent, then the highest-value item met is scored (else Wild, else the cheapest open item for 0).
+"""

@@ -1,0 +1,57 @@
+"""What a Knucklebones table shows. Nothing is hidden: every seat and the channel see the same."""
+
+from __future__ import annotations
+
+from rules.knucklebones.models import (
+    SHEET,
+    DieView,
+    ItemView,
+    KnucklebonesState,
+    KnucklebonesView,
+    PendingView,
+    SheetView,
+)
+from rules.knucklebones.moves import asks, open_items, targets, turns_total, waiting
+from rules.knucklebones.scoring import hand_meets, hand_of, hand_points, totals
+from rules.knucklebones.text import pending_prompt
+
+
+def view(state: KnucklebonesState) -> KnucklebonesView:
+    over = state.phase == "over"
+    pending = None
+    if state.pending is not None and not over:
+        die = state.pool[state.pending]
+        ask = asks(die)
+        pending = PendingView(die=die.id, face=die.face or 0, ask=ask,
+                              prompt=pending_prompt(die.id, die.face or 0, ask),
+                              targets=[t.id for t in targets(state, die)])
+    hand = hand_of(state.pool)
+    scoring = [] if over else open_items(state, state.current)
+    return KnucklebonesView(
+        phase=state.phase,
+        over=over,
+        current_seat=None if over else state.current,
+        start_seat=state.start_seat,
+        seats=state.seats,
+        turn=state.turn,
+        turns_total=turns_total(state),
+        options=state.options,
+        active_count=sum(d.active for d in state.pool),
+        dice=[
+            DieView(id=d.id, number=d.id + 1, face=d.face, active=d.active, spent=d.spent,
+                    doubled=d.doubled, counts_as=2**d.doubled, resolved=d.resolved,
+                    pending=d.id == state.pending)
+            for d in state.pool
+        ],
+        pending=pending,
+        waiting=[] if over else [d.id for d in waiting(state) if d.id != state.pending],
+        items=[ItemView(key=i.key, name=i.name, points=i.points, requirement=i.requirement)
+               for i in SHEET.items],
+        sheets=[
+            SheetView(seat=s, items=dict(sheet), total=total,
+                      filled=sum(v is not None for v in sheet.values()))
+            for s, (sheet, total) in enumerate(zip(state.sheets, totals(state), strict=True))
+        ],
+        preview={k: hand_points(hand, k) for k in scoring},
+        met=[k for k in scoring if hand_meets(hand, k)],
+    )
