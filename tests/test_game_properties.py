@@ -48,8 +48,6 @@ TIMER_ODDS = 0.25
 RANDOM_GAMES_PER_SEAT_COUNT = 4
 #: moves refused per state: a seat and a move it may not make, drawn from moves seen so far
 ILLEGAL_TRIES = 2
-#: games whose ``scramble_hidden`` is still the default that hides nothing
-SCRAMBLE_PENDING = {"bare_bones"}
 
 
 def discover() -> list[tuple[str, AnyEngine | BaseException]]:
@@ -265,10 +263,7 @@ def _scrambles_something(name: str, engine: AnyEngine) -> bool:
 
 
 @pytest.mark.parametrize("name, engine", [
-    pytest.param(name, engine, marks=pytest.mark.xfail(strict=True, reason="scramble_hidden not implemented yet"))
-    if name in SCRAMBLE_PENDING else (name, engine)
-    for name, engine in GAMES
-    if isinstance(engine, BaseException) or engine.has_private_view()
+    (name, engine) for name, engine in GAMES if isinstance(engine, BaseException) or engine.has_private_view()
 ], ids=[name for name, engine in GAMES if isinstance(engine, BaseException) or engine.has_private_view()])
 def test_a_game_with_secrets_scrambles_them(name: str, engine: AnyEngine | BaseException) -> None:
     """The view check above holds trivially for a scramble that changes nothing: a game that
