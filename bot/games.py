@@ -56,13 +56,14 @@ class GameSpec(Generic[V, A, O]):
         Seat 1": "Seat N" becomes the player's name)."""
         return ""
 
-    def story(self, table: Table, events: list[Event]) -> str | None:
-        """One line for history: what happened while a table was live, from its events
-        ("Seat N" names are replaced by the host). None: the line only names the chapter."""
+    def story(self, table: Table, view: V, events: list[Event]) -> str | None:
+        """One line for history: what happened while a table was live, from its events and the
+        public ``view`` after them ("Seat N" names are replaced by the host). None: the line
+        only names the chapter."""
         texts = [e.text for e in events]
         return texts[-1] if texts else None
 
-    def headline(self, table: Table, events: list[Event]) -> str | None:
+    def headline(self, table: Table, view: V, events: list[Event]) -> str | None:
         """News worth a ping, put above the next table: every seated person it names is
         mentioned (a round's winner, who is out). None for turns that concern only their player."""
         return None

@@ -183,8 +183,8 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
     public_click = origin.answers and not origin.private
     live = origin.message_id is not None and origin.message_id == book.message_id
     if new_turn:
-        history = step.history or history_line(table, book.chapter, spec.story(table, events))
-        news = spec.headline(table, events)
+        history = step.history or history_line(table, book.chapter, spec.story(table, after.public, events))
+        news = spec.headline(table, after.public, events)
         headline = seat_names(table, news, mentions=True) if news else None
         plan.chapter, plan.turn_events = after.chapter, []
         on_old = public_click and live

@@ -190,7 +190,7 @@ class Engine(ABC, Generic[S, A, O]):
                      text=f"{seat_name(seat)} ran out of time; the default was played.")
         return state, [told, *events]
 
-    def ai_action(self, state: S, seat: int, choose: "Chooser") -> A:
+    def ai_action(self, state: S, seat: int, choose: Chooser) -> A:
         """A bot player's move; games with a policy override this. Default: at random."""
         return choose(self.legal_actions(state, seat))
 

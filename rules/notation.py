@@ -175,7 +175,7 @@ class _Markdown(d20.MarkdownStringifier):
     def __init__(self, *, terse: bool = False) -> None:
         super().__init__()
         self.terse = terse
-        self._nodes = {**self._nodes, _Dice: self._str_dice, _Die: self._str_die}
+        self._nodes: dict[Any, Any] = {**self._nodes, _Dice: self._str_dice, _Die: self._str_die}
 
     def _stringify(self, node: Any) -> str:
         if node.kept or self._context.in_dropped:
@@ -321,21 +321,21 @@ def roll(
     except RollError:
         raise
     except d20.TooManyRolls:
-        raise RollError(f"That roll would need more than {MAX_DICE:,} dice (explosions and rerolls count).")
+        raise RollError(f"That roll would need more than {MAX_DICE:,} dice (explosions and rerolls count).") from None
     except d20.RollSyntaxError as exc:
         got = str(exc.got).strip()[:20]
         near = f" near `{got}`" if got and "`" not in got else ""
-        raise RollError(f"I can't read that roll at character {exc.col}{near}.")
+        raise RollError(f"I can't read that roll at character {exc.col}{near}.") from None
     except d20.RollValueError as exc:
-        raise RollError("That roll divides by zero." if "divide" in str(exc) else str(exc))
+        raise RollError("That roll divides by zero." if "divide" in str(exc) else str(exc)) from None
     except (d20.RollError, lark.exceptions.LarkError):
-        raise RollError("I can't read that roll.")
+        raise RollError("I can't read that roll.") from None
     except RecursionError:
-        raise RollError("That roll is nested too deeply.")
+        raise RollError("That roll is nested too deeply.") from None
     except (OverflowError, ValueError):
-        raise RollError("That roll's result is too large to count.")
+        raise RollError("That roll's result is too large to count.") from None
     except ZeroDivisionError:
-        raise RollError("That roll divides by zero.")
+        raise RollError("That roll divides by zero.") from None
     comment = tree.comment.strip() if tree.comment else None
     return RollSeries(expression=shown, rolls=rolls, comment=comment or None, target=target, fail=fail)
 

@@ -21,3 +21,9 @@ def table_for(state: BaseModel, names: Sequence[str], *, game: str, bots: Collec
              for i, name in enumerate(names)]
     defaults: dict[str, Any] = {"guild_id": 1, "channel_id": 2, "host_id": first_user, "seed": 7}
     return Table(**{**defaults, **fields}, game=game, seats=seats, state=state.model_dump(mode="json"))
+
+
+def public(spec: Any, table: Table) -> BaseModel:
+    """The channel's view of a table's stored state, as the host hands it to a game's hooks."""
+    engine = spec.engine
+    return engine.view(engine.State.model_validate(table.state), None)  # type: ignore[no-any-return]

@@ -181,6 +181,6 @@ def test_a_turn_reads_as_one_short_line_of_history() -> None:
               text="Seat 2 puts the Hot Potato on top of Seat 3's draw pile."),
     ]
     table = table_for(ENGINE.new_game(3, bb.BareBonesOptions(), 1), 3)
-    assert SPEC.story(table, events) == ("Seat 2: 7 points and 10 coins, 1 bonus match, bought Purple, "
+    assert SPEC.story(table, kit.public(SPEC, table), events) == ("Seat 2: 7 points and 10 coins, 1 bonus match, bought Purple, "
                                          "🥔→Seat 3")
-    assert SPEC.headline(table, events) == "🥔 Seat 2 puts the Hot Potato on top of Seat 3's draw pile."
+    assert SPEC.headline(table, kit.public(SPEC, table), events) == "🥔 Seat 2 puts the Hot Potato on top of Seat 3's draw pile."

@@ -7,7 +7,6 @@ import io
 import statistics
 from collections.abc import Iterator
 
-import discord
 import pytest
 from PIL import Image
 
@@ -150,11 +149,11 @@ def test_story_and_headline() -> None:
     events = [Event(kind="throw", seat=0, text="Seat 1 throws 4"),
               Event(kind="score", seat=0, seats=(0,), data={"points": 3, "total": 3, "source": "points"},
                     text="Seat 1 scores 3 (points side): 3 points")]
-    assert SPEC.story(table, events) == "Seat 1 scores 3 (points side): 3 points"
-    assert SPEC.headline(table, events) is None
+    assert SPEC.story(table, kit.public(SPEC, table), events) == "Seat 1 scores 3 (points side): 3 points"
+    assert SPEC.headline(table, kit.public(SPEC, table), events) is None
     thief = [Event(kind="thief", seat=0, seats=(0, 1), data={"victim": 1, "take": "gold"},
                    text="Seat 1 steals 1 gold from Seat 2")]
-    assert SPEC.headline(table, thief) == "Seat 1 steals 1 gold from Seat 2"
+    assert SPEC.headline(table, kit.public(SPEC, table), thief) == "Seat 1 steals 1 gold from Seat 2"
 
 
 def test_a_stock_payout_and_the_end_make_headlines() -> None:
@@ -167,14 +166,14 @@ def test_a_stock_payout_and_the_end_make_headlines() -> None:
                     text="Seat 1 scores 10 (stock, 3 tickets): 30 points"),
               Event(kind="score", seat=1, seats=(1,), data={"points": 5, "total": 12, "source": "stock", "tickets": 2},
                     text="Seat 2 scores 5 (stock, 2 tickets): 12 points")]
-    headline = SPEC.headline(table, payout) or ""
+    headline = SPEC.headline(table, kit.public(SPEC, table), payout) or ""
     assert headline.startswith("The last stock ticket") and "Seat 1 scores 10" in headline and "Seat 2 scores 5" in headline
     taken = [Event(kind="stock", seat=0, seats=(0,), data={"took": True, "left": 3},
                    text="Seat 1 takes a stock ticket (3 left)")]
-    assert SPEC.headline(table, taken) is None  # a ticket alone concerns only its taker
+    assert SPEC.headline(table, kit.public(SPEC, table), taken) is None  # a ticket alone concerns only its taker
     over = [Event(kind="over", seats=(1,), data={"reason": "rattlebones", "at": 41},
                   text="A mouse meets Rattlebones on 41: the game is over. Seat 2 wins.")]
-    assert SPEC.headline(table, over) == over[0].text
+    assert SPEC.headline(table, kit.public(SPEC, table), over) == over[0].text
 
 
 def test_more_choices_than_a_menu_holds_go_on_in_further_menus() -> None:

@@ -264,9 +264,9 @@ def test_a_round_is_one_line_of_history_and_a_headline_that_names_whom_it_concer
         table_events += more
         state, more = act(state, seat, "ante_confirm")
         table_events += more
-    story = SPEC.story(table_for(state), table_events)
+    story = SPEC.story(table_for(state), kit.public(SPEC, table_for(state)), table_events)
     assert story == "Antes: Seat 1 d4 (short) · Seat 2 2×d4 · Seat 3 2×d4"
-    assert SPEC.headline(table_for(state), table_events) is None  # antes are not news to ping
+    assert SPEC.headline(table_for(state), kit.public(SPEC, table_for(state)), table_events) is None  # antes are not news to ping
     pick_events: list[Event] = []
     while state.phase == "bone":
         state, more = act(state, ENGINE.to_act(state)[0], "ready")
@@ -276,11 +276,11 @@ def test_a_round_is_one_line_of_history_and_a_headline_that_names_whom_it_concer
     state, more = act(state, 2, "pick", 8)
     pick_events += more
     table = table_for(state)
-    story = SPEC.story(table, pick_events)
+    story = SPEC.story(table, kit.public(SPEC, table), pick_events)
     assert story is not None
     assert story.startswith("nobody rolls a bone die · Seat 1 d10 9 · Seat 2 d8 7 · Seat 3 d8 7 → Seat 1 takes ")
     assert "Seat 3 takes 2 dice" in story  # the side pot, after a roll-off
-    headline = SPEC.headline(table, pick_events)
+    headline = SPEC.headline(table, kit.public(SPEC, table), pick_events)
     assert headline is not None and headline.startswith("🏆 Seat 1 wins round 1 rolling 9 and takes ")
     assert "Seat 3 takes a side pot (2 dice)." in headline
     assert not CODE.search(story + headline)
@@ -297,9 +297,9 @@ def test_an_elimination_and_the_new_ante_make_the_headline() -> None:
         events += more
     assert state.phase == "ante"  # each had one die to roll: it was rolled by itself
     table = table_for(state)
-    assert SPEC.headline(table, events) == ("🏆 Seat 2 wins round 1 rolling 11 and takes 8 dice. "
+    assert SPEC.headline(table, kit.public(SPEC, table), events) == ("🏆 Seat 2 wins round 1 rolling 11 and takes 8 dice. "
                                             "💀 Seat 1 is out of dice. The ante rises to 3.")
-    story = SPEC.story(table, events)
+    story = SPEC.story(table, kit.public(SPEC, table), events)
     assert story is not None and story.endswith("→ Seat 2 takes 8 dice (after 1 tie) · Seat 1 out")
     assert SPEC.chapter(public(state)) == "Round 2"
     assert "💀 ~~Ann~~ out in round 1" in table_text(state)
@@ -310,11 +310,11 @@ def test_the_end_of_the_game_leaves_the_ping_to_the_standings() -> None:
     state, events = played(state, 200, random.Random(1))
     assert ENGINE.is_over(state)
     table = table_for(state)
-    assert SPEC.headline(table, events) is None
+    assert SPEC.headline(table, kit.public(SPEC, table), events) is None
     assert SPEC.chapter(public(state)) == "Game over"
     assert table_text(state).startswith("Roll the Bones: game over\nThe round cap is reached")
     assert SPEC.picture(table, public(state)) is not None  # the last roll
-    assert not CODE.search(SPEC.story(table, events) or "")
+    assert not CODE.search(SPEC.story(table, kit.public(SPEC, table), events) or "")
 
 
 # -- details: where every die went ---------------------------------------------------------------------

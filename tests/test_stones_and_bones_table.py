@@ -178,7 +178,7 @@ def live_tables(seats: int, names: Sequence[str], game: int) -> list[present.Sho
         events += step
         now = set(ENGINE.to_act(state))
         if now - acting or ENGINE.is_over(state):
-            news = SPEC.headline(table, events)
+            news = SPEC.headline(table, kit.public(SPEC, table), events)
             headline, events = (render.seat_names(table, news, mentions=True) if news else None), []
         acting = now
 
@@ -302,24 +302,24 @@ def test_details_hold_every_coin_and_the_bet_step_by_step() -> None:
 def test_claims_mutinies_and_tide_rises_are_news_and_sinks_are_history() -> None:
     table = table_for(new())
     sunk, events = act(new(then=[5]), 0, "pay")
-    assert SPEC.story(table, events) == "Seat 1 sinks" and SPEC.headline(table, events) is None
+    assert SPEC.story(table, kit.public(SPEC, table), events) == "Seat 1 sinks" and SPEC.headline(table, kit.public(SPEC, table), events) is None
     call, events = act(new(4, then=[7]), 0, "pay")
-    assert SPEC.story(table, events) == "Seat 1 claims 2 gp 2 sp 1 cp (Float)"
-    assert SPEC.headline(table, events) == "💰 Float: the Stone matches a Bone! Seat 1 claims the coffer (2 gp 2 sp 1 cp)."
+    assert SPEC.story(table, kit.public(SPEC, table), events) == "Seat 1 claims 2 gp 2 sp 1 cp (Float)"
+    assert SPEC.headline(table, kit.public(SPEC, table), events) == "💰 Float: the Stone matches a Bone! Seat 1 claims the coffer (2 gp 2 sp 1 cp)."
     state = sealed_vote()
     state.dice.forced = [1, 1, 1, 20, 6, 20]  # the d4s, then the Captain's d20 + d6, the Mutineer's d20
     state, first = act(state, 1, "yay")
     state, events = act(state, 3, "yay")
-    news = SPEC.headline(table, first + events) or ""
+    news = SPEC.headline(table, kit.public(SPEC, table), first + events) or ""
     assert "The votes: Seat 2 Yay, Seat 4 Yay. A Yay majority: Challenge!" in news
     assert "The Mutiny" in news and "cries Mutiny" not in news and "Challenge! Captain" not in news
     assert SPEC.chapter(ENGINE.view(state, None)) == "Tide 1 · Wave 1"
     rise = [Event(kind="tide", text="The Tide rises to 2: the ante is now 2 sp and every bet is × 2. Stay, "
                                     "Heave Down (cash out), buy in, or vote to end the game (sealed until all "
                                     "have chosen).", data={"tide": 2, "ante": 20})]
-    assert SPEC.headline(table, rise) == "🌊 The Tide rises to 2: the ante is now 2 sp and every bet is × 2."
+    assert SPEC.headline(table, kit.public(SPEC, table), rise) == "🌊 The Tide rises to 2: the ante is now 2 sp and every bet is × 2."
     nothing = [Event(kind="ready", text="Seat 2 is ready to vote.", seat=1)]
-    assert SPEC.story(table, nothing) is None and SPEC.headline(table, nothing) is None
+    assert SPEC.story(table, kit.public(SPEC, table), nothing) is None and SPEC.headline(table, kit.public(SPEC, table), nothing) is None
 
 
 def test_news_that_piled_up_keeps_the_newest_whole() -> None:
@@ -327,10 +327,10 @@ def test_news_that_piled_up_keeps_the_newest_whole() -> None:
     the next one: the headline keeps the newest three items, none cut in the middle."""
     claims = [Event(kind="float", seat=0, text=f"Float: the Stone matches a Bone! Seat 1 claims the coffer ({n} gp).")
               for n in range(1, 7)]
-    news = SPEC.headline(table_for(new()), claims) or ""
+    news = SPEC.headline(table_for(new()), kit.public(SPEC, table_for(new())), claims) or ""
     assert news.splitlines() == [f"💰 Float: the Stone matches a Bone! Seat 1 claims the coffer ({n} gp)."
                                  for n in (4, 5, 6)]
     heads = [Event(kind="cutthroat", text="Cutthroat: Seat 2 flips for Mutiny: heads! Captain Seat 1 5 + 1 + 1 = 7; "
                                           "Seat 2 9 + 2 + 2 = 13."),
              Event(kind="mutiny_won", seat=1, text="The Mutiny succeeds: Seat 2 takes the coffer (3 gp) and is Captain.")]
-    assert SPEC.headline(table_for(new()), heads) == "⚔️ The Mutiny succeeds: Seat 2 takes the coffer (3 gp) and is Captain."
+    assert SPEC.headline(table_for(new()), kit.public(SPEC, table_for(new())), heads) == "⚔️ The Mutiny succeeds: Seat 2 takes the coffer (3 gp) and is Captain."

@@ -447,7 +447,7 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
             return "Draft"
         return f"Round {view.round}"
 
-    def story(self, table: Table, events: list[Event]) -> str | None:
+    def story(self, table: Table, view: bb.BareBonesView, events: list[Event]) -> str | None:
         """Each turn in a few words: "Seat 2: 7 pts, 10c · bought Greed · 🥔→Seat 3". The roll,
         the cards played and the working are in /game log."""
         order: list[int] = []
@@ -477,9 +477,9 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
                 bits.append("timed out")
             if bits:
                 parts.append(f"{seat_name(seat)}: " + ", ".join(bits))
-        return clip(" · ".join(parts), 300) if parts else super().story(table, events)
+        return clip(" · ".join(parts), 300) if parts else super().story(table, view, events)
 
-    def headline(self, table: Table, events: list[Event]) -> str | None:
+    def headline(self, table: Table, view: bb.BareBonesView, events: list[Event]) -> str | None:
         """A Hot Potato put on someone's draw pile concerns them: say so and ping them."""
         news = [f"🥔 {seat_name(e.seats[0])} puts the Hot Potato on top of {seat_name(e.data['to'])}'s "
                 "draw pile." for e in events if e.kind == "potato" and e.data.get("to") is not None]

@@ -162,15 +162,15 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
     def chapter(self, view: rb.RattlebonesView) -> str:
         return "Game over" if view.over else f"Turn {view.turn}"
 
-    def story(self, table: Table, events: list[Event]) -> str | None:
+    def story(self, table: Table, view: rb.RattlebonesView, events: list[Event]) -> str | None:
         """A turn in a line: what it scored, built, stole or sold (moves are in /game log)."""
         said = [said_by(e) for e in events if e.kind in STORY_KINDS]
         if not said:
-            return super().story(table, events)
+            return super().story(table, view, events)
         line = " · ".join(said)
         return line if len(line) <= 380 else line[:379] + "…"
 
-    def headline(self, table: Table, events: list[Event]) -> str | None:
+    def headline(self, table: Table, view: rb.RattlebonesView, events: list[Event]) -> str | None:
         """The end, a Thief's haul and a stock payout concern more than the player whose turn it is."""
         news = [e for e in events if e.kind == "over"
                 or (e.kind == "thief" and e.data.get("victim") is not None)

@@ -309,10 +309,6 @@ class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rt
     blurb = ("Wager dice in sealed antes, roll one die each, the highest takes the pot; the last "
              "player holding dice wins. 2–6 players, about 15 minutes.")
 
-    @staticmethod
-    def _view(table: Table) -> rtb.RollTheBonesView:
-        return rtb.ENGINE.view(rtb.RollTheBonesState.model_validate(table.state), None)
-
     def table_embed(self, table: Table, view: rtb.RollTheBonesView) -> discord.Embed:
         name = namer(table)
         record = latest_roll(view)
@@ -403,10 +399,9 @@ class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rt
             return "Game over"
         return f"Round {view.round}" + (f" · tie roll {view.cycle}" if view.cycle > 1 else "")
 
-    def story(self, table: Table, events: list[Event]) -> str | None:
+    def story(self, table: Table, view: rtb.RollTheBonesView, events: list[Event]) -> str | None:
         """What the phase decided: the antes revealed, who rolls the bone, the roll and who took
         the pot (the newest first kept when bot moves ran several rounds on one table)."""
-        view = self._view(table)
         parts: list[str] = []
         late = sorted({e.seat for e in events if e.kind == "timeout" and e.seat is not None})
         if late:
@@ -426,14 +421,13 @@ class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rt
         elif "tie" in kinds and view.this_round:
             parts.append(tie_story(view.this_round[-1], seat_name))
         if not parts:
-            return super().story(table, events)
+            return super().story(table, view, events)
         text = " · ".join(parts)
         return text if len(text) <= 380 else "…" + text[-379:]
 
-    def headline(self, table: Table, events: list[Event]) -> str | None:
+    def headline(self, table: Table, view: rtb.RollTheBonesView, events: list[Event]) -> str | None:
         """A round's result pings whom it concerns: the winner, anyone who took a side pot, and
         whoever is out. The end of the game is the host's standings, so it has none."""
-        view = self._view(table)
         if view.over or "win" not in [e.kind for e in events] or view.last_round is None:
             return None
         report = view.last_round

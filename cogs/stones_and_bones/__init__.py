@@ -581,7 +581,7 @@ class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction
             return f"Tide {view.tide} rises"
         return f"Tide {view.tide} · Wave {view.wave}"
 
-    def story(self, table: Table, events: list[Event]) -> str | None:
+    def story(self, table: Table, view: sb.StonesAndBonesView, events: list[Event]) -> str | None:
         """What came of the turns while a table was live, one short clause each: sinks, folds,
         claims, Mutinies, Tide-rise choices. The throws and antes are in /game log."""
         parts = [text for e in events if (text := _story_of(e))]
@@ -589,7 +589,7 @@ class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction
             return None
         return clip(" · ".join(parts), STORY_LIMIT)
 
-    def headline(self, table: Table, events: list[Event]) -> str | None:
+    def headline(self, table: Table, view: sb.StonesAndBonesView, events: list[Event]) -> str | None:
         """Claims, Mutiny outcomes, Tide rises, cash-outs and eliminations: news that pings the
         pirates it names. Once a Mutiny is decided, its outcome is the news (the cry and the
         Challenge's rolls are in the story and the log)."""

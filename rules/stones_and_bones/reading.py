@@ -341,7 +341,7 @@ def _read_bones(faces: tuple[int, ...], tide: int, rule: IllOmensRule) -> BonesR
     if found:
         steps.append("Crossbones: " + " and ".join(found))
     return BonesReading(
-        faces=tuple(faces),  # type: ignore[arg-type]
+        faces=tuple(faces),
         bones=tuple(BoneView(face=f, tier=tier_of(f), omen=count[f] >= 2, bane=f == BANE,
                              blessing=f == BLESSING) for f in faces),
         tide=tide,

@@ -39,7 +39,7 @@ class BotProcess:
     i.e. before it connects, so by GUILD_CREATE the sync has normally been seen already.
     """
 
-    def __init__(self, fd: "FakeDiscord", env_extra: dict[str, str] | None = None,
+    def __init__(self, fd: FakeDiscord, env_extra: dict[str, str] | None = None,
                  db_path: str | os.PathLike[str] | None = None, *,
                  command: Sequence[str] | None = None, cwd: str | os.PathLike[str] = REPO_ROOT,
                  token: str = FAKE_TOKEN, log_level: str = "INFO", echo: bool = False) -> None:
@@ -81,7 +81,7 @@ class BotProcess:
             env["GAME_SEED"] = str(zlib.crc32(test.encode()))
         return env
 
-    async def start(self, wait_ready: bool = True, *, wait_sync: bool = True, timeout: float = 15.0) -> "BotProcess":
+    async def start(self, wait_ready: bool = True, *, wait_sync: bool = True, timeout: float = 15.0) -> BotProcess:
         """Spawn the process; with wait_ready, return once it is connected (see class docstring)."""
         assert self.proc is None, "a BotProcess runs once; make a new one to restart"
         self._identifies_before = len(self.fd.identifies)
@@ -170,7 +170,7 @@ class BotProcess:
             self._tmpdir = None
         return code
 
-    async def __aenter__(self) -> "BotProcess":
+    async def __aenter__(self) -> BotProcess:
         if self.proc is None:
             await self.start()
         return self

@@ -131,7 +131,7 @@ class FakeDiscord(RestApi):
                 return b.get("label")
         return None
 
-    async def __aenter__(self) -> "FakeDiscord":
+    async def __aenter__(self) -> FakeDiscord:
         await self.start()
         return self
 

@@ -31,7 +31,7 @@ class CounterView(discord.ui.View):
         super().__init__(timeout=None)
 
     @discord.ui.button(label="Count", custom_id="mini:count", style=discord.ButtonStyle.primary)
-    async def count(self, interaction: discord.Interaction, button: discord.ui.Button["CounterView"]) -> None:
+    async def count(self, interaction: discord.Interaction, button: discord.ui.Button[CounterView]) -> None:
         assert interaction.message is not None
         n = int(interaction.message.content.rsplit(" ", 1)[-1])
         await interaction.response.edit_message(content=f"pong {n + 1}", view=self)
@@ -43,12 +43,12 @@ class PickView(discord.ui.View):
 
     @discord.ui.select(custom_id="mini:pick", placeholder="Pick a die",
                        options=[discord.SelectOption(label=f"d{n}", value=str(n)) for n in (4, 6, 20)])
-    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select["PickView"]) -> None:
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[PickView]) -> None:
         await interaction.response.send_message(f"picked d{select.values[0]}", ephemeral=True)
 
 
 class AskModal(discord.ui.Modal, title="Name your table"):
-    answer: discord.ui.TextInput["AskModal"] = discord.ui.TextInput(label="Table name", custom_id="mini:answer")
+    answer: discord.ui.TextInput[AskModal] = discord.ui.TextInput(label="Table name", custom_id="mini:answer")
 
     def __init__(self) -> None:
         super().__init__(custom_id="mini:ask")

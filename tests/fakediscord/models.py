@@ -58,7 +58,7 @@ DM = 1
 
 def now_iso() -> str:
     """Discord's timestamp format (ISO 8601 with offset), which discord.utils.parse_time reads."""
-    return _dt.datetime.now(_dt.timezone.utc).isoformat()
+    return _dt.datetime.now(_dt.UTC).isoformat()
 
 
 class SnowflakeFactory:
@@ -216,7 +216,7 @@ class Interaction:
     channel_id: int
     payload: dict[str, Any]
     name: str  # command name ("game start") or custom_id
-    fd: "FakeDiscord" = field(repr=False)
+    fd: FakeDiscord = field(repr=False)
     injected_at: float = 0.0  # time.monotonic() when INTERACTION_CREATE went out
     responded_at: float | None = None
     response: dict[str, Any] | None = None

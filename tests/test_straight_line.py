@@ -1,0 +1,180 @@
+"""A step is computed once and written once: every game played to its end through the host's
+own path (step, one save, present, deliver) against a store on a real SQLite file and a Discord
+that only records what it is sent. Per step: one write of the game, one of its book, the public
+view of each state the step passes through read once, and each seat's private view at most once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import present, step
+from bot.models import Book, Seat, Table
+from bot.present import NOBODY, Channel, Origin, Post, Shrink
+from bot.runtime import TableRuntime
+from bot.step import Moment
+from bot.store import Store, open_store
+from tests.fixtures.tables import game_specs
+
+SPECS = {spec.engine.key: spec for spec in game_specs()}
+_ids = itertools.count(1000)
+
+
+class _Message:
+    def __init__(self, channel_id: int) -> None:
+        self.id = next(_ids)
+        self.channel = type("C", (), {"id": channel_id})()
+
+
+class _Channel:
+    """A channel or DM that records what the deliverer sends."""
+
+    def __init__(self, sent: list[tuple[str, dict[str, Any]]], channel_id: int) -> None:
+        self.sent, self.id = sent, channel_id
+
+    async def send(self, **message: Any) -> _Message:
+        self.sent.append(("send", message))
+        return _Message(self.id)
+
+    def get_partial_message(self, message_id: int) -> _Channel:
+        return self
+
+    async def edit(self, **message: Any) -> None:
+        self.sent.append(("edit", message))
+
+
+class _Client:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def get_partial_messageable(self, channel_id: int) -> _Channel:
+        return _Channel(self.sent, channel_id)
+
+    def get_user(self, user_id: int) -> _Channel:
+        return _Channel(self.sent, user_id)
+
+
+class _Counting:
+    """The store, counting the writes each step makes."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.writes: Counter[str] = Counter()
+
+    async def save(self, *args: Any, **kwargs: Any) -> None:
+        self.writes["game"] += 1
+        await self.store.save(*args, **kwargs)
+
+    async def put_book(self, *args: Any) -> None:
+        self.writes["book"] += 1
+        await self.store.put_book(*args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+
+@pytest.mark.parametrize("key", sorted(SPECS))
+async def test_every_step_is_computed_once_and_written_once(key: str, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = SPECS[key]
+    engine = spec.engine
+    views: list[tuple[int | None, str]] = []
+    real_view = engine.view
+
+    def counted(state: Any, seat: int | None) -> Any:
+        views.append((seat, state.model_dump_json()))
+        return real_view(state, seat)
+
+    monkeypatch.setattr(engine, "view", counted)
+    store = _Counting(await open_store(tmp_path / "games.sqlite3"))
+    client = _Client()
+    runtime = TableRuntime(client, store, None)  # type: ignore[arg-type]
+    runtime.register(spec)
+    seats = max(2, engine.min_seats)
+    table = await store.create(Table(
+        guild_id=1, channel_id=5, game=key, host_id=1, seed=7, options=engine.Options().model_dump(),
+        seats=[Seat(user_id=n + 1, name=f"P{n + 1}") for n in range(seats - 1)] + [Seat(name="Bot 1", ai=True)]))
+    rng = random.Random(3)
+    now, book = await runtime.load(table.id or 0)
+    result = step.start(now, 0.0)
+    steps = 0
+    while True:
+        views.clear()
+        store.writes.clear()
+        await runtime.carry(None, result, book, NOBODY)
+        assert store.writes == {"game": 1, "book": 1}, f"step {steps}: {store.writes}"
+        passed = [s for s, _ in views if s is None]
+        assert len(views) == len(set(views)), f"step {steps} read a view twice: {Counter(views).most_common(2)}"
+        assert len(passed) <= len(result.entries) + 1
+        if result.table.status != "active":
+            break
+        now, book = await runtime.load(table.id or 0)
+        seat = rng.choice(now.humans)
+        result = step.play(now, seat, rng.choice(now.legal(seat)), 0.0)
+        steps += 1
+        assert steps < 3000
+    assert steps > 0
+    sends = [m for kind, m in client.sent if kind == "send" and "embeds" in m]
+    assert sends, "no table was ever posted"
+    await store.close()
+
+
+def _moment(state_table: Table) -> Moment:
+    return Moment(SPECS["knucklebones"], state_table)
+
+
+def _knucklebones_table(version: int = 3) -> Table:
+    engine = SPECS["knucklebones"].engine
+    state = engine.new_game(2, engine.Options(), 11)
+    return Table(id=1, guild_id=1, channel_id=5, game="knucklebones", host_id=1, seed=11, status="active",
+                 version=version, state=state.model_dump(mode="json"),
+                 seats=[Seat(user_id=1, name="Ann"), Seat(user_id=2, name="Bob")])
+
+
+def test_a_turn_that_changes_hands_shrinks_the_clicked_table_and_posts_the_next() -> None:
+    """The plan, without Discord: a click on the live table that ends a turn strips its buttons,
+    posts the new table, which pings the next player, then shrinks the old one to history."""
+    before = _moment(_knucklebones_table())
+    first = seat = before.acting[0]
+    for _ in range(20):  # the first player's decisions, to the one that ends their turn
+        result = step.play(before, seat, before.legal(seat)[-1], 0.0)
+        if result.newly:
+            break
+        before = result.after
+    assert result.newly and result.newly != [first]
+    book = Book(message_id=77, shown=3, chapter=before.chapter, look="x")
+    seat = first
+    plan = present.present(result, Channel(book), Origin(message_id=77, seat=seat))
+    # the clicked table loses its buttons now, and shrinks once the new one is posted
+    assert isinstance(plan.answer, present.Update) and plan.answer.shown is None and plan.answer.history is None
+    assert [type(op) for op in plan.channel] == [Post, Shrink]
+    shrink = plan.channel[1]
+    assert isinstance(shrink, Shrink) and shrink.clicked and shrink.text.startswith(f"**{before.chapter}**")
+    posted = plan.channel[0]
+    following = f"<@{result.table.seats[result.newly[0]].user_id}>"
+    assert isinstance(posted, Post) and posted.shown.pings and following in (posted.shown.content or "")
+    # the same step from a command (no message clicked): the old table shrinks in the channel
+    plan = present.present(result, Channel(book), Origin(message_id=None, seat=seat))
+    assert isinstance(plan.answer, present.Reply)
+    assert [type(op) for op in plan.channel] == [Post, Shrink] and not plan.channel[1].clicked  # type: ignore[union-attr]
+
+
+def test_a_step_nobody_can_see_costs_the_channel_nothing() -> None:
+    """A timer step that changes nothing public (here: the same moment presented twice) leaves
+    the channel alone; the same step with a notice redraws the table to say it."""
+    before = _moment(_knucklebones_table())
+    result = step.resettle(before, 0.0)
+    book = Book(message_id=77, shown=3, chapter=before.chapter, look=present.look(result.after, Book()))
+    plan = present.present(result, Channel(book), NOBODY)
+    assert plan.channel == [] and plan.answer is None
+    noticed = step.StepResult(before=result.before, after=result.after, notice="⏰ Time ran out")
+    plan = present.present(noticed, Channel(book), NOBODY)
+    assert [type(op) for op in plan.channel] == [present.Edit]
+    scrolled = present.present(noticed, Channel(book, scrolled=True), NOBODY)
+    assert [type(op) for op in scrolled.channel] == [Post] and scrolled.channel[0].strip == 77  # type: ignore[union-attr]
