@@ -9,12 +9,39 @@ from pydantic import BaseModel
 
 from bot.models import Table
 from bot.pictures import Picture
-from rules.base import Engine, Event
+from rules.base import Engine, Event, GameError
 
 
 V = TypeVar("V", bound=BaseModel)
 A = TypeVar("A", bound=BaseModel)
 O = TypeVar("O", bound=BaseModel)
+
+
+class Tavern:
+    """What a game that a game-master can run tells the host. The defaults: no stakes, no
+    record at the end."""
+
+    #: an NPC's name the refusal of a bad one suggests
+    npc_example: ClassVar[str] = "Old Marrow"
+    #: what a seat's stake is called here ("purse"); None: the game has no stakes
+    stake_word: ClassVar[str | None] = None
+
+    def parse_stake(self, text: str) -> int:
+        """A stake the host typed, in the game's units; a Refusal that says how to write one."""
+        raise GameError("This game has no stakes: seat the NPC without one.")
+
+    def stake_text(self, options: Any, stake: int | None) -> str | None:
+        """A seat's stake in words for the lobby (``None``: the seat set none)."""
+        return None
+
+    def starting_options(self, options: Any, stakes: list[int | None]) -> Any:
+        """The options a game starts with, given what each seat brings."""
+        return options
+
+    def last_words(self, table: Table, view: BaseModel) -> list[dict[str, Any]]:
+        """Messages (keyword arguments of ``channel.send``) after the final standings, such as a
+        ledger with a file the game-master keeps; they ride on the final table when they fit."""
+        return []
 
 
 class GameSpec(Generic[V, A, O]):
@@ -27,6 +54,8 @@ class GameSpec(Generic[V, A, O]):
     colour: ClassVar[discord.Colour] = discord.Colour.dark_gold()
     #: the lobby's one line: what the game is and about how long it takes
     blurb: ClassVar[str] = ""
+    #: tavern mode (NPC seats, stakes, a record at the end), for games a game-master can run
+    tavern: ClassVar[Tavern | None] = None
 
     def table_embed(self, table: Table, view: V) -> discord.Embed:
         """The live public table (``view`` is ``engine.view(state, None)``): only what a player
@@ -84,30 +113,9 @@ class GameSpec(Generic[V, A, O]):
         """One line for the choices everyone makes on the table at once (Engine.open_actions)."""
         return "choose below; this choice is public."
 
-    def start_options(self, table: Table, options: O) -> O:
-        """The options the game starts with; a game that reads seat stakes puts them in here."""
-        return options
-
     def score_text(self, score: int) -> str:
         """A final score in words, for the standings."""
         return f"{score} points"
-
-    def stake_text(self, table: Table, stake: int | None) -> str | None:
-        """A seat's stake in words for the lobby (``None``: the seat set none); None shows
-        nothing. A game with a default stake shows it for every seat."""
-        return None if stake is None else str(stake)
-
-    def timer_seconds(self, table: Table, state: Any) -> int | None:
-        """The time for the decisions awaited in ``state``: the table's timer, or the rules' own
-        window (Engine.decision_window) when that is shorter or the table has no timer."""
-        window = self.engine.decision_window(state)
-        timer = table.timer_seconds
-        return min(timer, window) if timer and window else (timer or window)
-
-    def finish_messages(self, table: Table, view: V) -> list[dict[str, Any]]:
-        """Messages (keyword arguments of ``channel.send``) posted after the final standings,
-        such as a ledger with a file the game-master keeps."""
-        return []
 
     def rules_text(self, options: O) -> str:
         raise NotImplementedError

@@ -263,8 +263,13 @@ def dms(moment: Moment, book: Book, seats: list[int]) -> list[Dm]:
 
 def _last_words_alone(moment: Moment) -> list[dict[str, Any]]:
     """The game's last words that cannot ride on the final table."""
-    extras = moment.spec.finish_messages(moment.table, moment.public)
+    extras = _last_words(moment)
     return [] if _fits(extras) else extras
+
+
+def _last_words(moment: Moment) -> list[dict[str, Any]]:
+    tavern = moment.spec.tavern
+    return tavern.last_words(moment.table, moment.public) if tavern is not None else []
 
 
 def _fits(extras: list[dict[str, Any]]) -> bool:
@@ -322,7 +327,7 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
         embeds = [embed, standings]
         shown = Shown(_content(lines), embeds, _frozen(view), picture, pings=True)
         if last_words:
-            _ride(shown, spec.finish_messages(table, public))
+            _ride(shown, _last_words(moment))
         return shown
 
     if table.paused:
@@ -436,7 +441,7 @@ def lobby_embed(spec: GameSpec[Any, Any, Any], table: Table) -> discord.Embed:
     seats = "\n".join(
         f"{i + 1}. {safe(s.name)}{' (host)' if s.user_id == table.host_id and not s.ai else ''}"
         f"{' (AI)' if s.ai and not s.name.startswith('Bot ') else ''}"
-        f"{f' · {stake}' if (stake := spec.stake_text(table, s.stake)) else ''}"
+        f"{f' · {stake}' if spec.tavern and (stake := spec.tavern.stake_text(options, s.stake)) else ''}"
         for i, s in enumerate(table.seats)
     ) or "Nobody yet."
     about = f"{spec.blurb}\n" if spec.blurb else ""

@@ -287,7 +287,9 @@ def _deadline(after: Moment, now: float) -> float | None:
     table = after.table
     if not after.playing or table.paused or not after.humans:
         return None
-    seconds = after.spec.timer_seconds(table, after.state)
+    window = after.engine.decision_window(after.state)
+    timer = table.timer_seconds
+    seconds = min(timer, window) if timer and window else (timer or window)
     return now + float(seconds) if seconds else None
 
 
@@ -332,7 +334,9 @@ def start(before: Moment, now: float) -> StepResult:
     """The host starts the game: the engine deals, and bot seats play until a person acts."""
     spec, table = before.spec, _draft(before)
     engine = spec.engine
-    options = spec.start_options(table, engine.Options.model_validate(table.options))
+    options = engine.Options.model_validate(table.options)
+    if spec.tavern is not None:
+        options = spec.tavern.starting_options(options, [s.stake for s in table.seats])
     fewest, _ = engine.seat_range(options)
     if len(table.seats) < fewest:
         raise Refusal(f"{engine.title} needs at least {fewest} players; press **Join** or **Add AI**.")

@@ -27,12 +27,11 @@ from discord import app_commands
 from pydantic import ValidationError
 
 from bot.errors import Refusal, guarded
-from bot.game_cog import GameCog
-from bot.games import GameSpec
-from bot.models import Seat, Table
+from bot.games import GameSpec, Tavern
+from bot.models import Table
 from bot.pictures import Picture
 from bot.render import EMBED_DESCRIPTION, FIELD_VALUE, clip
-from bot.seats import npc_name
+from bot.tavern import TavernCog
 from cogs.bare_bones.pictures import dice_picture
 from rules import bare_bones as bb
 from rules.base import Event, seat_name
@@ -238,6 +237,7 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
     engine = bb.ENGINE
     command = "bare-bones"
     colour = discord.Colour.from_rgb(226, 214, 190)
+    tavern = Tavern()
     blurb = ("Build a deck of Dice Cards and Actions, roll what your hand gives you, buy better "
              "cards; 12 rounds, hands dealt by DM. 2–4 players, about 15 minutes a player.")
 
@@ -530,7 +530,7 @@ def make_options(action_set: str, custom_actions: str | None, draft_white: bool,
                       "e.g. `Greed, Pairs, Run, Mimic, Joyride, Yard Sale, Re-Re-Roll`.") from error
 
 
-class BareBonesCog(GameCog, group_name="bare-bones",
+class BareBonesCog(TavernCog, group_name="bare-bones",
                    group_description="Bare Bones: build a deck, roll its dice, 12 rounds"):
     spec = SPEC
 
@@ -566,23 +566,6 @@ class BareBonesCog(GameCog, group_name="bare-bones",
         async def run() -> None:
             options = make_options(action_set, custom_actions, draft_white, dice_limit, run_multiple)
             await self.bot.runtime.open_lobby(interaction, SPEC, options, host_plays=not gm_mode)
-
-        await guarded(interaction, run)
-
-    @app_commands.command(name="npc", description="Seat a named bot player (host, in the lobby)")
-    @app_commands.describe(name="The NPC's name, e.g. Old Marrow")
-    async def npc(self, interaction: discord.Interaction, name: str) -> None:
-        async def run() -> None:
-            def change(table: Table) -> str:
-                if table.game != bb.ENGINE.key:
-                    raise Refusal("The game in this channel is not Bare Bones.")
-                if len(table.seats) >= SPEC.engine.max_seats:
-                    raise Refusal(f"The table is full ({SPEC.engine.max_seats} seats).")
-                who = npc_name(name, table, "Old Marrow")
-                table.seats.append(Seat(name=who, ai=True))
-                return f"{who} takes seat {len(table.seats)}."
-
-            await self.bot.runtime.edit_lobby(interaction, change)
 
         await guarded(interaction, run)
 

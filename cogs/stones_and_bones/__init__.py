@@ -28,12 +28,11 @@ from discord import app_commands
 from pydantic import BaseModel
 
 from bot.errors import Refusal, guarded
-from bot.game_cog import GameCog
-from bot.games import GameSpec
-from bot.models import Seat, Table
+from bot.games import GameSpec, Tavern
+from bot.models import Table
 from bot.pictures import Picture
 from bot.render import FIELD_VALUE, clip, seat_names
-from bot.seats import find_seat, npc_name
+from bot.tavern import TavernCog
 from cogs.stones_and_bones.pictures import throw_picture
 from rules import stones_and_bones as sb
 from rules.base import Event
@@ -402,10 +401,47 @@ def ask(table: Table, view: sb.StonesAndBonesView, seat: int | None) -> str:
     return seat_names(table, view.question)
 
 
+COLOUR = discord.Colour.from_rgb(60, 110, 150)
+
+
+class StonesAndBonesTavern(Tavern):
+    """A character's purse is their stake; the game-master keeps the ledger."""
+
+    npc_example = "One-Eyed Mags"
+    stake_word = "purse"
+
+    def parse_stake(self, text: str) -> int:
+        return parse_coins(text)
+
+    def stake_text(self, options: sb.StonesAndBonesOptions, stake: int | None) -> str:
+        return f"purse of {coins(sb.purse_of(options, stake))}"
+
+    def starting_options(self, options: sb.StonesAndBonesOptions,
+                         stakes: list[int | None]) -> sb.StonesAndBonesOptions:
+        """Seats whose purse the host set bring it; the others bring the starting purse."""
+        return sb.options_with_purses(options, stakes)
+
+    def last_words(self, table: Table, view: BaseModel) -> list[dict[str, Any]]:
+        """The ledger: each seat's buy-in, cash-out and net in coins, and the same as a CSV file
+        the game-master keeps (amounts in copper and in coins; the nets sum to zero)."""
+        rows = cast(sb.StonesAndBonesView, view).ledger
+        total = sum(r.net for r in rows)
+        embed = discord.Embed(
+            title=f"Stones & Bones ledger · game #{table.id}",
+            description=clip("\n".join(ledger_lines(table, rows)), 4000)
+            + f"\n\nEvery copper accounted for: the nets sum to {signed_coins(total)}.",
+            colour=COLOUR,
+        )
+        data = ledger_csv(table, rows).encode()
+        name = f"stones-and-bones-{table.id}-ledger.csv"
+        return [{"embed": embed, "file": discord.File(io.BytesIO(data), filename=name)}]
+
+
 class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction, sb.StonesAndBonesOptions]):
     engine = sb.ENGINE
     command = "stones-and-bones"
-    colour = discord.Colour.from_rgb(60, 110, 150)
+    colour = COLOUR
+    tavern = StonesAndBonesTavern()
     blurb = ("A pirate tavern game: four d20 Bones set your bet, your Stone claims the coffer; "
              "Mutinies and rising Tides. 2–6 players, 30 to 60 minutes (the crew may end it at any Tide rise).")
 
@@ -621,41 +657,13 @@ class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction
 
     # -- the rest -----------------------------------------------------------------------------
 
-    def start_options(self, table: Table, options: sb.StonesAndBonesOptions) -> sb.StonesAndBonesOptions:
-        """Seats whose purse the host set bring it; the others bring the starting purse."""
-        return sb.options_with_purses(options, [s.stake for s in table.seats])
-
     def score_text(self, score: int) -> str:
         return f"a net of {signed_coins(score)}"
-
-    def stake_text(self, table: Table, stake: int | None) -> str | None:
-        options = sb.StonesAndBonesOptions.model_validate(table.options)
-        return f"purse of {coins(sb.purse_of(options, stake))}"
-
-    def timer_seconds(self, table: Table, state: BaseModel) -> int | None:
-        """The table's timer, shortened to the rules' window for the decision (the «Mutiny!»
-        call), which also runs at a table whose timer is off."""
-        return shorter(table.timer_seconds, self.engine.decision_window(cast(sb.StonesAndBonesState, state)))
-
-    def finish_messages(self, table: Table, view: sb.StonesAndBonesView) -> list[dict[str, Any]]:
-        """The ledger: each seat's buy-in, cash-out and net in coins, and the same as a CSV file
-        the game-master keeps (amounts in copper and in coins; the nets sum to zero)."""
-        rows = view.ledger
-        total = sum(r.net for r in rows)
-        embed = discord.Embed(
-            title=f"Stones & Bones ledger · game #{table.id}",
-            description=clip("\n".join(ledger_lines(table, rows)), 4000)
-            + f"\n\nEvery copper accounted for: the nets sum to {signed_coins(total)}.",
-            colour=self.colour,
-        )
-        data = ledger_csv(table, rows).encode()
-        name = f"stones-and-bones-{table.id}-ledger.csv"
-        return [{"embed": embed, "file": discord.File(io.BytesIO(data), filename=name)}]
 
     def rules_text(self, options: sb.StonesAndBonesOptions) -> str:
         return sb.rules_summary(options) + (
             "\n\n**Tavern mode** (`/stones-and-bones …`): `new gm_mode:True` runs the table without "
-            "a seat, `npc` seats a named NPC, `purse` sets a seat's purse; `/game pause`, `/game "
+            "a seat, `npc` seats a named NPC, `stake` sets a seat's purse; `/game pause`, `/game "
             "resume`; a ledger (embed and CSV) at the end.")
 
     def option_lines(self, options: sb.StonesAndBonesOptions) -> list[str]:
@@ -743,12 +751,7 @@ SPEC = StonesAndBonesSpec()
 
 
 
-def _ours(table: Table) -> None:
-    if table.game != sb.ENGINE.key:
-        raise Refusal("The game in this channel is not Stones & Bones.")
-
-
-class StonesAndBonesCog(GameCog, group_name="stones-and-bones",
+class StonesAndBonesCog(TavernCog, group_name="stones-and-bones",
                         group_description="Stones & Bones: bet on the Bones, claim the coffer"):
     spec = SPEC
 
@@ -792,40 +795,6 @@ class StonesAndBonesCog(GameCog, group_name="stones-and-bones",
                 "fold": fold, "mutiny_trigger": mutiny_trigger, "pilfer": pilfer, "grumbles": grumbles,
             })
             await self.bot.runtime.open_lobby(interaction, SPEC, options, host_plays=not gm_mode)
-
-        await guarded(interaction, run)
-
-    @app_commands.command(name="npc", description="Seat an NPC played by the bot (host, in the lobby)")
-    @app_commands.describe(name="The NPC's name, e.g. One-Eyed Mags",
-                           purse="Their purse: coins like 12gp 5sp, or whole gp (default: the starting purse)")
-    async def npc(self, interaction: discord.Interaction, name: str, purse: str | None = None) -> None:
-        async def run() -> None:
-            def change(table: Table) -> str:
-                _ours(table)
-                if len(table.seats) >= SPEC.engine.max_seats:
-                    raise Refusal(f"The table is full ({SPEC.engine.max_seats} seats).")
-                who = npc_name(name, table, "One-Eyed Mags")
-                stake = parse_coins(purse) if purse is not None else None
-                table.seats.append(Seat(name=who, ai=True, stake=stake))
-                return f"{who} takes seat {len(table.seats)} with a {SPEC.stake_text(table, stake)}."
-
-            await self.bot.runtime.edit_lobby(interaction, change)
-
-        await guarded(interaction, run)
-
-    @app_commands.command(name="purse", description="Set a seat's starting purse (host, in the lobby)")
-    @app_commands.rename(seat_or_player="seat-or-player")
-    @app_commands.describe(seat_or_player="A seat number, an @player or an NPC's name",
-                           amount="Coins like 12gp 5sp, or whole gp like 40")
-    async def purse(self, interaction: discord.Interaction, seat_or_player: str, amount: str) -> None:
-        async def run() -> None:
-            def change(table: Table) -> str:
-                _ours(table)
-                seat = find_seat(table, seat_or_player)
-                table.seats[seat].stake = parse_coins(amount)
-                return f"{table.seats[seat].name} brings a {SPEC.stake_text(table, table.seats[seat].stake)}."
-
-            await self.bot.runtime.edit_lobby(interaction, change)
 
         await guarded(interaction, run)
 

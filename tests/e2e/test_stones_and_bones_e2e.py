@@ -123,9 +123,9 @@ async def open_gm_table(fd: FakeDiscord, gm: FakeUser, players: list[FakeUser],
     assert "pirate tavern game" in description(lobby)  # the lobby says what the game is
     for p in players:
         await (await fd.click(p, lobby, button(fd, lobby, "Join"))).wait_response()
-    said = await slash_ok(fd, gm, "stones-and-bones npc", {"name": NPC, "purse": "3pp"})
+    said = await slash_ok(fd, gm, "stones-and-bones npc", {"name": NPC, "stake": "3pp"})
     assert said["data"]["flags"] & 64 and NPC in said["data"]["content"]
-    said = await slash_ok(fd, gm, "stones-and-bones purse",
+    said = await slash_ok(fd, gm, "stones-and-bones stake",
                           {"seat-or-player": f"<@{players[0].id}>", "amount": "8gp 5sp"})
     assert "8 gp 5 sp" in said["data"]["content"]
     return await fd.wait_until(lambda: NPC in text_of(fd.message(lobby["id"])) and "8 gp 5 sp"
@@ -367,24 +367,24 @@ async def test_only_the_gm_manages_the_lobby_and_bad_input_changes_nothing(tmp_p
             assert field(before, "Seats").splitlines() == ["1. Ann · purse of 2 pp"]
             # players cannot seat NPCs or set purses
             await refused(fd, ann, "stones-and-bones npc", {"name": "Sly Pete"}, "Only the host")
-            await refused(fd, ann, "stones-and-bones purse", {"seat-or-player": "1", "amount": "90gp"},
+            await refused(fd, ann, "stones-and-bones stake", {"seat-or-player": "1", "amount": "90gp"},
                           "Only the host")
             # bad input from the GM is refused and changes nothing
             for amount, words in (("12 goats", "is not an amount"), ("0", "from 1 cp"),
                                   ("5gp 5gp", "Name each coin once"), ("1.5", "is not an amount"),
                                   ("99999999pp", "from 1 cp")):
-                await refused(fd, gm, "stones-and-bones purse", {"seat-or-player": "Ann", "amount": amount},
+                await refused(fd, gm, "stones-and-bones stake", {"seat-or-player": "Ann", "amount": amount},
                               words)
-            await refused(fd, gm, "stones-and-bones purse", {"seat-or-player": "7", "amount": "9gp"},
+            await refused(fd, gm, "stones-and-bones stake", {"seat-or-player": "7", "amount": "9gp"},
                           "No seat matches")
             await refused(fd, gm, "stones-and-bones npc", {"name": "<@1> **Mags**"}, "1 to 32 characters")
             await refused(fd, gm, "stones-and-bones npc", {"name": "ann"}, "already called")
-            await refused(fd, gm, "stones-and-bones npc", {"name": "Sly Pete", "purse": "a few"},
+            await refused(fd, gm, "stones-and-bones npc", {"name": "Sly Pete", "stake": "a few"},
                           "is not an amount")
             assert fd.message(lobby["id"]) == before
             # the GM's good input shows in the lobby
-            await slash_ok(fd, gm, "stones-and-bones npc", {"name": "Sly Pete", "purse": "4gp 2sp 1cp"})
-            await slash_ok(fd, gm, "stones-and-bones purse", {"seat-or-player": "ann", "amount": "7"})
+            await slash_ok(fd, gm, "stones-and-bones npc", {"name": "Sly Pete", "stake": "4gp 2sp 1cp"})
+            await slash_ok(fd, gm, "stones-and-bones stake", {"seat-or-player": "ann", "amount": "7"})
             await fd.wait_until(lambda: field(fd.message(lobby["id"]), "Seats").splitlines()
                                 == ["1. Ann · purse of 7 gp", "2. Sly Pete (AI) · purse of 4 gp 2 sp 1 cp"],
                                 timeout=3, what="the lobby to show both purses")
