@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cogs.roll import roll_text  # noqa: E402
-from cogs.roll_bones import MAX_TIDE, bones_embed, roll_bones  # noqa: E402
+from cogs.dice.roll import roll_text  # noqa: E402
+from cogs.dice.roll_bones import MAX_TIDE, bones_embed, roll_bones  # noqa: E402
 from rules.notation import RollError, roll  # noqa: E402
 
 TYPICAL = ["1d20+5", "4d6kh3", "8d6", "2d20kh1+7", "10d10e10", "1d20[attack]+5 sneak attack"]

@@ -29,9 +29,10 @@ from bot.store import open_store
 log = logging.getLogger(__name__)
 
 
-def game_extensions(extra: str = "") -> list[str]:
-    """Every module in cogs/ (a new game changes nothing here), then EXTRA_COGS. Found by name,
-    as discord.py loads extensions: the host never imports a game."""
+def extensions(extra: str = "") -> list[str]:
+    """Every package in cogs/ (each game's, and the dice tools), then EXTRA_COGS: a new game
+    changes nothing here. Found by name, as discord.py loads extensions, so the host never
+    imports a game; a game is known as one when its cog registers its GameSpec."""
     package = importlib.import_module("cogs")
     found = [f"cogs.{m.name}" for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_")]
     return sorted(found) + [name.strip() for name in extra.split(",") if name.strip()]
@@ -87,7 +88,7 @@ class Boneyard(commands.AutoShardedBot):
                                     game_seed=self.settings.game_seed)
         store.watch_deadlines(self.runtime.deadline_written)
         await self.load_extension("bot.commands")
-        for name in game_extensions(self.settings.extra_cogs):
+        for name in extensions(self.settings.extra_cogs):
             await self.load_extension(name)
         self.add_dynamic_items(*ALL_ITEMS)
         self._deadline_task = asyncio.create_task(run_deadlines(self.runtime), name="deadlines")

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.errors import Refusal
-from cogs.roll_bones import MAX_TIDE, bones_embed, roll_bones
+from cogs.dice.roll_bones import MAX_TIDE, bones_embed, roll_bones
 from rules.stones_and_bones.reading import coins, read_bones, throw_of
 from tests.test_notation import Loaded
 
