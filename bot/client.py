@@ -76,6 +76,10 @@ class Boneyard(commands.AutoShardedBot):
             shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,  # type: ignore[arg-type]
         )
         self.settings = settings
+        # Nothing here reads message edits, and each of the bot's own table edits comes back as
+        # MESSAGE_UPDATE, for which discord.py builds a whole Message: on every click, a cost
+        # with no use. (The guild-messages intent stays: new messages tell a table scrolled away.)
+        self._connection.parsers["MESSAGE_UPDATE"] = lambda data: None
         self.runtime: TableRuntime = None  # type: ignore[assignment]  # set in setup_hook
         self._deadline_task: asyncio.Task[Any] | None = None
         self._frozen = False

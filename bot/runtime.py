@@ -112,7 +112,9 @@ class TableRuntime(Lobby):
                 interaction.channel_id == table.channel_id
                 or (interaction.guild_id is None and table.seat_of(interaction.user.id) is not None)):
             raise Refusal("That button belongs to a game somewhere else.")
-        return Moment(self.specs[table.game], table), await self.store.book(game_id)
+        book = await self.store.book(game_id)
+        shown = book.chapter if book.shown == table.version and book.chapter else None
+        return Moment(self.specs[table.game], table, chapter=shown), book
 
     async def live_table(self, channel_id: int) -> Table:
         table = await self.store.live_in_channel(channel_id)

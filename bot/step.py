@@ -37,8 +37,12 @@ class Moment:
     """A stored table as the host reads it: the state parsed once, and what the engine says of
     it (who acts, their legal actions, views, stamps) each asked at most once."""
 
-    def __init__(self, spec: GameSpec[Any, Any, Any], table: Table, state: BaseModel | None = None) -> None:
+    def __init__(self, spec: GameSpec[Any, Any, Any], table: Table, state: BaseModel | None = None, *,
+                 chapter: str | None = None) -> None:
+        """``chapter``: where the game stands, when the caller knows it already (the book of a
+        table shown up to date), which spares reading it off a public view of this state."""
         self.spec = spec
+        self._chapter = chapter
         self.engine = spec.engine
         self.table = table
         if state is None and table.state is not None:
@@ -109,6 +113,8 @@ class Moment:
 
     @cached_property
     def chapter(self) -> str:
+        if self._chapter is not None:
+            return self._chapter
         return seat_names(self.table, self.spec.chapter(self.public)) if self.state is not None else ""
 
     def waiting_for(self) -> str:

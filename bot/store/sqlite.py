@@ -12,7 +12,7 @@ import json
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -263,46 +263,51 @@ class SqliteStore(Store):
         now = time.time()
         table.updated_at = now
         text = table.model_dump_json()
-        conn = self._conn
-        one, many = conn.execute, conn.executemany
-        steps: list[tuple[Callable[..., Any], str, Any]] = []
+        steps: list[tuple[bool, str, Any]] = []  # (many rows, statement, arguments)
         if interaction_id is not None:
-            steps.append((one, "INSERT INTO interactions (id, game_id, at) VALUES (?,?,?)",
+            steps.append((False, "INSERT INTO interactions (id, game_id, at) VALUES (?,?,?)",
                           (interaction_id, table.id, now)))
         update = len(steps)
-        steps.append((one, "UPDATE games SET status=?, version=?, table_json=?, updated_at=?"
-                           " WHERE id=? AND version=?",
+        steps.append((False, "UPDATE games SET status=?, version=?, table_json=?, updated_at=?"
+                             " WHERE id=? AND version=?",
                       (table.status, table.version, text, now, table.id, expected_version)))
-        steps.append((many, "INSERT INTO actions (game_id, version, seat, user_id, action, events, chapter, at)"
+        steps.append((True, "INSERT INTO actions (game_id, version, seat, user_id, action, events, chapter, at)"
                             " VALUES (?,?,?,?,?,?,?,?)",
                       [(table.id, e.version, e.seat, e.user_id, json.dumps(e.action),
                         json.dumps(e.events), e.chapter, now) for e in log]))
         if isinstance(deadline, float) and table.live:
-            steps.append((one, "INSERT OR REPLACE INTO deadlines (game_id, version, due_at, claimed_until) VALUES (?,?,?,NULL)",
-                          (table.id, table.version, deadline)))
+            steps.append((False, "INSERT OR REPLACE INTO deadlines (game_id, version, due_at, claimed_until)"
+                                 " VALUES (?,?,?,NULL)", (table.id, table.version, deadline)))
         elif deadline != "keep" or not table.live:
-            steps.append((one, "DELETE FROM deadlines WHERE game_id=?", (table.id,)))
+            steps.append((False, "DELETE FROM deadlines WHERE game_id=?", (table.id,)))
         if results:
-            steps.append((many, "INSERT OR REPLACE INTO results (game_id, guild_id, game, seat, user_id,"
+            steps.append((True, "INSERT OR REPLACE INTO results (game_id, guild_id, game, seat, user_id,"
                                 " rank, score, finished_at) VALUES (?,?,?,?,?,?,?,?)",
                           [(table.id, table.guild_id, table.game, r["seat"], r["user_id"], r["rank"],
                             r["score"], now) for r in results]))
-        async with self._lock:
-            await conn.execute("BEGIN IMMEDIATE")
+
+        def write() -> None:
+            """The whole transaction in one call on the connection's thread: one hop from the
+            event loop per click, where a statement at a time took six."""
+            raw = self._conn._conn  # aiosqlite's sqlite3 connection, used on its own thread
+            raw.execute("BEGIN IMMEDIATE")
             try:
-                for index, (run, sql, args) in enumerate(steps):
+                for index, (many, sql, args) in enumerate(steps):
                     try:
-                        cursor = await run(sql, args)
+                        cursor = raw.executemany(sql, args) if many else raw.execute(sql, args)
                     except sqlite3.IntegrityError as exc:
                         if index == 0 and interaction_id is not None:
                             raise DuplicateInteraction(str(interaction_id)) from exc
                         raise
                     if index == update and cursor.rowcount != 1:
                         raise VersionConflict(f"game {table.id} is no longer at version {expected_version}")
-                await conn.execute("COMMIT")
+                raw.execute("COMMIT")
             except BaseException:
-                await conn.execute("ROLLBACK")
+                raw.execute("ROLLBACK")
                 raise
+
+        async with self._lock:
+            await self._conn._execute(write)
         if table.live and table.id is not None:
             self._remember(table.id, text)
         else:
