@@ -23,11 +23,17 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+_BRACKET = re.compile(r"(?<!\\)([\[\]])")
+
+
 def safe(text: str) -> str:
     """User-supplied text (a display name, an NPC's name, a comment) as a message must show it:
     its markdown shown rather than applied, and no mention, link or heading it could form.
     Button labels and menu options are plain text already and take names as they are."""
     text = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    # a bracket that escape_markdown left (a name cut short, a link not yet closed) could still
+    # pair with text after it into a masked link
+    text = _BRACKET.sub(r"\\\1", text)
     return text.replace("<", "<\u200b").replace("://", ":\u200b//")
 
 

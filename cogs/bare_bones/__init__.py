@@ -30,7 +30,7 @@ from bot.errors import Refusal, guarded
 from bot.games import GameSpec, Tavern
 from bot.models import Table
 from bot.pictures import Picture
-from bot.render import EMBED_DESCRIPTION, FIELD_VALUE, clip
+from bot.render import EMBED_DESCRIPTION, FIELD_VALUE, clip, safe
 from bot.tavern import TavernCog
 from cogs.bare_bones.pictures import dice_picture
 from rules import bare_bones as bb
@@ -138,7 +138,7 @@ def player_line(table: Table, view: bb.BareBonesView, p: bb.PlayerView) -> str:
     if p.hot_potatoes:
         extra.append(f"🥔×{p.hot_potatoes}" if p.hot_potatoes > 1 else "🥔")
     tail = (" · " + " · ".join(extra)) if extra else ""
-    return (f"{mark}**{clip(table.seats[p.seat].name, 20)}** {p.score} pts · deck {p.draw_size} · "
+    return (f"{mark}**{safe(clip(table.seats[p.seat].name, 20))}** {p.score} pts · deck {p.draw_size} · "
             f"hand {p.hand_size}{tail}")
 
 
@@ -251,7 +251,7 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
         lines: list[str] = []
         turn = view.turn
         if turn is not None:
-            who = table.seats[turn.seat].name
+            who = safe(table.seats[turn.seat].name)
             stage = STAGE_WORDS.get(turn.stage, turn.stage)
             if view.pending is not None and view.pending.card:
                 card = bb.BY_KEY.get(view.pending.card)
@@ -264,7 +264,7 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
             if turn.play:
                 lines.append(f"In play: {in_play(turn)}")
             for r in turn.reveals:
-                lines.append(f"👀 {table.seats[r.seat].name}'s hand ({r.by.replace('_', ' ').title()}): "
+                lines.append(f"👀 {safe(table.seats[r.seat].name)}'s hand ({r.by.replace('_', ' ').title()}): "
                              f"{grouped([short(c.name) for c in r.cards]) or 'empty'}")
             if turn.dice:
                 lines.append(f"🎲 {dice_words(turn)}")
@@ -274,7 +274,7 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
             if turn.bought:
                 lines.append("Bought: " + ", ".join(short(b.replace("_", " ").title()) for b in turn.bought))
         for b in view.blocks:
-            lines.append(f"🚫 {table.seats[b.owner].name} blocks {b.value}s ({b.card})")
+            lines.append(f"🚫 {safe(table.seats[b.owner].name)} blocks {b.value}s ({b.card})")
         lines.append(f"**Supply** {supply_line(view)}")
         lines.append("")
         lines += [player_line(table, view, p) for p in ordered_players(view)]
@@ -284,13 +284,13 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
     def _draft_embed(self, table: Table, view: bb.BareBonesView) -> discord.Embed:
         draft = view.draft
         assert draft is not None
-        lines = [f"▸ **{table.seats[draft.drafter].name}** picks a card (Draft round {draft.round} of 3)"]
+        lines = [f"▸ **{safe(table.seats[draft.drafter].name)}** picks a card (Draft round {draft.round} of 3)"]
         if draft.picks:
             recent = draft.picks[-len(view.order):]
-            lines.append("Picked: " + ", ".join(f"{table.seats[s].name} {short(n)}" for s, n in recent))
+            lines.append("Picked: " + ", ".join(f"{safe(table.seats[s].name)} {short(n)}" for s, n in recent))
         lines.append(f"**Draftable** {supply_line(view, draft=True)}")
         lines.append("")
-        lines += [f"{'▸ ' if p.seat == draft.drafter else ''}**{clip(table.seats[p.seat].name, 20)}** "
+        lines += [f"{'▸ ' if p.seat == draft.drafter else ''}**{safe(clip(table.seats[p.seat].name, 20))}** "
                   f"Player {p.player_number} · {p.owned} cards" for p in ordered_players(view)]
         return discord.Embed(title=f"Bare Bones · Draft pick {draft.pick} of {draft.picks_total}",
                              description="\n".join(lines), colour=self.colour)
@@ -320,7 +320,7 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
             lines.append("**Your deck so far**: " + grouped(
                 [short(n) for n, c in me.owned.items() for _ in range(c)]))
             if view.draft.drafter != seat:
-                lines.append(f"{table.seats[view.draft.drafter].name} is picking.")
+                lines.append(f"{safe(table.seats[view.draft.drafter].name)} is picking.")
             return discord.Embed(title=title, description="\n".join(lines), colour=self.colour)
         title = "Your hand" if view.over else f"Your hand · Round {view.round}"
         dice = [short(c.name) for c in me.hand if c.dice]
@@ -347,7 +347,7 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
             piles.append(f"owes {me.loan}c")
         lines.append(" · ".join(piles))
         if view.turn is not None and view.turn.seat != seat and not view.over:
-            lines.append(f"{table.seats[view.turn.seat].name}'s turn · {STAGE_WORDS.get(view.turn.stage, '')}")
+            lines.append(f"{safe(table.seats[view.turn.seat].name)}'s turn · {STAGE_WORDS.get(view.turn.stage, '')}")
         return discord.Embed(title=title, description="\n".join(lines), colour=self.colour)
 
     def prompt(self, table: Table, view: bb.BareBonesView, seat: int) -> str:

@@ -16,7 +16,7 @@ from bot.game_cog import GameCog
 from bot.games import GameSpec
 from bot.models import Table
 from bot.pictures import Picture
-from bot.render import FIELD_VALUE, clip
+from bot.render import FIELD_VALUE, clip, safe
 from cogs.knucklebones.pictures import dice_picture
 from rules import knucklebones as kb
 from rules.base import Event
@@ -104,7 +104,7 @@ def score_lines(table: Table, view: kb.KnucklebonesView) -> list[str]:
     """One short line per player, so six players read on a phone: the total and items left."""
     lines = []
     for sheet in view.sheets:
-        name = table.seats[sheet.seat].name
+        name = safe(table.seats[sheet.seat].name)
         left = len(view.items) - sheet.filled
         mark = "▸ " if view.current_seat == sheet.seat else ""
         lines.append(f"{mark}**{clip(name, 20)}** {sheet.total} · {left} left")
@@ -130,7 +130,7 @@ class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.K
         if view.over:
             return discord.Embed(title="Knucklebones: every sheet is full", colour=self.colour,
                                  description=f"{view.turns_total} turns played. **Details** shows every sheet.")
-        who = table.seats[view.current_seat or 0].name
+        who = safe(table.seats[view.current_seat or 0].name)
         lines = [f"**{who}** rolled {roll_line(view)}"]
         if view.pending is None:
             could = chances(view)
@@ -153,7 +153,7 @@ class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.K
     def details(self, table: Table, view: kb.KnucklebonesView, seat: int | None) -> list[discord.Embed]:
         sheet = discord.Embed(title="Score sheets", colour=self.colour)
         for s in view.sheets:
-            sheet.add_field(name=clip(table.seats[s.seat].name, 256), value=clip(sheet_field(view, s), FIELD_VALUE),
+            sheet.add_field(name=safe(clip(table.seats[s.seat].name, 256)), value=clip(sheet_field(view, s), FIELD_VALUE),
                             inline=False)
         legend = discord.Embed(title="The runes", colour=self.colour, description="\n".join(
             f"**{rune(face)}** {what}" for face, what in RUNE_ACTIONS.items()

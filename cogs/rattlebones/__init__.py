@@ -20,7 +20,7 @@ from bot.game_cog import GameCog
 from bot.games import GameSpec
 from bot.models import Table
 from bot.pictures import Picture
-from bot.render import FIELD_VALUE, clip, seat_names
+from bot.render import FIELD_VALUE, clip, safe, seat_names
 from cogs.rattlebones.pictures import board_facts, dice_facts, draw_board, draw_dice
 from rules import rattlebones as rb
 from rules.base import Event
@@ -41,7 +41,7 @@ def said_by(event: Event) -> str:
 
 
 def name(table: Table, seat: int) -> str:
-    return clip(table.seats[seat].name, 20)
+    return safe(clip(table.seats[seat].name, 20))
 
 
 def side_word(face: str) -> str:
@@ -146,7 +146,7 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
         dice = discord.Embed(title="Everyone's dice", colour=self.colour,
                              description="Sides 1 to 6 of each die; side 1 is always Rattlebones (RB).")
         for p in view.players:
-            dice.add_field(name=clip(table.seats[p.seat].name, 256),
+            dice.add_field(name=safe(clip(table.seats[p.seat].name, 256)),
                            value=clip(dice_words(view, p.seat), FIELD_VALUE), inline=False)
         board = discord.Embed(title="The board", colour=self.colour, description=clip(
             seat_names(table, board_words(view)), 4096))

@@ -21,7 +21,7 @@ from bot.game_cog import GameCog
 from bot.games import GameSpec
 from bot.models import Table
 from bot.pictures import Picture
-from bot.render import FIELD_VALUE, clip
+from bot.render import FIELD_VALUE, clip, safe
 from cogs.roll_the_bones.pictures import Thrown, roll_picture
 from rules import roll_the_bones as rtb
 from rules.base import Event, seat_name
@@ -57,11 +57,11 @@ def _and(names: Sequence[str]) -> str:
 
 
 def namer(table: Table) -> Namer:
-    return lambda seat: table.seats[seat].name
+    return lambda seat: safe(table.seats[seat].name)
 
 
 def names_of(table: Table, seats: Sequence[int]) -> str:
-    return ", ".join(table.seats[s].name for s in seats) or "nobody"
+    return ", ".join(safe(table.seats[s].name) for s in seats) or "nobody"
 
 
 def open_to(table: Table, eligible: Sequence[int], everyone: Sequence[int]) -> str:
@@ -114,7 +114,7 @@ FIELD_FLOOR = 200
 
 def roll_line(table: Table, entry: rtb.RollEntry) -> str:
     bone = f" {BONE}" if entry.bone else ""
-    return f"{table.seats[entry.seat].name}: d{entry.sides}{bone} → **{entry.face}**"
+    return f"{safe(table.seats[entry.seat].name)}: d{entry.sides}{bone} → **{entry.face}**"
 
 
 def record_text(table: Table, record: rtb.RollRecord, numbered: bool) -> str:
@@ -131,10 +131,10 @@ def award_line(table: Table, award: rtb.Award, everyone: Sequence[int]) -> str:
     counts = rtb.dice_counts(award.dice)
     rolloff = ""
     if award.rolloff:
-        last = ", ".join(f"{table.seats[e.seat].name} {e.face}" for e in award.rolloff[-1])
+        last = ", ".join(f"{safe(table.seats[e.seat].name)} {e.face}" for e in award.rolloff[-1])
         rolloff = f" (after a d{rtb.ROLLOFF_SIDES} roll-off: {last})"
     return (f"**{award.pot}** ({len(award.dice)}: {dice_list(counts)}), open to "
-            f"{open_to(table, award.eligible, everyone)} → **{table.seats[award.taker].name}**{rolloff}")
+            f"{open_to(table, award.eligible, everyone)} → **{safe(table.seats[award.taker].name)}**{rolloff}")
 
 
 def rolls_of(table: Table, records: Sequence[rtb.RollRecord]) -> list[str]:
@@ -146,11 +146,11 @@ def accounts(table: Table, report: rtb.RoundReport) -> str:
     """Where every die of the round went: the rolled dice, each pot with who could win it and
     who took it, every player's dice count after the round, eliminations and the new ante."""
     everyone = [e.seat for e in report.rolls[0].rolls]
-    lines = [f"🏆 **{table.seats[report.winner].name}** wins the round and takes the "
+    lines = [f"🏆 **{safe(table.seats[report.winner].name)}** wins the round and takes the "
              f"{len(report.rolled_dice)} rolled dice ({dice_list(rtb.dice_counts(report.rolled_dice))})"]
     lines += [award_line(table, a, everyone) for a in report.awards]
     counts = " · ".join(
-        f"{table.seats[s].name} {before}→{after}"
+        f"{safe(table.seats[s].name)} {before}→{after}"
         for s, (before, after) in enumerate(zip(report.counts_before, report.counts_after, strict=True))
         if before or after
     )
@@ -218,7 +218,7 @@ PHASES = {
 def seat_line(table: Table, view: rtb.RollTheBonesView, seat: rtb.SeatView) -> str:
     """One player in one line: whether the game waits for them (⏳) or not (✅) first, where a
     phone's eye lands, then the dice they hold and anything the others should know."""
-    name = clip(table.seats[seat.seat].name, NAME_ON_TABLE)
+    name = safe(clip(table.seats[seat.seat].name, NAME_ON_TABLE))
     if seat.eliminated:
         return f"💀 ~~{name}~~ out in round {seat.eliminated_round}"
     mark = ""
@@ -249,7 +249,7 @@ def pot_line(table: Table, view: rtb.RollTheBonesView) -> str:
 def antes_line(table: Table, view: rtb.RollTheBonesView) -> str:
     if view.antes is None:
         return ""
-    shown = [f"{clip(table.seats[s].name, NAME_ON_TABLE)} {dice_list(a)}" for s, a in enumerate(view.antes) if a]
+    shown = [f"{safe(clip(table.seats[s].name, NAME_ON_TABLE))} {dice_list(a)}" for s, a in enumerate(view.antes) if a]
     return "Antes: " + (" · ".join(shown) or "none")
 
 
@@ -362,7 +362,7 @@ class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rt
                 lines.append(f"**You roll** your d{me.pick}{BONE if me.pick == rtb.BONE else ''} · sealed")
             elif me.called:
                 lines.append(f"{BONE} You called your bone: you roll it.")
-        others = [table.seats[s].name for s in view.to_act if s != seat]
+        others = [safe(table.seats[s].name) for s in view.to_act if s != seat]
         if not view.over:
             waiting = (["you"] if acting else []) + others
             lines.append(f"Waiting for {_and(waiting)}." if waiting else "Everyone has chosen.")

@@ -31,7 +31,7 @@ from bot.errors import Refusal, guarded
 from bot.games import GameSpec, Tavern
 from bot.models import Table
 from bot.pictures import Picture
-from bot.render import FIELD_VALUE, clip, seat_names
+from bot.render import FIELD_VALUE, clip, safe, seat_names
 from bot.tavern import TavernCog
 from cogs.stones_and_bones.pictures import throw_picture
 from rules import stones_and_bones as sb
@@ -97,7 +97,7 @@ def short_coins(cp: int) -> str:
 
 
 def seat_name(table: Table, seat: int | None) -> str:
-    return "nobody" if seat is None else table.seats[seat].name
+    return "nobody" if seat is None else safe(table.seats[seat].name)
 
 
 def shorter(timer: int | None, window: int | None) -> int | None:
@@ -233,7 +233,7 @@ def turn_lines(table: Table, turn: TurnView) -> list[str]:
 
 def pirate_short(table: Table, p: PirateView) -> str:
     """One pirate in one short line: who acts, the Captain, the Curse, the purse at a glance."""
-    name = clip(table.seats[p.seat].name, 24)
+    name = safe(clip(table.seats[p.seat].name, 24))
     if p.status != "afloat":
         return f"~~{name}~~ {'out' if p.status == 'eliminated' else 'ashore'} · net {signed_coins(p.net)}"
     marks = ("▶ " if p.acting else "") + ("🏴‍☠️ " if p.captain else "") + ("☠ " if p.cursed else "")
@@ -242,7 +242,7 @@ def pirate_short(table: Table, p: PirateView) -> str:
 
 def pirate_line(table: Table, p: PirateView) -> str:
     """One pirate in full, for Details: the purse in every coin, the net, Fly the Black used."""
-    name = table.seats[p.seat].name
+    name = safe(table.seats[p.seat].name)
     marks = ("🏴‍☠️ " if p.captain else "") + ("☠ " if p.cursed else "") + ("▶ " if p.acting else "")
     if p.status != "afloat":
         out = f" · cashed out {coins(p.cashed_out)}" if p.cashed_out else ""
@@ -304,7 +304,7 @@ def mutiny_state(table: Table, view: sb.StonesAndBonesView) -> str:
 
 
 def ledger_lines(table: Table, rows: list[LedgerRow]) -> list[str]:
-    return [f"**{table.seats[r.seat].name}**: bought in {r.bought_in_text} · cashed out "
+    return [f"**{safe(table.seats[r.seat].name)}**: bought in {r.bought_in_text} · cashed out "
             f"{r.cashed_out_text} · net **{r.net_text}**" for r in rows]
 
 

@@ -4,6 +4,7 @@ refuses what Discord refuses."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.e2e import play
@@ -149,3 +150,64 @@ async def bot_log_moves(db: Path) -> int:
 
     with sqlite3.connect(db) as conn:
         return int(conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+
+
+#: display names that would turn into a link, bold text, a spoiler, a heading, a mention
+HOSTILE = ["[click](http://evil.example/x)", "**Bo**||b|| <@1> # hi"]
+GAMES = ["knucklebones", "roll-the-bones", "stones-and-bones", "bare-bones", "rattlebones"]
+
+
+def shown_text(message: dict) -> str:
+    """Every text of a message that Discord renders as markdown."""
+    parts = [message.get("content") or ""]
+    for embed in message.get("embeds") or []:
+        parts += [embed.get("title") or "", embed.get("description") or "",
+                  (embed.get("footer") or {}).get("text") or ""]
+        parts += [f"{f.get('name')}\n{f.get('value')}" for f in embed.get("fields") or []]
+    return "\n".join(parts)
+
+
+def read_plainly(text: str) -> None:
+    """A hostile name shows as typed: no masked or bare link, no formatting, no mention."""
+    assert not re.search(r"(?<!\\)\[[^\]]*\]\(", text), text  # a masked link, unescaped
+    assert "://evil" not in text, text
+    assert "**Bo**" not in text and "||b||" not in text and "<@1>" not in text, text
+    assert "\n# hi" not in text, text
+
+
+async def test_hostile_names_read_as_typed_in_every_message_of_every_game(tmp_path: Path) -> None:
+    """Players whose display names are markdown, a link and a mention open, join and play
+    every game: the lobby, the tables, history lines, DMs and refusals show the names as typed."""
+    async with running_fake() as fd:
+        players = [fd.add_user(f"p{n}", display=name) for n, name in enumerate(HOSTILE)]
+        for game in GAMES:
+            fd.add_channel(game)
+        async with running_bot(fd, {}, tmp_path / "names.sqlite3") as bot:
+            for game in GAMES:
+                await play.open_table(fd, game, f"{game} new", players[0], players[1:], first=_any_table)
+                for _ in range(6):  # a few moves on the table, by whoever it asks
+                    table = live_table(fd, game)
+                    options = [b["custom_id"] for b in fd.buttons(table) if b["custom_id"].startswith("bn:act:")]
+                    if not options:
+                        break
+                    it = await fd.click(actor(table, players), table, options[0])
+                    await it.wait_response()
+                    await settle(fd)
+                stranger_refusal = await (await fd.slash(players[1], game, "game end")).wait_response()
+                read_plainly(stranger_refusal["data"].get("content") or "")
+            await settle(fd)
+            seen = [m for game in GAMES for m in fd.messages(game)]
+            seen += [m for p in players for m in fd.dm_messages(p)]
+            assert len(seen) >= 15
+            for message in seen:
+                read_plainly(shown_text(message))
+            # the names are there, escaped rather than dropped
+            assert any("\\*\\*Bo\\*\\*" in shown_text(m) for m in seen)
+        clean(fd, bot)
+
+
+async def _any_table(fd: FakeDiscord, channel: str) -> dict:
+    await settle(fd)
+    table = live_table(fd, channel)
+    assert table is not None
+    return table

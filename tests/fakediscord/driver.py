@@ -140,10 +140,11 @@ class FakeDiscord(RestApi):
 
     # -- world building ------------------------------------------------------------------------------
     def add_user(self, name: str, *, dms_closed: bool = False, manager: bool = False,
-                 admin: bool = False) -> FakeUser:
+                 admin: bool = False, display: str | None = None) -> FakeUser:
         """A guild member. Add users before the bot connects (GUILD_CREATE lists them all);
         later additions reach the bot only as GUILD_MEMBER_ADD and only with the members intent."""
-        user = FakeUser(id=self.snowflake(), name=name, dms_closed=dms_closed, manager=manager, admin=admin)
+        user = FakeUser(id=self.snowflake(), name=name, dms_closed=dms_closed, manager=manager, admin=admin,
+                        display=display)
         self.users.append(user)
         for gid in self.guilds:
             session = self._session_for(gid)

@@ -89,6 +89,8 @@ class FakeUser:
 
     id: int
     name: str
+    #: the display name Discord shows (default: the username, title-cased)
+    display: str | None = None
     bot: bool = False
     dms_closed: bool = False
     manager: bool = False
@@ -105,7 +107,7 @@ class FakeUser:
             "id": str(self.id),
             "username": self.name,
             "discriminator": "0",
-            "global_name": None if self.bot else self.name.title(),
+            "global_name": None if self.bot else self.display or self.name.title(),
             "avatar": None,
             "public_flags": 0,
         }
