@@ -231,7 +231,8 @@ def parse_options(board: str, custom_spaces: str | None, train_values: str | Non
         return rb.RattlebonesOptions.model_validate(fields)
     except (ValidationError, ValueError) as exc:
         first = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
-        raise Refusal(f"Those options don't make a board: {first.removeprefix('Value error, ')}") from None
+        said = clip(first.removeprefix("Value error, "), 300)  # it may quote every space typed
+        raise Refusal(f"Those options don't make a board: {said}") from None
 
 
 class RattlebonesCog(GameCog, group_name="rattlebones",

@@ -211,3 +211,56 @@ async def _any_table(fd: FakeDiscord, channel: str) -> dict:
     table = live_table(fd, channel)
     assert table is not None
     return table
+
+
+def string_commands(fd: FakeDiscord) -> list[tuple[str, list[dict], list[dict]]]:
+    """(command path, its string options, its other required options) of every synced command
+    that takes text."""
+    found = []
+
+    def walk(path: str, options: list[dict]) -> None:
+        subs = [o for o in options if o["type"] in (1, 2)]
+        for sub in subs:
+            walk(f"{path} {sub['name']}", sub.get("options") or [])
+        if not subs:
+            texts = [o for o in options if o["type"] == 3 and not o.get("choices") and not o.get("autocomplete")]
+            others = [o for o in options if o.get("required") and o not in texts]
+            if texts:
+                found.append((path, texts, others))
+
+    for scope in fd.commands.values():
+        for command in scope:
+            if command.get("type", 1) == 1:
+                walk(command["name"], command.get("options") or [])
+    return found
+
+
+async def test_every_text_option_at_its_longest_gets_an_answer_that_fits(tmp_path: Path) -> None:
+    """Each text option of every command, sent at the longest the command declares (Discord's
+    6,000 characters where it declares none), with words the bot cannot know: every answer
+    arrives, fits Discord's limits (the fake refuses what Discord refuses), and no error is
+    logged. A lobby is open, so the lobby commands have something to act on."""
+    async with running_fake() as fd:
+        players = [fd.add_user(n) for n in ("ann", "bob")]
+        async with running_bot(fd, {}, tmp_path / "long.sqlite3") as bot:
+            await (await fd.slash(players[0], CHANNEL, "stones-and-bones new", {"gm_mode": True})).wait_response()
+            commands = string_commands(fd)
+            assert len(commands) >= 8, [c for c, _, _ in commands]
+            for path, texts, others in commands:
+                if others:  # a required option that is not text: typed by the schema, as a client would
+                    continue
+                for option in texts:
+                    longest = option.get("max_length", 6000)
+                    value = ("zq " * longest)[:longest]
+                    it = await fd.slash(players[0], CHANNEL, path, [{"name": option["name"], "type": 3, "value": value}])
+                    answer = await it.wait_response(timeout=5)
+                    assert answer["type"] in (4, 5), (path, option["name"], answer)
+            # a refusal that quotes what was typed: 6,000 characters of spaces no board has
+            it = await fd.slash(players[0], CHANNEL, "rattlebones new",
+                                {"board": "custom", "custom_spaces": ("nowhere," * 750)[:6000]})
+            answer = await it.wait_response()
+            said = answer["data"]["content"]
+            assert answer["data"]["flags"] & 64 and "don't make a board" in said and len(said) <= 400, said
+            await settle(fd, quiet=0.5)
+        clean(fd, bot)
+
