@@ -293,10 +293,15 @@ def _deadline(after: Moment, now: float) -> float | None:
     table = after.table
     if not after.playing or table.paused or not after.humans:
         return None
-    window = after.engine.decision_window(after.state)
-    timer = table.timer_seconds
-    seconds = min(timer, window) if timer and window else (timer or window)
+    seconds = decision_seconds(after.engine, table.timer_seconds, after.state)
     return now + float(seconds) if seconds else None
+
+
+def decision_seconds(engine: Any, timer: int | None, state: Any) -> int | None:
+    """The time for the decisions awaited in ``state``: the table's timer, or the rules' own
+    window (a call that must come at once) when that is shorter or the table has no timer."""
+    window = engine.decision_window(state)
+    return min(timer, window) if timer and window else (timer or window)
 
 
 def _draft(before: Moment) -> Table:

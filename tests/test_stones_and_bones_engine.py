@@ -1268,7 +1268,7 @@ def test_the_table_pieces_render_every_moment_of_many_games_within_discord_limit
             seat = ENGINE.to_act(state)[0]
             state, _ = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
         view = ENGINE.view(state, None)
-        (message,) = SPEC.finish_messages(table, view)
+        (message,) = SPEC.tavern.last_words(table, view)  # type: ignore[union-attr]
         rows = list(csv.DictReader(io.StringIO(message["file"].fp.read().decode())))
         assert len(rows) == seats and sum(int(r["net_cp"]) for r in rows) == 0
         assert [int(r["net_cp"]) for r in rows] == [p.net for p in state.pirates]
@@ -1278,41 +1278,39 @@ def test_the_table_pieces_render_every_moment_of_many_games_within_discord_limit
 def test_the_mutiny_window_holds_with_or_without_a_table_timer() -> None:
     """RULINGS 5.4: «"Mutiny!" button for 60 s after the Captain plunders»: 60 s at a table
     without a timer, the table's timer if shorter; every other moment keeps the table's timer."""
-    from bot.models import Table
-    from cogs.stones_and_bones import SPEC
-
-    def table(timer: int | None) -> Table:
-        return Table(guild_id=1, channel_id=1, game=ENGINE.key, host_id=1, seed=1, timer_seconds=timer)
+    from bot.step import decision_seconds
 
     call, turn = plundered(), new(3)
     assert call.phase == "mutiny_call" and turn.phase == "turn" and MUTINY_WINDOW == 60
     assert ENGINE.decision_window(call) == 60 and ENGINE.decision_window(turn) is None
     assert ENGINE.view(call, None).decision_window == 60 and ENGINE.view(turn, None).decision_window is None
-    assert [SPEC.timer_seconds(table(t), call) for t in (None, 0, 20, 60, 300)] == [60, 60, 20, 60, 60]
-    assert [SPEC.timer_seconds(table(t), turn) for t in (None, 20, 300)] == [None, 20, 300]
+    assert [decision_seconds(ENGINE, t, call) for t in (None, 0, 20, 60, 300)] == [60, 60, 20, 60, 60]
+    assert [decision_seconds(ENGINE, t, turn) for t in (None, 20, 300)] == [None, 20, 300]
     parley, _ = act(call, 2, "mutiny")  # the window is only for the call
-    assert parley.phase == "parley" and SPEC.timer_seconds(table(None), parley) is None
+    assert parley.phase == "parley" and decision_seconds(ENGINE, None, parley) is None
     assert ENGINE.decision_window(parley) is None
 
 
 def test_seat_purses_the_mutiny_window_and_the_standings_words() -> None:
     from bot.models import Seat, Table
+    from bot.step import decision_seconds
     from cogs.stones_and_bones import SPEC
 
+    tavern = SPEC.tavern
+    assert tavern is not None
     table = Table(guild_id=1, channel_id=1, game=ENGINE.key, host_id=1, seed=1, host_plays=False,
                   seats=[Seat(user_id=2, name="Ann", stake=850), Seat(user_id=3, name="Bob"),
                          Seat(name="One-Eyed Mags", ai=True, stake=3000)],
                   options=Options(starting_purse=2000).model_dump(), timer_seconds=300)
-    options = SPEC.start_options(table, Options(starting_purse=2000))
+    options = tavern.starting_options(Options(starting_purse=2000), [s.stake for s in table.seats])
     assert isinstance(options, Options) and options.purses == [850, 2000, 3000]
     state = ENGINE.new_game(3, options, 5)
     assert [p.bought_in for p in state.pirates] == [850, 2000, 3000]
-    assert [SPEC.stake_text(table, s.stake) for s in table.seats] == [
+    assert [tavern.stake_text(Options(starting_purse=2000), s.stake) for s in table.seats] == [
         "purse of 8 gp 5 sp", "purse of 2 pp", "purse of 3 pp"]
-    assert SPEC.timer_seconds(table, plundered()) == MUTINY_WINDOW
-    assert SPEC.timer_seconds(table, new(3)) == 300
-    lone = table.model_copy(update={"seats": table.seats[:1]})
-    assert SPEC.start_options(lone, Options()) == Options()  # too few seats: the start refuses
+    assert decision_seconds(ENGINE, table.timer_seconds, plundered()) == MUTINY_WINDOW
+    assert decision_seconds(ENGINE, table.timer_seconds, new(3)) == 300
+    assert tavern.starting_options(Options(), [850]) == Options()  # too few seats: the start refuses
     # the rule itself, in the rules package: the cog only hands it the seats' stakes
     assert options_with_purses(Options(starting_purse=2000), [850, None, 3000]).purses == [850, 2000, 3000]
     assert options_with_purses(Options(), [None, None]) == Options()  # nobody set a purse

@@ -23,6 +23,7 @@ import copy
 import json
 import logging
 import os
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -96,8 +97,13 @@ class FakeDiscord(RestApi):
         """calls.jsonl and transcript-meta.json, as ../shared/tools/discord-render reads them."""
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, "calls.jsonl"), "w", encoding="utf-8") as out:
-            for call in self.calls:
+            for number, call in enumerate(self.calls, start=1):
                 out.write(json.dumps({k: call[k] for k in ("method", "path", "status", "json")}) + "\n")
+                for name, data in call.get("uploads") or ():  # the pictures, so a render shows them
+                    os.makedirs(os.path.join(folder, "attachments"), exist_ok=True)
+                    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)
+                    with open(os.path.join(folder, "attachments", f"{number:05d}-{safe}"), "wb") as f:
+                        f.write(data)
         # the channel the game was played in: the one with the most messages
         main = max((c for c in self.channels.values() if c.type != DM),
                    key=lambda c: len(self._messages.get(c.id, [])))

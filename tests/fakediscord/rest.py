@@ -136,10 +136,10 @@ class RestApi(Gateway):
             self._violate("fake_error", f"{request.method} {path} crashed the fake (see log)")
             resp = _error(500, 0, "500: Internal Server Error (fake)")
         rec.status = resp.status
-        body, names = self._bodies.pop(id(request), (None, []))
+        body, uploads = self._bodies.pop(id(request), (None, []))
         self.calls.append({
             "method": request.method, "path": path.removeprefix(API_PREFIX), "status": resp.status,
-            "json": body, "files": names,
+            "json": body, "files": [name for name, _ in uploads], "uploads": uploads,
             "message_id": self._message_id_of(resp),
         })
         if resp.status >= 400 and isinstance(resp, web.Response) and isinstance(resp.body, bytes):
@@ -194,7 +194,7 @@ class RestApi(Gateway):
         """JSON body, or multipart/form-data with payload_json plus files[n] parts (both kept on
         the request for the call log)."""
         payload, files = await self._read_body(request)
-        self._bodies[id(request)] = (payload, [name for name, _, _ in files.values()])
+        self._bodies[id(request)] = (payload, [(name, data) for name, data, _ in files.values()])
         return payload, files
 
     async def _read_body(self, request: web.Request) -> tuple[Any, dict[int, tuple[str, bytes, str]]]:
