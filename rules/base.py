@@ -179,16 +179,31 @@ class Engine(ABC, Generic[S, A, O]):
         """The ruling's default move for a seat that let its deadline pass."""
         raise NotImplementedError(f"{type(self).__name__} states no timeout default")
 
+    def timeout_event(self, state: S, seat: int, default: A) -> Event:
+        """How a timeout is told in the log; games say what their default does."""
+        return Event(kind="timeout", seat=seat, seats=(seat,),
+                     text=f"{seat_name(seat)} ran out of time; the default was played.")
+
+    def timeout_turn(self, state: S) -> object:
+        """What names the seat's turn, where the ruling's default plays the rest of it (a turn
+        of several decisions); None: a timeout plays one move."""
+        return None
+
     def on_timeout(self, state: S, seat: int) -> tuple[S, list[Event]]:
-        """Apply the ruling's default for a seat that let its deadline pass: by default its
-        ``timeout_action``, told as a timeout. Games whose default is more than one legal move
-        (the rest of a turn) override this."""
+        """Apply the ruling's default for a seat that let its deadline pass: its
+        ``timeout_action``, and where ``timeout_turn`` names a turn, again until that turn is
+        over; told first as a timeout."""
         if seat not in self.to_act(state):
             raise IllegalAction("It is not your turn.")
-        state, events = self.apply(state, seat, self.timeout_action(state, seat))
-        told = Event(kind="timeout", seat=seat, seats=(seat,),
-                     text=f"{seat_name(seat)} ran out of time; the default was played.")
-        return state, [told, *events]
+        default = self.timeout_action(state, seat)
+        events = [self.timeout_event(state, seat, default)]
+        turn = self.timeout_turn(state)
+        state, more = self.apply(state, seat, default)
+        events += more
+        while turn is not None and self.timeout_turn(state) == turn and not self.is_over(state):
+            state, more = self.apply(state, seat, self.timeout_action(state, seat))
+            events += more
+        return state, events
 
     def ai_action(self, state: S, seat: int, choose: Chooser) -> A:
         """A bot player's move; games with a policy override this. Default: at random."""

@@ -89,6 +89,32 @@ def test_targets() -> None:
         parse_target("mysql://x/y")
 
 
+async def _stored_before(backend: Backend, schema: int, rows: list[tuple[str, tuple[object, ...]]]) -> None:
+    """A database left at an older schema (migrations up to ``schema``) holding ``rows``
+    (statements with ``?`` placeholders), as a bot of that time left it."""
+    migrations = [(n, sql) for n, sql in _migrations(backend.name) if n <= schema]
+    if backend.name == "sqlite":
+        with sqlite3.connect(backend.url.removeprefix("sqlite:///")) as conn:
+            for number, sql in migrations:
+                conn.executescript(sql)
+                conn.execute(f"PRAGMA user_version={number}")
+            for statement, args in rows:
+                conn.execute(statement, args)
+        return
+    conn = await asyncpg.connect(backend.url)
+    try:
+        await conn.execute("CREATE TABLE boneyard_schema (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)")
+        for number, sql in migrations:
+            await conn.execute(sql)
+            await conn.execute("INSERT INTO boneyard_schema VALUES ($1, 0)", number)
+        for statement, args in rows:
+            for n in range(1, statement.count("?") + 1):
+                statement = statement.replace("?", f"${n}", 1)
+            await conn.execute(statement, *args)
+    finally:
+        await conn.close()
+
+
 async def test_a_game_stored_before_books_keeps_what_its_channel_shows(backend: Backend) -> None:
     """Games stored when the table row also held its messages (schema 4) open on the newest
     schema: the game loads, and its book holds the live message, chapter and DM copies."""
@@ -96,28 +122,9 @@ async def test_a_game_stored_before_books_keeps_what_its_channel_shows(backend: 
            "seats": [{"user_id": 7, "name": "Ann", "dm_closed": True}], "options": {}, "seed": 3,
            "state": None, "version": 9, "message_id": 555, "chapter": "Turn 2", "recent": ["x"],
            "turn_events": [{"kind": "score", "text": "Seat 1 scored"}], "dm_copies": {"7": [70, 71]}}
-    text = json.dumps(old)
-    migrations = [(n, sql) for n, sql in _migrations(backend.name) if n <= 4]
-    if backend.name == "sqlite":
-        with sqlite3.connect(backend.url.removeprefix("sqlite:///")) as conn:
-            for number, sql in migrations:
-                conn.executescript(sql)
-                conn.execute(f"PRAGMA user_version={number}")
-            conn.execute("INSERT INTO games (id, guild_id, channel_id, game, status, version, table_json, created_at,"
-                         " updated_at) VALUES (1, 1, 10, 'knucklebones', 'active', 9, ?, 0, 0)", (text,))
-    else:
-        conn = await asyncpg.connect(backend.url)
-        try:
-            await conn.execute("CREATE TABLE boneyard_schema (version INTEGER PRIMARY KEY,"
-                               " applied_at DOUBLE PRECISION NOT NULL)")
-            for number, sql in migrations:
-                await conn.execute(sql)
-                await conn.execute("INSERT INTO boneyard_schema VALUES ($1, 0)", number)
-            await conn.execute("INSERT INTO games (id, guild_id, channel_id, game, status, version, table_json,"
-                               " created_at, updated_at) VALUES (1, 1, 10, 'knucklebones', 'active', 9, $1, 0, 0)",
-                               text)
-        finally:
-            await conn.close()
+    await _stored_before(backend, 4, [(
+        "INSERT INTO games (id, guild_id, channel_id, game, status, version, table_json, created_at,"
+        " updated_at) VALUES (1, 1, 10, 'knucklebones', 'active', 9, ?, 0, 0)", (json.dumps(old),))])
     store = await backend.open()
     try:
         table = await store.get(1)
@@ -133,30 +140,11 @@ async def test_games_stored_under_an_old_engine_key_load_under_the_new(backend: 
     """Roll the Bones was stored as "roll-the-bones" (schema 5); its games and results move to
     the key every game now has, its package's name."""
     old = _table().model_copy(update={"game": "roll-the-bones", "id": 1}).model_dump_json()
-    migrations = [(n, sql) for n, sql in _migrations(backend.name) if n <= 5]
-    insert = ("INSERT INTO games (id, guild_id, channel_id, game, status, version, table_json, created_at,"
-              " updated_at) VALUES (1, 1, 10, 'roll-the-bones', 'finished', 3, {json}, 0, 0)")
-    result = ("INSERT INTO results (game_id, guild_id, game, seat, user_id, rank, score, finished_at)"
-              " VALUES (1, 1, 'roll-the-bones', 0, 7, 1, 5, 0)")
-    if backend.name == "sqlite":
-        with sqlite3.connect(backend.url.removeprefix("sqlite:///")) as conn:
-            for number, sql in migrations:
-                conn.executescript(sql)
-                conn.execute(f"PRAGMA user_version={number}")
-            conn.execute(insert.format(json="?"), (old,))
-            conn.execute(result)
-    else:
-        conn = await asyncpg.connect(backend.url)
-        try:
-            await conn.execute("CREATE TABLE boneyard_schema (version INTEGER PRIMARY KEY,"
-                               " applied_at DOUBLE PRECISION NOT NULL)")
-            for number, sql in migrations:
-                await conn.execute(sql)
-                await conn.execute("INSERT INTO boneyard_schema VALUES ($1, 0)", number)
-            await conn.execute(insert.format(json="$1"), old)
-            await conn.execute(result)
-        finally:
-            await conn.close()
+    await _stored_before(backend, 5, [
+        ("INSERT INTO games (id, guild_id, channel_id, game, status, version, table_json, created_at,"
+         " updated_at) VALUES (1, 1, 10, 'roll-the-bones', 'finished', 3, ?, 0, 0)", (old,)),
+        ("INSERT INTO results (game_id, guild_id, game, seat, user_id, rank, score, finished_at)"
+         " VALUES (1, 1, 'roll-the-bones', 0, 7, 1, 5, 0)", ())])
     store = await backend.open()
     try:
         table = await store.get(1)

@@ -77,19 +77,12 @@ class KnucklebonesEngine(Engine[KnucklebonesState, KnucklebonesAction, Knucklebo
         return [Outcome(seat=s, rank=1 + sum(o > t for o in scores), score=t)
                 for s, t in enumerate(scores)]
 
-    def on_timeout(
-        self, state: KnucklebonesState, seat: int
-    ) -> tuple[KnucklebonesState, list[Event]]:
-        """RULINGS 4.3 for the rest of the seat's turn: keep every die, then timeout_item."""
-        if seat not in self.to_act(state):
-            raise IllegalAction("It is not your turn.")
-        events = [Event(kind="timeout", seat=seat, seats=(seat,),
-                        text=f"{seat_name(seat)} {TIMEOUT}")]
-        turn = state.turn
-        while state.turn == turn and not self.is_over(state):
-            state, more = self.apply(state, seat, self.timeout_action(state, seat))
-            events += more
-        return state, events
+    def timeout_turn(self, state: KnucklebonesState) -> object:
+        """RULINGS 4.3: the rest of the seat's turn: keep every die, then timeout_item."""
+        return state.turn
+
+    def timeout_event(self, state: KnucklebonesState, seat: int, default: KnucklebonesAction) -> Event:
+        return Event(kind="timeout", seat=seat, seats=(seat,), text=f"{seat_name(seat)} {TIMEOUT}")
 
     def timeout_action(self, state: KnucklebonesState, seat: int) -> KnucklebonesAction:
         legal = self.legal_actions(state, seat)

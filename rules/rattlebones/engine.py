@@ -65,18 +65,12 @@ class RattlebonesEngine(Engine[RattlebonesState, RattlebonesAction, RattlebonesO
         return [Outcome(seat=s, rank=rank, score=state.players[s].score)
                 for s, rank in enumerate(ranks(state))]
 
-    def on_timeout(self, state: RattlebonesState, seat: int
-                   ) -> tuple[RattlebonesState, list[Event]]:
-        """RULINGS 3.3 for the rest of the seat's turn."""
-        if seat not in self.to_act(state):
-            raise IllegalAction("It is not your turn.")
-        events = [Event(kind="timeout", seat=seat, seats=(seat,),
-                        text=f"{seat_name(seat)} {TIMEOUT}")]
-        turn = state.turn
-        while state.turn == turn and not self.is_over(state):
-            state, more = self.apply(state, seat, self.timeout_action(state, seat))
-            events += more
-        return state, events
+    def timeout_turn(self, state: RattlebonesState) -> object:
+        """RULINGS 3.3: the rest of the seat's turn is played by default."""
+        return state.turn
+
+    def timeout_event(self, state: RattlebonesState, seat: int, default: RattlebonesAction) -> Event:
+        return Event(kind="timeout", seat=seat, seats=(seat,), text=f"{seat_name(seat)} {TIMEOUT}")
 
     def timeout_action(self, state: RattlebonesState, seat: int) -> RattlebonesAction:
         """RULINGS 3.3: the leftmost die and no gold; dice in thrown order; the rearmost monkey

@@ -102,12 +102,9 @@ class StonesAndBonesEngine(Engine[StonesAndBonesState, StonesAndBonesAction, Sto
     def timeout_action(self, state: StonesAndBonesState, seat: int) -> StonesAndBonesAction:
         return moves.timeout_action(state, seat)
 
-    def on_timeout(self, state: StonesAndBonesState, seat: int
-                   ) -> tuple[StonesAndBonesState, list[Event]]:
-        """The base's timeout, told with the default's own words ("ran out of time: no Mutiny")."""
-        default = self.timeout_action(state, seat)
-        new, events = self.apply(state, seat, default)
-        return new, [flow.timeout_event(seat, default), *events]
+    def timeout_event(self, state: StonesAndBonesState, seat: int, default: StonesAndBonesAction) -> Event:
+        """Told with the default's own words ("ran out of time: no Mutiny")."""
+        return flow.timeout_event(seat, default)
 
     def ai_action(self, state: StonesAndBonesState, seat: int, choose: Chooser
                   ) -> StonesAndBonesAction:
