@@ -177,12 +177,12 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
         plan.answer = Update(private_message(after, mine, notice=step.notice)) if mine is not None else Update()
     plan.dms = dms(after, book, [s for s in step.fresh if s != mine])  # theirs was just redrawn in place
 
-    events = [Event.model_validate(e) for e in book.turn_events] + step.events
     new_turn = bool(step.newly) or table.status != "active" or step.history is not None or book.repost or (
         bool(book.chapter) and after.chapter != book.chapter)
     public_click = origin.answers and not origin.private
     live = origin.message_id is not None and origin.message_id == book.message_id
     if new_turn:
+        events = [Event.model_validate(e) for e in book.turn_events] + step.events
         history = step.history or history_line(table, book.chapter, spec.story(table, after.public, events))
         news = spec.headline(table, after.public, events)
         headline = seat_names(table, news, mentions=True) if news else None
@@ -199,7 +199,8 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
             plan.channel += [Extra(m) for m in _last_words_alone(after)]
     else:
         plan.chapter = book.chapter or after.chapter
-        plan.turn_events = [e.model_dump() for e in events][-TURN_EVENTS:]
+        # the turn's events wait in the book as they were stored, read only when its story is told
+        plan.turn_events = (book.turn_events + [e.model_dump() for e in step.events])[-TURN_EVENTS:]
         if public_click and live and not now.scrolled:
             plan.answer = Update(table_message(after, book, notice=step.notice))
             if answered:
