@@ -195,6 +195,19 @@ async def test_hostile_names_read_as_typed_in_every_message_of_every_game(tmp_pa
                     await settle(fd)
                 stranger_refusal = await (await fd.slash(players[1], game, "game end")).wait_response()
                 read_plainly(stranger_refusal["data"].get("content") or "")
+            # Knucklebones to its end, for the standings, and Details and My hand on the way
+            for _ in range(200):
+                table = live_table(fd, "knucklebones")
+                options = [b["custom_id"] for b in fd.buttons(table) if b["custom_id"].startswith("bn:act:")]
+                if not options:
+                    break
+                await (await fd.click(actor(table, players), table, options[-1])).wait_response()
+                await settle(fd)
+            assert "Final standings" in shown_text(live_table(fd, "knucklebones"))
+            details = await fd.click(players[0], live_table(fd, "knucklebones"),
+                                     next(b["custom_id"] for b in fd.buttons(live_table(fd, "knucklebones"))
+                                          if b["custom_id"].startswith("bn:info:")))
+            read_plainly(shown_text(await details.response_message()))
             await settle(fd)
             seen = [m for game in GAMES for m in fd.messages(game)]
             seen += [m for p in players for m in fd.dm_messages(p)]
@@ -264,3 +277,38 @@ async def test_every_text_option_at_its_longest_gets_an_answer_that_fits(tmp_pat
             await settle(fd, quiet=0.5)
         clean(fd, bot)
 
+
+
+async def test_npc_names_with_links_or_control_characters_are_refused(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        gm = fd.add_user("gm")
+        async with running_bot(fd, {}, tmp_path / "npc.sqlite3") as bot:
+            await (await fd.slash(gm, CHANNEL, "bare-bones new", {"gm_mode": True})).wait_response()
+            for name in ("[x](http://evil.example)", "Ma\x00gs\u202e", "see http://evil.example", "<@&1>"):
+                answer = await (await fd.slash(gm, CHANNEL, "bare-bones npc", {"name": name})).wait_response()
+                assert answer["data"]["flags"] & 64 and "plain text" in answer["data"]["content"], (name, answer)
+            answer = await (await fd.slash(gm, CHANNEL, "bare-bones npc", {"name": "Old Marrow"})).wait_response()
+            assert "takes seat 1" in answer["data"]["content"]
+        clean(fd, bot)
+
+
+async def test_names_at_discords_length_limit_fit_every_message(tmp_path: Path) -> None:
+    """Six players whose display names are 32 characters of markdown (each doubles when
+    escaped): the lobby, the start line, refusals and tables all stay within Discord's limits,
+    which the fake enforces, and the game plays to its end."""
+    async with running_fake() as fd:
+        players = [fd.add_user(f"p{n}", display=(f"*_~|[{n}]" * 8)[:32]) for n in range(6)]
+        async with running_bot(fd, {}, tmp_path / "long.sqlite3") as bot:
+            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            current = actor(table, players)
+            for other in players:
+                if other is not current:
+                    answer = await (await fd.click(other, table, moves(fd, table)[0])).wait_response()
+                    assert answer["type"] == 4 and len(answer["data"]["content"]) <= 2000
+            for _ in range(40):
+                table = live_table(fd, CHANNEL)
+                if not moves(fd, table):
+                    break
+                await (await fd.click(actor(table, players), table, moves(fd, table)[-1])).wait_response()
+                await settle(fd)
+        clean(fd, bot)
