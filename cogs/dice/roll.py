@@ -19,11 +19,10 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.utils import escape_markdown
 
 from bot.errors import Refusal, guarded
 from bot.private import send_private
-from bot.render import CONTENT, clip
+from bot.render import CONTENT, clip, safe
 from rules import notation
 from rules.notation import CRIT_MARK, FUMBLE_MARK, MAX_EXPRESSION, MAX_REPEAT, DiceGroup, Roll, RollSeries
 
@@ -97,7 +96,7 @@ def body(series: RollSeries, level: int) -> list[str]:
     """The small lines under the result: comment, what was rolled (each die, as far as `level`
     allows), the rule for counting successes, and for a repeat the sum and one line per roll."""
     single = len(series.rolls) == 1
-    facts = [f"*{clip(escape_markdown(series.comment), COMMENT)}*"] if series.comment else []
+    facts = [f"*{safe(clip(series.comment, COMMENT))}*"] if series.comment else []
     if single:
         if level > FULL:
             facts.append(clip(series.expression, EXPRESSION))
@@ -173,8 +172,8 @@ class RollCog(commands.Cog):
     async def secret(self, interaction: discord.Interaction, series: RollSeries, gm: discord.abc.User,
                      private: bool) -> None:
         """Answer in the channel at once (the 3-second rule), then deliver the result by DM."""
-        name = escape_markdown(interaction.user.display_name)
-        gm_name = escape_markdown(gm.display_name)
+        name = safe(interaction.user.display_name)
+        gm_name = safe(gm.display_name)
         await interaction.response.send_message(
             clip(f"🤫 **{name}** made a secret roll for **{gm_name}**.", CONTENT),
             ephemeral=private, allowed_mentions=NO_PINGS,

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import Refusal, guarded
-from bot.render import FIELD_VALUE, clip
+from bot.render import FIELD_VALUE, clip, safe
 from rules.notation import die
 from rules.stones_and_bones.reading import (
     BONES,
@@ -121,7 +121,7 @@ class RollBonesCog(commands.Cog):
     ) -> None:
         async def run() -> None:
             reading = roll_bones(tide, ill_omens)
-            embed = bones_embed(reading, interaction.user.display_name)
+            embed = bones_embed(reading, safe(interaction.user.display_name))
             await interaction.response.send_message(embed=embed, ephemeral=private)
 
         await guarded(interaction, run)
