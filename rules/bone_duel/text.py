@@ -1,0 +1,83 @@
+"""Bone Duel in words: the log's line for each event and the rules summary.
+
+An event's line is made from its kind, seats and figures alone (``event_text``), so the log and
+a cog that tells the same thing say the same words; seats are "Seat N" (the host puts names in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.base import seat_name
+from rules.bone_duel.models import COLUMNS, GAME_PLACEMENTS, MATCH_GAMES, ROWS, BoneDuelOptions
+
+COLUMN_NAMES = ("left", "middle", "right")
+TIMEOUT = "ran out of time: the die goes into the leftmost column with room."
+
+
+def column_name(column: int) -> str:
+    return f"{COLUMN_NAMES[column]} column"
+
+
+def _faces(faces: list[int]) -> str:
+    """"a 4", "two 4s", "three 4s"."""
+    face = faces[0]
+    return f"a {face}" if len(faces) == 1 else f"{('two', 'three')[len(faces) - 2]} {face}s"
+
+
+def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> str:
+    """The log's line for an event of this game (see ``flow`` for the figures of each kind)."""
+    if kind == "game_over":
+        return _game_over_text(seats, data)
+    if kind == "match_over":
+        wins = data["wins"]
+        if len(seats) == 1:
+            return (f"{seat_name(seats[0])} wins the match, {max(wins)} games to {min(wins)}.")
+        return f"The match is a draw: {wins[0]} games each after {data['games']} games."
+    who = seat_name(seats[0])
+    if kind == "timeout":
+        return f"{who} {TIMEOUT}"
+    if kind == "roll":
+        return f"{who} rolls a {data['face']}."
+    if kind == "place":
+        return (f"{who} places a {data['face']} in the {column_name(data['column'])} "
+                f"(total {data['score_after']}).")
+    if kind == "knock":
+        return (f"{who}'s {data['faces'][0]} knocks {_faces(data['faces'])} out of "
+                f"{seat_name(seats[1])}'s {column_name(data['column'])} "
+                f"(total {data['victim_after']}).")
+    raise ValueError(f"no words for a {kind!r} event: {dict(data)}")
+
+
+def _game_over_text(winners: tuple[int, ...], data: Mapping[str, Any]) -> str:
+    scores = data["totals"]
+    game = f"Game {data['game']}" if data.get("match") else "The game"
+    why = " (the placement limit)" if data.get("capped") else ""
+    if len(winners) == 1:
+        winner = winners[0]
+        return (f"{game} is over{why}: {seat_name(winner)} wins, {scores[winner]} to "
+                f"{scores[1 - winner]}.")
+    return f"{game} is over{why}: a draw at {scores[0]} each."
+
+
+def rules_summary(options: BoneDuelOptions | None = None) -> str:
+    """The rulebook in a few lines, the options in force, the timeout default and the caps."""
+    options = options or BoneDuelOptions()
+    knock = ("Every die of the same number in your opponent's opposite column is knocked out."
+             if options.knockouts else "No knock-outs (option): dice stay where they are.")
+    if options.best_of_three:
+        match = (f"**Best of three:** the first to win two games wins the match; the loser of a game "
+                 f"starts the next (after a draw, the other player than the one who started it). "
+                 f"A draw counts for nobody; after {MATCH_GAMES} games the most wins take the match, "
+                 f"else it is a draw.")
+    else:
+        match = "One game; a random player starts."
+    return f"""**Bone Duel**: two players, two {COLUMNS}×{ROWS} grids facing each other, one die.
+
+**Your turn**: roll the die and place it in one of your columns with room. {knock}
+**Scoring**: a column is the sum of its dice, but matching dice multiply: a number that appears k times scores number × k × k (two 4s: 16; 2, 2, 5: 13). Your total is your three columns.
+**End**: at once when either grid is full (nine dice), after that turn's knock-out, or after {GAME_PLACEMENTS} dice placed in the game; the higher total wins, equal totals draw.
+{match}
+**Timeout**: the die goes into the leftmost column with room.
+"""
