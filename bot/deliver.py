@@ -139,7 +139,7 @@ class Deliverer:
         channel = self.client.get_partial_messageable(table.channel_id)
         if isinstance(op, Post):
             try:
-                await self.post(table, book, op.shown, strip=op.strip)
+                await self._post(table, book, op.shown, strip=op.strip)
             except discord.Forbidden as exc:
                 await self._cannot_post(table, book, op.shown, interaction, exc)
                 return False
@@ -147,7 +147,7 @@ class Deliverer:
             try:
                 await channel.get_partial_message(op.message_id).edit(**await self.kwargs(op.shown, edit=True))
             except discord.NotFound:
-                await self.post(table, book, op.shown)
+                await self._post(table, book, op.shown)
         elif isinstance(op, Shrink):
             try:
                 if op.clicked and interaction is not None:
@@ -184,7 +184,7 @@ class Deliverer:
             except discord.HTTPException:
                 log.info("game %s: could not say why its table was not posted", table.id)
 
-    async def post(self, table: Table, book: Book, shown: Shown, *, strip: int | None = None) -> None:
+    async def _post(self, table: Table, book: Book, shown: Shown, *, strip: int | None = None) -> None:
         """The table as a new message; the one it replaces (``strip``) loses its buttons."""
         channel = self.client.get_partial_messageable(table.channel_id)
         message = await channel.send(**await self.kwargs(shown, edit=False))

@@ -14,7 +14,7 @@ import contextlib
 import logging
 import time
 import weakref
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import discord
@@ -159,22 +159,20 @@ class TableRuntime(Lobby):
 
     async def act(self, interaction: discord.Interaction, game_id: int, drawn_for: int | None, stamp: str,
                   choices: Sequence[int]) -> None:
-        async with self.turn(interaction, game_id):
-            now, book = await self.load(game_id, interaction)
-            try:
-                seat, action = step.read_click(now, now.table.seat_of(interaction.user.id), drawn_for, stamp, choices)
-            except Stale:
-                await self._stale(interaction, now, book)
-                return
-            result = step.play(now, seat, action, time.time())
-            await self.carry(interaction, result, book, self.origin(interaction, now.table))
+        """A click on a seat's own controls."""
+        await self._click(interaction, game_id, lambda now, seat: step.read_click(now, seat, drawn_for, stamp, choices))
 
     async def act_in_open(self, interaction: discord.Interaction, game_id: int, stamp: str, index: int) -> None:
         """A click on a choice the table offers to everyone who owes one (Engine.open_actions)."""
+        await self._click(interaction, game_id, lambda now, seat: step.read_open_click(now, seat, stamp, index))
+
+    async def _click(self, interaction: discord.Interaction, game_id: int,
+                     read: Callable[[Moment, int | None], tuple[int, Any]]) -> None:
+        """The straight line of a move: lock, load, read the click, step, save, present, deliver."""
         async with self.turn(interaction, game_id):
             now, book = await self.load(game_id, interaction)
             try:
-                seat, action = step.read_open_click(now, now.table.seat_of(interaction.user.id), stamp, index)
+                seat, action = read(now, now.table.seat_of(interaction.user.id))
             except Stale:
                 await self._stale(interaction, now, book)
                 return
