@@ -8,6 +8,7 @@ what a failure means for the book.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from typing import Any
 import discord
 
 from bot.models import Book, Table
-from bot.pictures import PictureCache
+from bot.pictures import Picture, PictureCache
 from bot.present import (
     SCROLLED_AWAY, Channel, Dm, Edit, Extra, Plan, Post, Reply, Shown, Shrink, Update,
 )
@@ -27,6 +28,13 @@ from bot.replies import reply, update
 from bot.store import Store
 
 log = logging.getLogger(__name__)
+
+
+def picture_digest(picture: Picture | None) -> str:
+    """Stable across processes (unlike ``hash``), so a restarted bot still knows the picture."""
+    if picture is None:
+        return ""
+    return hashlib.blake2s(repr((picture.filename, picture.key)).encode(), digest_size=8).hexdigest()
 
 #: an ephemeral copy can be edited only while its interaction token lives (15 minutes)
 EPHEMERAL_LIFE = 14 * 60.0
@@ -86,15 +94,22 @@ class Deliverer:
         scrolled = self._since_table.get(table.channel_id, 0) >= SCROLLED_AWAY
         return Channel(book, scrolled)
 
-    async def kwargs(self, shown: Shown, *, edit: bool) -> dict[str, Any]:
-        """Keyword arguments for a send (``edit=False``) or an edit of the message."""
+    async def kwargs(self, shown: Shown, *, edit: bool, book: Book | None = None) -> dict[str, Any]:
+        """Keyword arguments for a send (``edit=False``) or an edit of the message. With
+        ``book``, the message is the live table: an edit that shows the picture it carries
+        already leaves the attachment where it is, and the book notes the picture it now has."""
         out: dict[str, Any] = {"content": shown.content, "embeds": shown.embeds, "view": shown.view,
                                "allowed_mentions": PINGS if shown.pings else NO_PINGS}
+        carried = picture_digest(shown.picture)
+        if edit and book is not None and carried and carried == book.picture:
+            return out
         files = [await self.pictures.file(shown.picture)] if shown.picture is not None else []
         if not edit:
             files += shown.files
         if files or edit:
             out["attachments" if edit else "files"] = files
+        if book is not None:
+            book.picture = carried
         return out
 
     # -- a plan ------------------------------------------------------------------------------
@@ -105,7 +120,7 @@ class Deliverer:
         a DM's outcome changed what the table must say (its player must press My hand)."""
         try:
             if plan.answer is not None and interaction is not None:
-                await self._answer(interaction, plan.answer)
+                await self._answer(interaction, plan.answer, book)
             closed = set(book.dm_closed)
             for dm in plan.dms:
                 await self._dm(table, book, dm)
@@ -123,13 +138,14 @@ class Deliverer:
             book.shown = max(book.shown, table.version)
             await self.store.put_book(table.id or 0, book)
 
-    async def _answer(self, interaction: discord.Interaction, answer: Update | Reply) -> None:
+    async def _answer(self, interaction: discord.Interaction, answer: Update | Reply, book: Book) -> None:
         if isinstance(answer, Reply):
             await reply(interaction, content=answer.text, ephemeral=True)
         elif answer.history is not None:
             await update(interaction, **history_kwargs(answer.history))
         elif answer.shown is not None:
-            await update(interaction, **await self.kwargs(answer.shown, edit=True))
+            live = interaction.message is not None and interaction.message.id == book.message_id
+            await update(interaction, **await self.kwargs(answer.shown, edit=True, book=book if live else None))
         else:
             await update(interaction, view=None)
 
@@ -145,15 +161,13 @@ class Deliverer:
                 return False
         elif isinstance(op, Edit):
             try:
-                await channel.get_partial_message(op.message_id).edit(**await self.kwargs(op.shown, edit=True))
+                await channel.get_partial_message(op.message_id).edit(
+                    **await self.kwargs(op.shown, edit=True, book=book if op.message_id == book.message_id else None))
             except discord.NotFound:
                 await self._post(table, book, op.shown)
         elif isinstance(op, Shrink):
             try:
-                if op.clicked and interaction is not None:
-                    await interaction.edit_original_response(**history_kwargs(op.text))
-                else:
-                    await channel.get_partial_message(op.message_id).edit(**history_kwargs(op.text))
+                await channel.get_partial_message(op.message_id).edit(**history_kwargs(op.text))
             except discord.HTTPException:
                 log.info("could not shrink the old table message %s of game %s", op.message_id, table.id)
         else:
@@ -172,10 +186,11 @@ class Deliverer:
             try:
                 if interaction is not None and interaction.message is not None \
                         and interaction.message.id == book.message_id:
-                    await interaction.edit_original_response(**await self.kwargs(shown, edit=True))
+                    await interaction.edit_original_response(**await self.kwargs(shown, edit=True, book=book))
                 else:
                     channel = self.client.get_partial_messageable(table.channel_id)
-                    await channel.get_partial_message(book.message_id).edit(**await self.kwargs(shown, edit=True))
+                    await channel.get_partial_message(book.message_id).edit(
+                        **await self.kwargs(shown, edit=True, book=book))
             except discord.HTTPException:
                 log.info("game %s: could not redraw its table either", table.id)
         if interaction is not None:
@@ -188,7 +203,7 @@ class Deliverer:
         """The table as a new message; the one it replaces (``strip``) loses its buttons."""
         channel = self.client.get_partial_messageable(table.channel_id)
         message = await channel.send(**await self.kwargs(shown, edit=False))
-        book.message_id = message.id
+        book.message_id, book.picture = message.id, picture_digest(shown.picture)
         self._since_table[table.channel_id] = 0
         if strip is not None and strip != message.id:
             try:

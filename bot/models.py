@@ -82,6 +82,9 @@ class Book(BaseModel):
     #: a digest of what the live table shows, so a step nobody can see (a sealed choice being
     #: filled in) costs the channel nothing
     look: str = ""
+    #: a digest of the picture the live table carries: redrawn with the same picture, the
+    #: message keeps its attachment instead of uploading it again
+    picture: str = ""
 
 
 class LogEntry(BaseModel):

@@ -115,8 +115,6 @@ class Shrink:
 
     message_id: int
     text: str
-    #: the clicked message itself, edited through the interaction (no channel permission needed)
-    clicked: bool = False
 
 
 @dataclass(frozen=True)
@@ -188,13 +186,15 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
         headline = seat_names(table, news, mentions=True) if news else None
         plan.chapter, plan.turn_events = after.chapter, []
         on_old = public_click and live
-        # the clicked table only loses its buttons now; it shrinks once the new one is out
-        plan.answer = Update() if on_old else _acknowledge(origin, step.notice) if public_click else plan.answer
+        # the clicked table becomes history in the answer itself (one call, not two); should the
+        # new table fail to post, the deliverer draws the game on it again
+        plan.answer = Update(history=history) if on_old else _acknowledge(origin, step.notice) \
+            if public_click else plan.answer
         notice = step.notice if on_old or not origin.answers else None
         plan.channel.append(Post(table_message(after, book, notice=notice, headline=headline,
                                                last_words=step.finished_now)))
-        if book.message_id is not None:
-            plan.channel.append(Shrink(book.message_id, history, clicked=on_old))
+        if book.message_id is not None and not on_old:
+            plan.channel.append(Shrink(book.message_id, history))
         if step.finished_now:
             plan.channel += [Extra(m) for m in _last_words_alone(after)]
     else:

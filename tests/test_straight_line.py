@@ -138,8 +138,8 @@ def _knucklebones_table(version: int = 3) -> Table:
 
 
 def test_a_turn_that_changes_hands_shrinks_the_clicked_table_and_posts_the_next() -> None:
-    """The plan, without Discord: a click on the live table that ends a turn strips its buttons,
-    posts the new table, which pings the next player, then shrinks the old one to history."""
+    """The plan, without Discord: a click on the live table that ends a turn turns it into a
+    line of history in the answer, then posts the new table, which pings the next player."""
     before = _moment(_knucklebones_table())
     first = seat = before.acting[0]
     for _ in range(20):  # the first player's decisions, to the one that ends their turn
@@ -151,18 +151,17 @@ def test_a_turn_that_changes_hands_shrinks_the_clicked_table_and_posts_the_next(
     book = Book(message_id=77, shown=3, chapter=before.chapter, look="x")
     seat = first
     plan = present.present(result, Channel(book), Origin(message_id=77, seat=seat))
-    # the clicked table loses its buttons now, and shrinks once the new one is posted
-    assert isinstance(plan.answer, present.Update) and plan.answer.shown is None and plan.answer.history is None
-    assert [type(op) for op in plan.channel] == [Post, Shrink]
-    shrink = plan.channel[1]
-    assert isinstance(shrink, Shrink) and shrink.clicked and shrink.text.startswith(f"**{before.chapter}**")
+    # the clicked table becomes history in the answer itself; the new table is the one post
+    assert isinstance(plan.answer, present.Update) and plan.answer.shown is None
+    assert plan.answer.history is not None and plan.answer.history.startswith(f"**{before.chapter}**")
+    assert [type(op) for op in plan.channel] == [Post]
     posted = plan.channel[0]
     following = f"<@{result.table.seats[result.newly[0]].user_id}>"
     assert isinstance(posted, Post) and posted.shown.pings and following in (posted.shown.content or "")
     # the same step from a command (no message clicked): the old table shrinks in the channel
     plan = present.present(result, Channel(book), Origin(message_id=None, seat=seat))
     assert isinstance(plan.answer, present.Reply)
-    assert [type(op) for op in plan.channel] == [Post, Shrink] and not plan.channel[1].clicked  # type: ignore[union-attr]
+    assert [type(op) for op in plan.channel] == [Post, Shrink]
 
 
 def test_a_step_nobody_can_see_costs_the_channel_nothing() -> None:
