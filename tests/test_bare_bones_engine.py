@@ -743,6 +743,53 @@ def test_loan_shark_borrows_is_repaid_from_earnings_and_charges_two_a_coin_owed(
     assert f.loan == 10 and f.total == f.subtotal + f.fpv - 20
 
 
+def test_loan_shark_lends_any_whole_amount_up_to_the_cap() -> None:
+    """BB-13 «any amount»: 0 (nothing) and every whole number up to the cap, not round figures;
+    an odd loan is repaid in full, the cap itself short and charged 2 points a coin."""
+    from rules.bare_bones.table import loan_cap
+
+    state, seat = staged(2, ["loan_shark", "white"], "loan_shark", dice=[("white", 3)])
+    state, _ = play(state, "loan_shark")
+    cap = loan_cap(state)
+    assert offered(state, "loan") == list(range(cap + 1))
+    view = ENGINE.view(state, seat)
+    assert [action_label(view, action("loan", amount=n)) for n in (0, 1, 17, cap)] == [
+        "Borrow nothing", "Borrow 1 coin", "Borrow 17 coins", f"Borrow {cap} coins"]
+    state, events = act(state, "loan", amount=17)
+    assert "borrows 17 coins, to repay next turn" in texts(events)
+    state, _ = play(state, "white")
+    assert state.turn is not None and state.turn.coins == 3 + 17
+    state, _ = act(state, "buy_done")
+    assert state.players[seat].loan == 17 and sheet_rows(state.players[seat])[-1].notes == ["-17"]
+    state, _ = end_turn(state)
+    # next turn: 19 coins earned repay the 17 in full; then the cap is borrowed
+    assert seat_of(state) == seat
+    state = to_play(state)
+    arrange(state, seat, ["loan_shark", "white", "white", "white", "white"])
+    score = state.players[seat].score
+    state, _ = play(state, "loan_shark")
+    cap = loan_cap(state)
+    assert offered(state, "loan")[-1] == cap
+    state, _ = act(state, "loan", amount=cap)
+    force(state, ("white", 5), ("white", 5), ("white", 5), ("white", 4))
+    state, events = play(state, "white", "white", "white", "white")
+    assert "repays 17 of the 17 coins borrowed." in texts(events)
+    assert state.players[seat].score == score and state.turn is not None
+    assert (state.turn.repaid, state.turn.penalty, state.turn.coins) == (17, 0, 19 - 17 + cap)
+    state, _ = act(state, "buy_done")
+    assert state.players[seat].loan == cap
+    state, _ = end_turn(state)
+    # the turn after: 3 coins repay 3 of the cap; the rest costs 2 points a coin
+    assert seat_of(state) == seat
+    state = to_play(state)
+    arrange(state, seat, ["white"])
+    force(state, ("white", 3))
+    state, events = play(state, "white")
+    assert (f"repays 3 of the {cap} coins borrowed and loses {2 * (cap - 3)} points for the "
+            f"{cap - 3} coins still owed") in texts(events)
+    assert state.players[seat].score == score - 2 * (cap - 3) and state.players[seat].loan == 0
+
+
 def test_mimic_copies_a_dice_card_with_its_ability_and_for_matching() -> None:
     state, seat = staged(2, ["mimic", "red", "blue", "white"], "mimic", draw=["yellow"])
     assert "mimic" not in offered(state, "play")  # nothing in play to copy
