@@ -178,6 +178,20 @@ def staged(seats: int, hand: Sequence[str], *needed: str, draw: Sequence[str] = 
     return state, seat
 
 
+def after_a_block(value: int, hand: Sequence[str], *needed: str) -> tuple[BareBonesState, int]:
+    """The second seat's turn, holding ``hand``, after the first seat's Can't Touch This (Red)
+    rolled ``value``: that number is blocked for it (BB-12)."""
+    state, p1 = staged(2, ["cant_touch_this_red", "white"], "cant_touch_this", *needed)
+    p2 = 1 - p1
+    arrange(state, p2, hand)
+    state, _ = play(state, "cant_touch_this_red")
+    force(state, ("white", 3), ("red", value))  # the turn's White die, then the card's
+    state, _ = play(state, "white")
+    state, _ = act(state, "buy_done")
+    assert [(b.owner, b.value) for b in state.blocks] == [(p1, value)] and seat_of(state) == p2
+    return to_play(state), p2
+
+
 # -- components ---------------------------------------------------------------------------------------
 
 
@@ -522,6 +536,21 @@ def test_color_cubed_doubles_every_colour_rolled_three_times() -> None:
     assert scored(events) == ((2 + 3 + 4) * 2 + 3, 0)
 
 
+def test_color_cubed_counts_a_blocked_die_toward_its_three_but_it_still_scores_nothing() -> None:
+    # BB-12: the blocked Red 4 was rolled, so Red has 3 dice; the other two Reds double
+    roll = [("red", 4), ("red", 2), ("red", 3), ("blue", 1)]
+    [option] = score_options(roll, "color_cubed", blocked=[4])
+    assert (option.doubled, option.points, option.coins) == ((1, 2), (2 + 3) * 2 + 1, 0)
+    roll = [("white", 5), ("white", 3), ("white", 3), ("red", 5)]  # coins too; a 5 on Red as well
+    assert [(o.points, o.coins) for o in score_options(roll, "color_cubed", blocked=[5])] == [(0, 12)]
+    state, seat = after_a_block(4, ["color_cubed", "red", "red", "red"], "color_cubed")
+    state, _ = play(state, "color_cubed", "red", "red", "red")
+    force(state, ("red", 4), ("red", 2), ("red", 3))
+    state, events = act(state, "roll")
+    assert scored(events) == ((2 + 3) * 2, 0)
+    assert "(2 x 2) Red + (3 x 2) Red = 10 points; 0 coins (Red 4 blocked)" in texts(events)
+
+
 def test_double_up_rolls_two_dice_for_two_chosen_cards_and_no_others() -> None:
     state, seat = staged(2, ["double_up", "red", "blue", "white", "double_up"], "double_up")
     state, _ = play(state, "double_up", "red", "blue")
@@ -714,6 +743,53 @@ def test_loan_shark_borrows_is_repaid_from_earnings_and_charges_two_a_coin_owed(
     assert f.loan == 10 and f.total == f.subtotal + f.fpv - 20
 
 
+def test_loan_shark_lends_any_whole_amount_up_to_the_cap() -> None:
+    """BB-13 «any amount»: 0 (nothing) and every whole number up to the cap, not round figures;
+    an odd loan is repaid in full, the cap itself short and charged 2 points a coin."""
+    from rules.bare_bones.table import loan_cap
+
+    state, seat = staged(2, ["loan_shark", "white"], "loan_shark", dice=[("white", 3)])
+    state, _ = play(state, "loan_shark")
+    cap = loan_cap(state)
+    assert offered(state, "loan") == list(range(cap + 1))
+    view = ENGINE.view(state, seat)
+    assert [action_label(view, action("loan", amount=n)) for n in (0, 1, 17, cap)] == [
+        "Borrow nothing", "Borrow 1 coin", "Borrow 17 coins", f"Borrow {cap} coins"]
+    state, events = act(state, "loan", amount=17)
+    assert "borrows 17 coins, to repay next turn" in texts(events)
+    state, _ = play(state, "white")
+    assert state.turn is not None and state.turn.coins == 3 + 17
+    state, _ = act(state, "buy_done")
+    assert state.players[seat].loan == 17 and sheet_rows(state.players[seat])[-1].notes == ["-17"]
+    state, _ = end_turn(state)
+    # next turn: 19 coins earned repay the 17 in full; then the cap is borrowed
+    assert seat_of(state) == seat
+    state = to_play(state)
+    arrange(state, seat, ["loan_shark", "white", "white", "white", "white"])
+    score = state.players[seat].score
+    state, _ = play(state, "loan_shark")
+    cap = loan_cap(state)
+    assert offered(state, "loan")[-1] == cap
+    state, _ = act(state, "loan", amount=cap)
+    force(state, ("white", 5), ("white", 5), ("white", 5), ("white", 4))
+    state, events = play(state, "white", "white", "white", "white")
+    assert "repays 17 of the 17 coins borrowed." in texts(events)
+    assert state.players[seat].score == score and state.turn is not None
+    assert (state.turn.repaid, state.turn.penalty, state.turn.coins) == (17, 0, 19 - 17 + cap)
+    state, _ = act(state, "buy_done")
+    assert state.players[seat].loan == cap
+    state, _ = end_turn(state)
+    # the turn after: 3 coins repay 3 of the cap; the rest costs 2 points a coin
+    assert seat_of(state) == seat
+    state = to_play(state)
+    arrange(state, seat, ["white"])
+    force(state, ("white", 3))
+    state, events = play(state, "white")
+    assert (f"repays 3 of the {cap} coins borrowed and loses {2 * (cap - 3)} points for the "
+            f"{cap - 3} coins still owed") in texts(events)
+    assert state.players[seat].score == score - 2 * (cap - 3) and state.players[seat].loan == 0
+
+
 def test_mimic_copies_a_dice_card_with_its_ability_and_for_matching() -> None:
     state, seat = staged(2, ["mimic", "red", "blue", "white"], "mimic", draw=["yellow"])
     assert "mimic" not in offered(state, "play")  # nothing in play to copy
@@ -776,6 +852,20 @@ def test_rainbow_rolls_one_die_a_colour_and_doubles_three_or_more() -> None:
     state, events = act(state, "rerolls_done")  # the Green die may be re-rolled first
     assert scored(events) == ((3 + 2 + 5) * 2, 8)
     assert [(o.points, o.coins) for o in score_options([("blue", 3), ("white", 4)], "rainbow")] == [(3, 4)]
+
+
+def test_rainbow_counts_a_blocked_die_toward_its_three_but_it_still_scores_nothing() -> None:
+    # BB-12: 3 dice were rolled, one of them blocked: the other two double, the blocked one is 0
+    roll = [("red", 4), ("blue", 2), ("white", 3)]
+    [option] = score_options(roll, "rainbow", blocked=[4])
+    assert (option.doubled, option.points, option.coins) == ((1, 2), 2 * 2, 3 * 2)
+    assert [(o.points, o.coins) for o in score_options(roll[1:], "rainbow", blocked=[4])] == [(2, 3)]
+    state, seat = after_a_block(4, ["rainbow", "red", "blue", "white"], "rainbow")
+    state, _ = play(state, "rainbow", "red", "blue", "white")
+    force(state, ("red", 4), ("blue", 2), ("white", 3))
+    state, events = act(state, "roll")
+    assert scored(events) == (2 * 2, 3 * 2)
+    assert "(2 x 2) Blue = 4 points; (3 x 2) White = 6 coins (Red 4 blocked)" in texts(events)
 
 
 def test_re_re_roll_rerolls_one_die_twice_or_two_dice_once() -> None:

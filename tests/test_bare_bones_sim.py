@@ -21,7 +21,7 @@ from rules.bare_bones import (
     BareBonesState,
     action_label,
 )
-from rules.bare_bones.table import owned_cards, pattern_of
+from rules.bare_bones.table import loan_cap, owned_cards, pattern_of
 
 GAMES = 1000
 SETS = ("basics", "interplay", "money_money", "many_paths", "random")
@@ -130,7 +130,10 @@ def _play(index: int, sample: bool) -> tuple[BareBonesState, int]:
             raise AssertionError(f"game {index}: {acting} to act")
         seat = acting[0]
         legal = ENGINE.legal_actions(state, seat)
-        if not 2 <= len(legal) <= 25:  # a single answer is made by itself
+        if state.pending is not None and state.pending.kind == "loan":
+            if [a.amount for a in legal] != list(range(loan_cap(state) + 1)):  # BB-13
+                raise AssertionError(f"game {index}: loans of {[a.amount for a in legal]}")
+        elif not 2 <= len(legal) <= 25:  # a single answer is made by itself
             raise AssertionError(f"game {index}: {len(legal)} legal actions")
         policy = policies[seat]
         if policy == "mixed":

@@ -47,10 +47,6 @@ from rules.bare_bones.table import (
 PlayEffect = Callable[[BareBonesState, int, list[Event]], None]
 PLAY: dict[str, PlayEffect] = {}
 
-#: BB-13 «any amount»: the amounts offered (up to the cap), so a button row can hold them
-LOAN_AMOUNTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100)
-
-
 def effect(kind: str) -> Callable[[PlayEffect], PlayEffect]:
     def register(fn: PlayEffect) -> PlayEffect:
         PLAY[kind] = fn
@@ -316,9 +312,8 @@ def loan_shark(s: BareBonesState, at: int, events: list[Event]) -> None:
 
 
 def loan_amounts(s: BareBonesState) -> list[int]:
-    cap = loan_cap(s)
-    amounts = [a for a in LOAN_AMOUNTS if a <= cap]
-    return amounts if cap in amounts else amounts + [cap]
+    """BB-13 «any amount»: borrowing nothing, then every whole number of coins up to the cap."""
+    return list(range(loan_cap(s) + 1))
 
 
 @step

@@ -157,8 +157,8 @@ def legal(s: BareBonesState) -> list[BareBonesAction]:
 
 
 def legal_actions(s: BareBonesState, seat: int) -> list[BareBonesAction]:
-    """Deterministic; at most 25 entries (one button or option per kind of card, colour,
-    die, opponent or amount)."""
+    """Deterministic; one button or option per kind of card, colour, die or opponent, at most
+    25, except Loan Shark's every amount from 0 to the cap (BB-13; see ``table.loan_cap``)."""
     if seat != seat_to_act(s):
         return []
     return legal(s)

@@ -145,8 +145,9 @@ def _full_houses(dice: Sequence[Rolled], live: Sequence[int]) -> list[tuple[int,
 
 def _colours_cubed(dice: Sequence[Rolled], live: Sequence[int]) -> tuple[int, ...]:
     """BB-9: every colour with 3 or more dice doubles all its dice (the colour of the die
-    actually rolled)."""
-    counts = Counter(dice[i][0] for i in live)
+    actually rolled). BB-12: a blocked die was still rolled, so it counts toward the 3; only
+    the live ones are doubled, a blocked die scoring 0 either way."""
+    counts = Counter(colour for colour, _ in dice)
     return tuple(i for i in live if counts[dice[i][0]] >= 3)
 
 
@@ -172,8 +173,8 @@ def choices(dice: Sequence[Rolled], pattern: Pattern | None, blocked: Iterable[i
         return [doubling(s) for s in _full_houses(dice, live)]
     if pattern == "color_cubed":
         return [doubling(_colours_cubed(dice, live))]
-    if pattern == "rainbow":
-        return [doubling(tuple(live) if len(live) >= 3 else ())]
+    if pattern == "rainbow":  # BB-12: blocked dice were rolled too, so they count toward the 3
+        return [doubling(tuple(live) if len(dice) >= 3 else ())]
     if pattern == "odds_or_evens":
         odd = tuple(i for i in live if dice[i][1] % 2)
         even = tuple(i for i in live if not dice[i][1] % 2)

@@ -296,5 +296,6 @@ def ask(s: BareBonesState, kind: PendingKind, resume: Step, card: str | None = N
 
 
 def loan_cap(s: BareBonesState) -> int:
-    """BB-13: the most that could be spent, one card from each non-empty Supply stack."""
+    """BB-13: the most that could be spent, one card from each non-empty Supply stack. At most
+    101 coins: the 7 Dice Card stacks (51) with Loan Shark and the 6 costliest other Actions."""
     return sum(kind_cost(kind) for kind, stack in s.supply.items() if stack)

@@ -231,8 +231,8 @@ def rules_summary(options: BareBonesOptions | None = None) -> str:
 - Colour is the die rolled (Purple's Blue+Red are Blue and Red). Color Cubed doubles every colour with 3+ dice. Rainbow and Double Up limits both apply.
 - Double Up: 2 different cards chosen when rolling (one card: 2 dice); no Purple Blue+Red; one Double Up a turn.
 - Full House: counts every Dice Card in play; drawing stops when no Dice Card is left; the second roll re-rolls any dice once; it needs two different numbers.
-- Can't Touch This blocks its number on any die, points and coins; a blocked die scores 0, joins no pattern, and doesn't count toward Color Cubed's or Rainbow's 3.
-- Loan Shark: borrow up to the cost of one card from each Supply stack; coins earned next turn repay it (a new loan can't); a loan still open at the end is charged then.
+- Can't Touch This blocks its number on any die, points and coins; a blocked die scores 0 and joins no pattern, but was still rolled, so it counts toward Color Cubed's and Rainbow's 3.
+- Loan Shark: borrow any number of coins up to the cost of one card from each Supply stack; coins earned next turn repay it (a new loan can't); a loan still open at the end is charged then.
 - Point Pro and Straight Cash convert dice only. Yard Sale and Swap Meet value a card at its cost, and returned cards go on their Supply stack; Joyride's card stays its owner's. Green re-rolls once a turn. {dice_limit}.
 
 **Timeouts** Draft: the priciest Dice Card you may draft. Turn: no bonus match, all Dice Cards and no Actions, no re-rolls, the best score, no buys. A card still asking: no loan, nothing returned, the cheapest card sold, Purple die, most valuable dice kept, Hot Potato to the leader.
