@@ -8,6 +8,7 @@ syncs the slash commands, so they are not synced once per process.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 import gc
 import importlib
 import logging
@@ -144,9 +145,7 @@ class Boneyard(commands.AutoShardedBot):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        drawn = interaction.message is not None and any(
-            getattr(child, "custom_id", None) == custom_id
-            for row in interaction.message.components for child in getattr(row, "children", ()))
+        drawn = interaction.message is not None and custom_id in _custom_ids(interaction.message.components)
         if not drawn or not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ALL_ITEMS):
             await tell(interaction, "That button is no longer in use.")
 
@@ -160,3 +159,19 @@ class Boneyard(commands.AutoShardedBot):
         await super().close()
         if self.runtime is not None:
             await self.runtime.store.close()
+
+
+def _custom_ids(components: Sequence[Any]) -> set[str]:
+    """Every control a message carries: in action rows, and in a layout message's containers
+    and beside its sections."""
+    found: set[str] = set()
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            found.add(custom_id)
+        inner = list(getattr(component, "children", None) or [])
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            inner.append(accessory)
+        found |= _custom_ids(inner)
+    return found

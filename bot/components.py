@@ -28,6 +28,7 @@ class Clicks(Protocol):
     async def how_to_play(self, interaction: discord.Interaction, game_id: int) -> None: ...
     async def end(self, interaction: discord.Interaction, game_id: int) -> None: ...
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
+    async def turn_page(self, interaction: discord.Interaction, game_id: int, book: str, page: int) -> None: ...
 
 
 def _runtime(interaction: discord.Interaction) -> Clicks:
@@ -134,6 +135,31 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             interaction, self.game_id, self.seat, self.stamp, choices), game_id=self.game_id)
 
 
+class OpenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=r"bn:allpick:(?P<gid>\d+):(?P<stamp>[0-9a-z.]+)"):
+    """A menu of choices made in the open (Engine.open_actions); options keep their index
+    among all of them."""
+
+    def __init__(self, game_id: int, stamp: str, options: list[discord.SelectOption] | None = None,
+                 placeholder: str = "Choose…") -> None:
+        super().__init__(discord.ui.Select(custom_id=f"bn:allpick:{game_id}:{stamp}",
+                                           options=options or [discord.SelectOption(label="…", value="0")],
+                                           placeholder=placeholder))
+        self.game_id, self.stamp = game_id, stamp
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> OpenSelect:
+        return cls(int(match["gid"]), match["stamp"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        data = cast(dict[str, Any], interaction.data or {})
+        values = [str(v) for v in data.get("values") or []]
+        if len(values) != 1 or not (values[0].isascii() and values[0].isdigit() and len(values[0]) <= 4):
+            values = ["9999"]  # never an offered choice: refused as one
+        await guarded(interaction, lambda: _runtime(interaction).act_in_open(
+            interaction, self.game_id, self.stamp, int(values[0])), game_id=self.game_id)
+
+
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:hand:(?P<gid>\d+)"):
     def __init__(self, game_id: int, row: int | None = None) -> None:
         super().__init__(
@@ -216,5 +242,29 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
         await guarded(interaction, lambda: _runtime(interaction).rematch(interaction, self.game_id), game_id=self.game_id)
 
 
-ALL_ITEMS = (LobbyButton, ActionButton, OpenButton, ActionSelect, HandButton, DetailsButton, HowToButton,
-             EndButton, RematchButton)
+class PageSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=r"bn:page:(?P<gid>\d+):(?P<book>[a-z]+)"):
+    """Which page of Details or of the rules a private answer shows: each page fits a phone
+    screen, and the others are a tap away."""
+
+    def __init__(self, game_id: int, book: str, titles: Sequence[str] = (), current: int = 0) -> None:
+        options = [discord.SelectOption(label=t[:100] or "…", value=str(i), default=i == current)
+                   for i, t in enumerate(titles[:25])] or [discord.SelectOption(label="…", value="0")]
+        super().__init__(discord.ui.Select(custom_id=f"bn:page:{game_id}:{book}", options=options,
+                                           placeholder="More…"))
+        self.game_id, self.book = game_id, book
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> PageSelect:
+        return cls(int(match["gid"]), match["book"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        data = cast(dict[str, Any], interaction.data or {})
+        values = [str(v) for v in data.get("values") or []]
+        page = int(values[0]) if values and values[0].isascii() and values[0].isdigit() and len(values[0]) <= 3 else 0
+        await guarded(interaction, lambda: _runtime(interaction).turn_page(interaction, self.game_id, self.book, page),
+                      game_id=self.game_id)
+
+
+ALL_ITEMS = (LobbyButton, ActionButton, OpenButton, ActionSelect, OpenSelect, HandButton, DetailsButton, HowToButton,
+             EndButton, RematchButton, PageSelect)

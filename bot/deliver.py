@@ -23,6 +23,7 @@ from bot.present import (
     SCROLLED_AWAY, Channel, Dm, Edit, Extra, Plan, Post, Reply, Shown, Shrink, Update,
 )
 from bot.private import send_private
+from bot import layout
 from bot.render import NO_PINGS, PINGS
 from bot.replies import reply, update
 from bot.store import Store
@@ -30,20 +31,34 @@ from bot.store import Store
 log = logging.getLogger(__name__)
 
 
-def picture_digest(picture: Picture | None) -> str:
-    """Stable across processes (unlike ``hash``), so a restarted bot still knows the picture."""
-    if picture is None:
+def picture_digest(pictures: list[Picture]) -> str:
+    """Stable across processes (unlike ``hash``), so a restarted bot still knows the pictures."""
+    if not pictures:
         return ""
-    return hashlib.blake2s(repr((picture.filename, picture.key)).encode(), digest_size=8).hexdigest()
+    keys = repr([(p.filename, p.key) for p in pictures])
+    return hashlib.blake2s(keys.encode(), digest_size=8).hexdigest()
+
 
 #: an ephemeral copy can be edited only while its interaction token lives (15 minutes)
 EPHEMERAL_LIFE = 14 * 60.0
 
+#: what a superseded copy of a private view or table says instead of its controls
+MOVED_ON = "This copy is out of date: the game moved on."
+NEWER_COPY = "A newer copy of this is below."
 
-def history_kwargs(text: str) -> dict[str, Any]:
-    """What an old table is edited into: one line, no embed, picture or buttons, pinging nobody
-    (a mention in an edit pings nobody anyway; this keeps it from even looking like a ping)."""
-    return {"content": text, "embeds": [], "attachments": [], "view": None, "allowed_mentions": NO_PINGS}
+
+def text_kwargs(text: str, *, legacy: bool = False) -> dict[str, Any]:
+    """What an old table or copy is edited into: one line, no picture or controls, pinging
+    nobody (a mention in an edit pings nobody anyway; this keeps it from even looking like a
+    ping). A message from before layout messages stays a plain one."""
+    if legacy:
+        return {"content": text, "embeds": [], "attachments": [], "view": None, "allowed_mentions": NO_PINGS}
+    return {"view": layout.text_message(text), "attachments": [], "allowed_mentions": NO_PINGS}
+
+
+def legacy_message(message: discord.Message | None) -> bool:
+    """A message posted before tables were layout messages (it has content or embeds)."""
+    return message is not None and not message.flags.components_v2
 
 
 #: what a table message needs of the bot in its channel, in Discord's words
@@ -94,16 +109,22 @@ class Deliverer:
         scrolled = self._since_table.get(table.channel_id, 0) >= SCROLLED_AWAY
         return Channel(book, scrolled)
 
-    async def kwargs(self, shown: Shown, *, edit: bool, book: Book | None = None) -> dict[str, Any]:
+    async def kwargs(self, shown: Shown, *, edit: bool, book: Book | None = None,
+                     legacy: bool = False) -> dict[str, Any]:
         """Keyword arguments for a send (``edit=False``) or an edit of the message. With
-        ``book``, the message is the live table: an edit that shows the picture it carries
-        already leaves the attachment where it is, and the book notes the picture it now has."""
-        out: dict[str, Any] = {"content": shown.content, "embeds": shown.embeds, "view": shown.view,
-                               "allowed_mentions": PINGS if shown.pings else NO_PINGS}
-        carried = picture_digest(shown.picture)
-        if edit and book is not None and carried and carried == book.picture:
+        ``book``, the message is the live table: an edit that shows the pictures it carries
+        already leaves the attachments where they are, and the book notes what it now has.
+        ``legacy``: the edited message is a plain one from before layouts, whose content and
+        embeds must go as it becomes a layout message."""
+        out: dict[str, Any] = {"view": shown.layout, "allowed_mentions": PINGS if shown.pings else NO_PINGS}
+        if legacy:
+            out.update(content=None, embeds=[])
+        carried = picture_digest(shown.pictures)
+        if book is not None:
+            book.layout = True
+        if edit and book is not None and carried and carried == book.picture and not legacy:
             return out
-        files = [await self.pictures.file(shown.picture)] if shown.picture is not None else []
+        files = [await self.pictures.file(p) for p in shown.pictures]
         if not edit:
             files += shown.files
         if files or edit:
@@ -131,8 +152,8 @@ class Deliverer:
                 if not await self._channel_op(table, book, op, interaction):
                     break  # the table could not be posted: nothing after it may go out
             clicked = interaction.message.id if interaction is not None and interaction.message is not None else None
-            for user_id in plan.retire:
-                await self._retire(table, book, user_id, keep=clicked)
+            for user_id, shown in plan.retire:
+                await self._retire(table, book, user_id, keep=clicked, shown=shown)
             book.chapter, book.turn_events, book.look = plan.chapter, plan.turn_events, plan.look
         finally:
             book.shown = max(book.shown, table.version)
@@ -141,13 +162,14 @@ class Deliverer:
     async def _answer(self, interaction: discord.Interaction, answer: Update | Reply, book: Book) -> None:
         if isinstance(answer, Reply):
             await reply(interaction, content=answer.text, ephemeral=True)
-        elif answer.history is not None:
-            await update(interaction, **history_kwargs(answer.history))
-        elif answer.shown is not None:
+            return
+        legacy = legacy_message(interaction.message)
+        if answer.shown is not None:
             live = interaction.message is not None and interaction.message.id == book.message_id
-            await update(interaction, **await self.kwargs(answer.shown, edit=True, book=book if live else None))
+            await update(interaction, **await self.kwargs(answer.shown, edit=True, book=book if live else None,
+                                                          legacy=legacy))
         else:
-            await update(interaction, view=None)
+            await update(interaction, **text_kwargs(answer.history or MOVED_ON, legacy=legacy))
 
     async def _channel_op(self, table: Table, book: Book, op: Post | Edit | Shrink | Extra,
                           interaction: discord.Interaction | None) -> bool:
@@ -155,19 +177,21 @@ class Deliverer:
         channel = self.client.get_partial_messageable(table.channel_id)
         if isinstance(op, Post):
             try:
-                await self._post(table, book, op.shown, strip=op.strip)
+                await self._post(table, book, op.shown, strip=op.strip, strip_text=op.strip_text)
             except discord.Forbidden as exc:
                 await self._cannot_post(table, book, op.shown, interaction, exc)
                 return False
         elif isinstance(op, Edit):
             try:
+                live = op.message_id == book.message_id
                 await channel.get_partial_message(op.message_id).edit(
-                    **await self.kwargs(op.shown, edit=True, book=book if op.message_id == book.message_id else None))
+                    **await self.kwargs(op.shown, edit=True, book=book if live else None,
+                                        legacy=live and not book.layout))
             except discord.NotFound:
                 await self._post(table, book, op.shown)
         elif isinstance(op, Shrink):
             try:
-                await channel.get_partial_message(op.message_id).edit(**history_kwargs(op.text))
+                await channel.get_partial_message(op.message_id).edit(**text_kwargs(op.text, legacy=not op.layout))
             except discord.HTTPException:
                 log.info("could not shrink the old table message %s of game %s", op.message_id, table.id)
         else:
@@ -186,11 +210,12 @@ class Deliverer:
             try:
                 if interaction is not None and interaction.message is not None \
                         and interaction.message.id == book.message_id:
-                    await interaction.edit_original_response(**await self.kwargs(shown, edit=True, book=book))
+                    await interaction.edit_original_response(**await self.kwargs(
+                        shown, edit=True, book=book, legacy=legacy_message(interaction.message)))
                 else:
                     channel = self.client.get_partial_messageable(table.channel_id)
                     await channel.get_partial_message(book.message_id).edit(
-                        **await self.kwargs(shown, edit=True, book=book))
+                        **await self.kwargs(shown, edit=True, book=book, legacy=not book.layout))
             except discord.HTTPException:
                 log.info("game %s: could not redraw its table either", table.id)
         if interaction is not None:
@@ -199,27 +224,29 @@ class Deliverer:
             except discord.HTTPException:
                 log.info("game %s: could not say why its table was not posted", table.id)
 
-    async def _post(self, table: Table, book: Book, shown: Shown, *, strip: int | None = None) -> None:
-        """The table as a new message; the one it replaces (``strip``) loses its buttons."""
+    async def _post(self, table: Table, book: Book, shown: Shown, *, strip: int | None = None,
+                    strip_text: str = MOVED_ON) -> None:
+        """The table as a new message; the one it replaces (``strip``) keeps one line."""
         channel = self.client.get_partial_messageable(table.channel_id)
+        legacy = not book.layout
         message = await channel.send(**await self.kwargs(shown, edit=False))
-        book.message_id, book.picture = message.id, picture_digest(shown.picture)
+        book.message_id, book.picture, book.layout = message.id, picture_digest(shown.pictures), True
         self._since_table[table.channel_id] = 0
         if strip is not None and strip != message.id:
             try:
-                await channel.get_partial_message(strip).edit(view=None)
+                await channel.get_partial_message(strip).edit(**text_kwargs(strip_text, legacy=legacy))
             except discord.HTTPException:
                 log.info("could not strip the old table message %s of game %s", strip, table.id)
 
     # -- private copies ------------------------------------------------------------------------
 
     async def _dm(self, table: Table, book: Book, dm: Dm) -> None:
-        """A new DM; the older copy loses its buttons. Whoever cannot be DMed is marked, and the
-        table tells them to use My hand."""
+        """A new DM; the older copy says a newer one is below. Whoever cannot be DMed is marked,
+        and the table tells them to use My hand."""
         sent = await send_private(self.client, dm.user_id, **await self.kwargs(dm.shown, edit=False))
         if sent is not None:
             await self._retire(table, book, dm.user_id)
-            book.dm_copies[dm.user_id] = [sent.channel.id, sent.id]
+            book.dm_copies[dm.user_id] = [sent.channel.id, sent.id, 1]
         closed = set(book.dm_closed)
         if sent is None:
             closed.add(dm.seat)
@@ -227,26 +254,37 @@ class Deliverer:
             closed.discard(dm.seat)
         book.dm_closed = sorted(closed)
 
-    async def _retire(self, table: Table, book: Book, user_id: int, *, keep: int | None = None) -> None:
-        """Strip the buttons of every older copy of a user's private view."""
+    async def _retire(self, table: Table, book: Book, user_id: int, *, keep: int | None = None,
+                      shown: Shown | None = None) -> None:
+        """Every older copy of a user's private view loses its controls: it shows ``shown`` (what
+        they hold now), or else one line saying a newer copy is below."""
         old = book.dm_copies.pop(user_id, None)
         if old is not None and old[1] != keep:
+            legacy = len(old) < 3
             try:
-                await self.client.get_partial_messageable(old[0]).get_partial_message(old[1]).edit(view=None)
+                await self.client.get_partial_messageable(old[0]).get_partial_message(old[1]).edit(
+                    **await self._superseded(shown, legacy))
             except discord.HTTPException:
                 log.info("could not retire an old private copy in game %s", table.id)
         copy = self._ephemeral.pop((table.id or 0, user_id), None)
         if copy is not None and time.monotonic() - copy.at < EPHEMERAL_LIFE and copy.message_id != keep:
             try:
                 if copy.message_id is None:
-                    await copy.interaction.edit_original_response(view=None)
+                    await copy.interaction.edit_original_response(**await self._superseded(shown, False))
                 else:
-                    await copy.interaction.followup.edit_message(copy.message_id, view=None)
+                    await copy.interaction.followup.edit_message(copy.message_id, **await self._superseded(shown, False))
             except discord.HTTPException:
                 log.info("could not retire an old My hand copy in game %s", table.id)
 
+    async def _superseded(self, shown: Shown | None, legacy: bool) -> dict[str, Any]:
+        if legacy:
+            return {"view": None}
+        if shown is None:
+            return text_kwargs(NEWER_COPY)
+        return await self.kwargs(shown, edit=True)
+
     async def hand(self, interaction: discord.Interaction, table: Table, book: Book, shown: Shown) -> None:
-        """My hand: a private copy right here; the older copies lose their buttons."""
+        """My hand: a private copy right here; the older copies say a newer one is below."""
         user_id = interaction.user.id
         await self._retire(table, book, user_id)
         sent = await reply(interaction, ephemeral=True, **await self.kwargs(shown, edit=False))

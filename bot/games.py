@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 import discord
@@ -10,6 +11,42 @@ from pydantic import BaseModel
 from bot.models import Table
 from bot.pictures import Picture
 from rules.base import Engine, Event, GameError
+
+
+@dataclass(frozen=True)
+class Part:
+    """A block of a layout message, in markdown. The host turns parts into Discord's components,
+    so a game says what a message holds and never how Discord draws it."""
+
+    text: str
+    #: the seat this block is about: a choice on the table that is this seat's alone sits
+    #: beside it, as the block's button
+    seat: int | None = None
+    #: a small picture beside the text
+    thumbnail: Picture | None = None
+
+
+@dataclass(frozen=True)
+class Page:
+    """One screen of Details or of the rules: a phone shows it without scrolling."""
+
+    title: str
+    parts: list[Part] = field(default_factory=list)
+    picture: Picture | None = None
+
+
+def embed_parts(embed: discord.Embed, *, title: bool = True) -> list[Part]:
+    """An embed's words as parts: the title as a heading, the description, each field as a
+    bold name over its value."""
+    parts = []
+    if embed.title and title:
+        parts.append(Part(f"### {embed.title}"))
+    if embed.description:
+        parts.append(Part(embed.description))
+    for f in embed.fields:
+        if f.value and f.value != "\u200b":
+            parts.append(Part(f"**{f.name}**\n{f.value}" if f.name and f.name != "\u200b" else f.value))
+    return parts
 
 
 V = TypeVar("V", bound=BaseModel)
@@ -61,6 +98,32 @@ class GameSpec(Generic[V, A, O]):
         """The live public table (``view`` is ``engine.view(state, None)``): only what a player
         needs to act now, phone-sized. Everything else belongs in ``details``."""
         raise NotImplementedError
+
+    def table_parts(self, table: Table, view: V) -> list[Part]:
+        """The live table's blocks, between the line that asks and the picture. A block about
+        one seat names it (``Part.seat``) so that seat's own choice sits beside it."""
+        return embed_parts(self.table_embed(table, view))
+
+    def private_parts(self, table: Table, seat: int, view: V) -> list[Part]:
+        """A private view's blocks: what the seat decides about, in words."""
+        return embed_parts(self.private_embed(table, seat, view))
+
+    def private_picture(self, table: Table, seat: int, view: V) -> Picture | None:
+        """What a private decision is about, as a picture (the dice being re-rolled), or None."""
+        return None
+
+    def details_pages(self, table: Table, view: V, seat: int | None) -> list[Page]:
+        """Details, a page each: the first answers what matters now (your sheet, this bet)."""
+        pictures = self.details_pictures(table, view, seat)
+        pages = [Page(e.title or "Details", embed_parts(e, title=False)) for e in self.details(table, view, seat)]
+        pages += [Page(p.description[:40] or "Picture", [Part(p.description)] if p.description else [], p)
+                  for p in pictures]
+        return pages
+
+    def rules_pages(self, options: O) -> list[Page]:
+        """How to play on the first page, one phone screen; the full rules and the game's words
+        a tap away."""
+        return [Page("How to play", [Part(block)]) for block in split_screens(self.rules_text(options))]
 
     def picture(self, table: Table, view: V) -> Picture | None:
         """The dice (or board) of this table version as a picture, or None when it shows none."""
@@ -128,3 +191,18 @@ class GameSpec(Generic[V, A, O]):
             for name, value in options.model_dump().items()
             if value != getattr(defaults, name)
         ]
+
+
+#: about one phone screen of text (a page of Details or of the rules)
+SCREEN = 900
+
+
+def split_screens(text: str, size: int = SCREEN) -> list[str]:
+    """Text cut at paragraph ends into pieces of about one screen each."""
+    pages: list[str] = []
+    for block in text.split("\n\n"):
+        if pages and len(pages[-1]) + len(block) + 2 <= size:
+            pages[-1] += "\n\n" + block
+        else:
+            pages.append(block)
+    return [p[:3900] for p in pages if p.strip()] or ["Nothing more to show."]

@@ -18,7 +18,7 @@ import discord
 from pydantic import BaseModel
 
 from bot import present, step
-from bot.deliver import Deliverer
+from bot.deliver import legacy_message, Deliverer
 from bot.errors import Refusal
 from bot.games import GameSpec
 from bot.models import Book, Seat, Table
@@ -83,7 +83,7 @@ class Lobby:
             message = await reply(interaction, **await self.deliverer.kwargs(shown, edit=False))
             if message is None:
                 message = await interaction.original_response()
-            book.message_id = message.id
+            book.message_id, book.layout = message.id, True
             await self.store.put_book(table.id or 0, book)
 
     async def _busy_text(self, table: Table | None) -> str:
@@ -154,7 +154,8 @@ class Lobby:
         channel = self.deliverer.channel(table, book)
         if interaction.message is not None and interaction.message.id == book.message_id:
             shown = present.table_message(after, book, notice=notice)
-            await update(interaction, **await self.deliverer.kwargs(shown, edit=True))
+            await update(interaction, **await self.deliverer.kwargs(
+                shown, edit=True, book=book, legacy=legacy_message(interaction.message)))
         else:
             await reply(interaction, content=said or notice or "Done.", ephemeral=True)
             await self.deliverer.run(present.redraw(after, channel), table, book, None)

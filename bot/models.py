@@ -70,8 +70,8 @@ class Book(BaseModel):
     #: since: together they become that message's line of history once the next is posted
     chapter: str = ""
     turn_events: list[dict[str, Any]] = Field(default_factory=list)
-    #: user id -> [DM channel id, message id] of the newest private copy sent by DM: the one
-    #: copy whose buttons work, stripped when a newer copy goes out
+    #: user id -> [DM channel id, message id, 1 if a layout message] of the newest private copy
+    #: sent by DM: the one copy whose controls work, retired when a newer copy goes out
     dm_copies: dict[int, list[int]] = Field(default_factory=dict)
     #: seats whose last private view could not be sent by DM: the table asks them to press
     #: My hand instead
@@ -85,6 +85,9 @@ class Book(BaseModel):
     #: a digest of the picture the live table carries: redrawn with the same picture, the
     #: message keeps its attachment instead of uploading it again
     picture: str = ""
+    #: the live table is a layout message (False: posted before tables were, so an edit in
+    #: place must clear its content and embeds)
+    layout: bool = False
 
 
 class LogEntry(BaseModel):

@@ -20,23 +20,25 @@ from typing import Any
 
 import discord
 
+from bot import layout
 from bot.components import (
-    ActionButton, ActionSelect, DetailsButton, HandButton, HowToButton, LobbyButton, OpenButton, RematchButton,
+    ActionButton, ActionSelect, DetailsButton, HandButton, HowToButton, LobbyButton, OpenButton, OpenSelect,
+    PageSelect, RematchButton,
 )
-from bot.games import GameSpec
+from bot.games import GameSpec, Page, Part, embed_parts
 from bot.models import Book, Table
 from bot.pictures import Picture
-from bot.render import (
-    CONTENT, EMBED_DESCRIPTION, FIELD_VALUE, and_list, clip, footer, mention, safe, seat_names,
-)
+from bot.render import and_list, clip, footer, mention, safe, seat_names, timer_text
 from bot.step import Moment, StepResult
 from rules.base import Event
 
 log = logging.getLogger(__name__)
 
-MAX_BUTTONS = 20  # four rows of five; the fifth row is kept for Details and My hand
-#: beyond MAX_BUTTONS choices, menus of Discord's 25 options each, one per row of those four
-MENU_OPTIONS, MENU_ROWS = 25, 4
+MAX_BUTTONS = 20  # four rows of five
+#: interactive controls a live table may show (a menu counts as one), and a private view
+TABLE_CONTROLS, PRIVATE_CONTROLS = 8, 20
+#: beyond the buttons that fit, menus of Discord's 25 options each
+MENU_OPTIONS, MENU_ROWS = 25, 5
 #: events kept for the line of history a table becomes (a long bot chain keeps its latest)
 TURN_EVENTS = 60
 #: after this many other messages in the channel, the table is posted afresh instead of edited
@@ -45,15 +47,20 @@ SCROLLED_AWAY = 4
 
 @dataclass
 class Shown:
-    """One message's parts before it is sent: the picture is still to be drawn (off the loop)."""
+    """One layout message before it is sent: its pictures are still to be drawn (off the loop)."""
 
-    content: str | None = None
-    embeds: list[discord.Embed] = field(default_factory=list)
-    view: discord.ui.View | None = None
+    layout: discord.ui.LayoutView
+    #: the picture its media gallery shows
     picture: Picture | None = None
     pings: bool = False
-    #: messages that ride on this one when they fit (the game's last words on the final table)
+    #: pictures its blocks show beside their text
+    thumbnails: list[Picture] = field(default_factory=list)
+    #: files that ride on it (the game's last words on the final table)
     files: list[discord.File] = field(default_factory=list)
+
+    @property
+    def pictures(self) -> list[Picture]:
+        return ([self.picture] if self.picture is not None else []) + self.thumbnails
 
 
 # -- the plan -------------------------------------------------------------------------------------
@@ -79,7 +86,8 @@ NOBODY = Origin(answers=False)
 
 @dataclass(frozen=True)
 class Update:
-    """Answer by editing the clicked message (``shown`` None: only strip its buttons)."""
+    """Answer by editing the clicked message: into ``shown``, into a line of ``history``, or
+    (neither) into a line saying the game moved on."""
 
     shown: Shown | None = None
     history: str | None = None
@@ -94,10 +102,12 @@ class Reply:
 
 @dataclass(frozen=True)
 class Post:
-    """Post the table as a new message (it pings whom it mentions); strip ``strip`` after."""
+    """Post the table as a new message (it pings whom it mentions); the message it replaces
+    (``strip``) then shows only ``strip_text``."""
 
     shown: Shown
     strip: int | None = None
+    strip_text: str = "The table moved below."
 
 
 @dataclass(frozen=True)
@@ -115,6 +125,8 @@ class Shrink:
 
     message_id: int
     text: str
+    #: the old table is a layout message (False: one from before, edited as a plain message)
+    layout: bool = True
 
 
 @dataclass(frozen=True)
@@ -142,8 +154,9 @@ class Plan:
     #: asks a player to press My hand (their DMs are closed) is the new message that pings them
     dms: list[Dm] = field(default_factory=list)
     channel: list[ChannelOp] = field(default_factory=list)
-    #: users whose private copies must lose their buttons, as they owe nothing now
-    retire: list[int] = field(default_factory=list)
+    #: users whose private copies must lose their controls, as they owe nothing now, and what
+    #: those copies show instead (what they hold now; None: one line saying the game moved on)
+    retire: list[tuple[int, Shown | None]] = field(default_factory=list)
     #: the book's chapter, events gathered and look once the plan is out
     chapter: str = ""
     turn_events: list[dict[str, Any]] = field(default_factory=list)
@@ -194,7 +207,7 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
         plan.channel.append(Post(table_message(after, book, notice=notice, headline=headline,
                                                last_words=step.finished_now)))
         if book.message_id is not None and not on_old:
-            plan.channel.append(Shrink(book.message_id, history))
+            plan.channel.append(Shrink(book.message_id, history, book.layout))
         if step.finished_now:
             plan.channel += [Extra(m) for m in _last_words_alone(after)]
     else:
@@ -213,10 +226,19 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
                 plan.answer = _acknowledge(origin, step.notice)
             if plan.look != book.look or (step.notice and not origin.answers):
                 plan.channel += refresh(after, now, notice=step.notice if not origin.answers else None)
-    plan.retire = [u for u in book.dm_copies if table.seat_of(u) not in after.acting]
+    plan.retire = [(u, _retired(after, table.seat_of(u))) for u in book.dm_copies
+                   if table.seat_of(u) not in after.acting]
     if answered:
         plan.answer = None
     return plan
+
+
+def _retired(moment: Moment, seat: int | None) -> Shown | None:
+    """An old private copy keeps what its player holds, without the question it can no longer
+    answer."""
+    if seat is None or not moment.playing:
+        return None
+    return private_message(moment, seat, notice="✓ Nothing is asked of you now; the table shows what happens next.")
 
 
 def _acknowledge(origin: Origin, notice: str | None) -> Update | Reply:
@@ -280,162 +302,44 @@ def _fits(extras: list[dict[str, Any]]) -> bool:
 # -- messages ------------------------------------------------------------------------------------
 
 
-def _content(lines: list[str]) -> str | None:
-    return clip("\n".join(line for line in lines if line), CONTENT) or None
+def _lines(lines: list[str | None]) -> str:
+    return clip("\n".join(line for line in lines if line), 1800)
 
 
-def _frozen(view: discord.ui.View) -> discord.ui.View:
-    # Clicks are routed by the registered dynamic items; stopping the view keeps discord.py from
-    # holding a copy of every message's view in memory for the life of the process.
-    view.stop()
-    return view
-
-
-def table_message(moment: Moment, book: Book, *, notice: str | None = None, headline: str | None = None,
-                  last_words: bool = False) -> Shown:
-    """The public table: the channel's view, with the buttons of whoever acts in the open."""
-    spec, table, engine = moment.spec, moment.table, moment.engine
-    lines = [headline or "", notice or ""]
-    view = discord.ui.View(timeout=None)
-    gid = table.id or 0
-
-    if table.status == "lobby":
-        for op in ("join", "leave", "start", "cancel", "ai"):
-            view.add_item(LobbyButton(gid, op))
-        view.add_item(HowToButton(gid, row=1))
-        return Shown(_content(lines), [lobby_embed(spec, table)], _frozen(view))
-
-    if table.status == "cancelled" or moment.state is None:
-        embed = discord.Embed(
-            title=f"{engine.title}: game ended",
-            description=f"This game was ended before it finished. Start another with `/{spec.command} new`.",
-            colour=discord.Colour.dark_grey(),
-        )
-        return Shown(_content(lines), [embed], _frozen(view))
-
-    public = moment.public
-    embed = spec.table_embed(table, public)
-    picture = spec.picture(table, public)
+def _message(top: list[str | None], parts: list[Part], picture: Picture | None, controls: list[discord.ui.Item[Any]],
+             foot: str | None, colour: discord.Colour | int | None, *, accessories: dict[int, discord.ui.Item[Any]] | None = None,
+             pings: bool = False, after: list[discord.ui.Item[Any]] | None = None) -> Shown:
+    """One container: the line that asks (it pings), the game's blocks (a seat's own control
+    beside its block), the picture, the controls, and a small footer."""
+    accessories = dict(accessories or {})
+    head = _lines(top)
+    first: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(head)] if head else []
+    middle: list[discord.ui.Item[Any]] = []
+    for part in parts:
+        extra = accessories.pop(part.seat, None) if part.seat is not None else None
+        middle.append(layout.block(part, extra))
+    middle += list(after or [])
+    last: list[discord.ui.Item[Any]] = []
     if picture is not None:
-        embed.set_image(url=f"attachment://{picture.filename}")
-    embed.set_footer(text=footer(table))
-
-    if table.status == "finished":
-        view.add_item(RematchButton(gid))
-        view.add_item(DetailsButton(gid))
-        standings, winners = standings_embed(moment)
-        lines.append(winners)
-        embeds = [embed, standings]
-        shown = Shown(_content(lines), embeds, _frozen(view), picture, pings=True)
-        if last_words:
-            _ride(shown, _last_words(moment))
-        return shown
-
-    if table.paused:
-        lines.append("⏸ The game is paused. The host resumes it with `/game resume`.")
-        view.add_item(DetailsButton(gid, row=4))
-        return Shown(_content(lines), [embed], _frozen(view), picture)
-
-    private_game = engine.has_private_view()
-    humans = moment.humans
-    if moment.shared and humans:
-        lines.append(", ".join(mention(table, s) for s in humans) + ": " + spec.open_prompt(table, public))
-        _add_open(view, moment, humans)
-    elif private_game:
-        if humans:
-            closed = [s for s in humans if s in book.dm_closed]
-            by_dm = [safe(table.seats[s].name) for s in humans if s not in book.dm_closed]
-            if by_dm:
-                lines.append("Waiting for " + and_list(by_dm) + " (choosing in DMs).")
-            if closed:
-                lines.append(", ".join(mention(table, s) for s in closed)
-                             + ": I could not DM you, so press **My hand** to choose.")
-    elif len(humans) == 1:
-        seat = humans[0]
-        lines.append(f"{mention(table, seat)}: {spec.prompt(table, public, seat)}")
-        _add_actions(view, moment, seat, public)
-    elif humans:
-        lines.append("Waiting for " + and_list([safe(table.seats[s].name) for s in humans]) + ".")
-    view.add_item(DetailsButton(gid, row=4))
-    if private_game:
-        view.add_item(HandButton(gid, row=4))
-    return Shown(_content(lines), [embed], _frozen(view), picture, pings=True)
+        last.append(layout.gallery(picture))
+    last += layout.rows(controls)
+    if foot:
+        last.append(discord.ui.TextDisplay(f"-# {foot}"))
+    items = layout.fit(first, middle, last)
+    thumbnails = [p.thumbnail for p in parts if p.thumbnail is not None and any(
+        isinstance(i, discord.ui.Section) and isinstance(i.accessory, discord.ui.Thumbnail)
+        and i.accessory.media.url == f"attachment://{p.thumbnail.filename}" for i in items)]
+    return Shown(layout.container(items, colour), picture, pings, thumbnails)
 
 
-def _ride(shown: Shown, extras: list[dict[str, Any]]) -> None:
-    """The game's last words (a ledger, say) ride on the final table when they fit one
-    message, so the end of a game costs the channel no extra call."""
-    if not _fits(extras):
-        return
-    embeds = list(shown.embeds)
-    files: list[discord.File] = []
-    for extra in extras:
-        embeds += [extra["embed"]] if "embed" in extra else list(extra.get("embeds") or [])
-        files += [extra["file"]] if "file" in extra else list(extra.get("files") or [])
-    if len(embeds) > 10 or sum(len(e) for e in embeds) > 6000 or len(files) > 9:
-        return
-    shown.embeds, shown.files = embeds, files
+def _deadline(table: Table) -> str | None:
+    """A timer is worth a line only while it runs: Discord counts it down on every screen."""
+    if table.deadline is None or table.status != "active" or table.paused:
+        return None
+    return f"⏱ Time runs out <t:{int(table.deadline)}:R> · {timer_text(table)}"
 
 
-def private_message(moment: Moment, seat: int, *, notice: str | None = None) -> Shown:
-    """One seat's own view: their hand or sealed choice with its buttons, and nothing public."""
-    spec, table = moment.spec, moment.table
-    seen = moment.view(seat)
-    embed = spec.private_embed(table, seat, seen)
-    embed.set_footer(text=f"Game #{table.id} · only you see this")
-    view = discord.ui.View(timeout=None)
-    lines = [notice or ""]
-    if moment.playing and not table.paused and seat in moment.acting:
-        lines.append(spec.prompt(table, seen, seat))
-        _add_actions(view, moment, seat, seen)
-    elif table.paused:
-        lines.append("⏸ The game is paused.")
-    return Shown(_content(lines), [embed], _frozen(view))
-
-
-def _add_actions(view: discord.ui.View, moment: Moment, seat: int, seen: Any) -> None:
-    spec, table = moment.spec, moment.table
-    actions = moment.legal(seat)
-    gid = table.id or 0
-    stamp = moment.stamp(seat)
-    if len(actions) <= MAX_BUTTONS:
-        for index, action in enumerate(actions):
-            view.add_item(
-                ActionButton(gid, seat, stamp, index, seat_names(table, spec.action_label(seen, action), plain=True),
-                             spec.action_style(seen, action), row=index // 5)
-            )
-        return
-    labels = [clip(seat_names(table, spec.action_label(seen, a), plain=True), 100) for a in actions]
-    pages = range(0, min(len(labels), MENU_OPTIONS * MENU_ROWS), MENU_OPTIONS)
-    if len(labels) > MENU_OPTIONS * MENU_ROWS:
-        log.warning("game %s offers %d choices; menus show the first %d", gid, len(labels), MENU_OPTIONS * MENU_ROWS)
-    for row, start in enumerate(pages):
-        page = labels[start:start + MENU_OPTIONS]
-        options = [discord.SelectOption(label=label, value=str(start + i)) for i, label in enumerate(page)]
-        placeholder = "Choose…" if len(pages) == 1 else clip(f"{page[0]} … {page[-1]}", 150)
-        view.add_item(ActionSelect(gid, seat, stamp, options, placeholder=placeholder, row=row, page=row))
-
-
-def _add_open(view: discord.ui.View, moment: Moment, asked: list[int]) -> None:
-    """One row for everyone asked; a choice only some of them may make names them on its label,
-    so nobody has to guess whose button it is."""
-    spec, table, public = moment.spec, moment.table, moment.public
-    gid = table.id or 0
-    stamp = moment.open_stamp(asked)
-    for index, action in enumerate(moment.shared[:MAX_BUTTONS]):
-        label = seat_names(table, spec.action_label(public, action), plain=True)
-        may = [s for s in asked if action in moment.legal(s)]
-        if may and len(may) < len(asked):
-            if len(may) <= 2:
-                label = f"{and_list([table.seats[s].name for s in may])}: {label}"
-            else:
-                left_out = [table.seats[s].name for s in asked if s not in may]
-                label = f"{label} (anyone but {and_list(left_out)})"
-        view.add_item(OpenButton(gid, stamp, index, clip(label, 80), spec.action_style(public, action),
-                                 row=index // 5))
-
-
-def lobby_embed(spec: GameSpec[Any, Any, Any], table: Table) -> discord.Embed:
+def lobby_message(spec: GameSpec[Any, Any, Any], table: Table, notice: str | None = None) -> Shown:
     engine = spec.engine
     options = engine.Options.model_validate(table.options)
     fewest, most = engine.seat_range(options)
@@ -446,63 +350,233 @@ def lobby_embed(spec: GameSpec[Any, Any, Any], table: Table) -> discord.Embed:
         for i, s in enumerate(table.seats)
     ) or "Nobody yet."
     about = f"{spec.blurb}\n" if spec.blurb else ""
-    embed = discord.Embed(
-        title=f"{engine.title}: a new table",
-        description=(
-            f"{about}**Join** to take a seat ({fewest}–{most} players). "
-            "The host presses **Start**, or **Add AI** to fill a seat with a bot."
-        ),
-        colour=spec.colour,
-    )
+    parts = [Part(f"### {engine.title}: a new table\n{about}**Join** to take a seat ({fewest}–{most} players). "
+                  "The host presses **Start**, or **Add AI** to fill a seat with a bot.")]
     if not table.host_plays:
-        embed.add_field(name="Game-master", value=f"<@{table.host_id}> runs this table and takes no seat.",
-                        inline=False)
-    embed.add_field(name=f"Seats ({len(table.seats)}/{most})", value=clip(seats, FIELD_VALUE), inline=False)
+        parts.append(Part(f"**Game-master:** <@{table.host_id}> runs this table and takes no seat."))
+    parts.append(Part(clip(f"**Seats ({len(table.seats)}/{most})**\n{seats}", 1500)))
     changed = spec.option_lines(options)
     if changed:
-        embed.add_field(name="House options", value=clip("\n".join(changed), FIELD_VALUE), inline=False)
-    embed.set_footer(text=footer(table))
-    return embed
+        parts.append(Part(clip("**House options**\n" + "\n".join(changed), 1000)))
+    gid = table.id or 0
+    controls: list[discord.ui.Item[Any]] = [LobbyButton(gid, op) for op in ("join", "leave", "start", "cancel", "ai")]
+    controls.append(HowToButton(gid))
+    return _message([notice], parts, None, controls, footer(table), spec.colour)
 
 
-def standings_embed(moment: Moment) -> tuple[discord.Embed, str]:
-    """The final places, and the line that pings the winners."""
+def table_message(moment: Moment, book: Book, *, notice: str | None = None, headline: str | None = None,
+                  last_words: bool = False) -> Shown:
+    """The public table: what is asked and of whom, the game's blocks, the picture, and the
+    controls of whoever acts in the open."""
+    spec, table, engine = moment.spec, moment.table, moment.engine
+    top: list[str | None] = [headline, notice]
+    gid = table.id or 0
+
+    if table.status == "lobby":
+        return lobby_message(spec, table, notice)
+
+    if table.status == "cancelled" or moment.state is None:
+        parts = [Part(f"### {engine.title}: game ended\nThis game was ended before it finished. "
+                      f"Start another with `/{spec.command} new`.")]
+        return _message(top, parts, None, [], None, discord.Colour.dark_grey())
+
+    public = moment.public
+    parts = spec.table_parts(table, public)
+    picture = spec.picture(table, public)
+    controls: list[discord.ui.Item[Any]] = []
+    accessories: dict[int, discord.ui.Item[Any]] = {}
+    after: list[discord.ui.Item[Any]] = []
+
+    if table.status == "finished":
+        standings, winners = standings_part(moment)
+        top.append(winners)
+        shown = _message(top, parts + [standings], picture, [RematchButton(gid), DetailsButton(gid)],
+                         f"Game #{table.id}", spec.colour, pings=True)
+        if last_words:
+            _ride(shown, _last_words(moment))
+        return shown
+
+    if table.paused:
+        top.append("⏸ The game is paused. The host resumes it with `/game resume`.")
+        return _message(top, parts, picture, [DetailsButton(gid)], f"Game #{table.id}", spec.colour)
+
+    private_game = engine.has_private_view()
+    humans = moment.humans
+    utility: list[discord.ui.Item[Any]] = [DetailsButton(gid)] + ([HandButton(gid)] if private_game else [])
+    if moment.shared and humans:
+        top.append(", ".join(mention(table, s) for s in humans) + ": " + spec.open_prompt(table, public))
+        controls, accessories, after, parts = _open_controls(moment, humans, parts, TABLE_CONTROLS - len(utility))
+    elif private_game:
+        if humans:
+            closed = [s for s in humans if s in book.dm_closed]
+            by_dm = [safe(table.seats[s].name) for s in humans if s not in book.dm_closed]
+            if by_dm:
+                top.append("Waiting for " + and_list(by_dm) + " (choosing in DMs).")
+            if closed:
+                top.append(", ".join(mention(table, s) for s in closed)
+                           + ": I could not DM you, so press **My hand** to choose.")
+    elif len(humans) == 1:
+        seat = humans[0]
+        top.append(f"{mention(table, seat)}: {spec.prompt(table, public, seat)}")
+        controls = _actions(moment, seat, public, TABLE_CONTROLS - len(utility))
+    elif humans:
+        top.append("Waiting for " + and_list([safe(table.seats[s].name) for s in humans]) + ".")
+    return _message(top, parts, picture, controls + utility, _deadline(table), spec.colour,
+                    accessories=accessories, pings=True, after=after)
+
+
+def _ride(shown: Shown, extras: list[dict[str, Any]]) -> None:
+    """The game's last words (a ledger, say) ride on the final table when they fit one
+    message, so the end of a game costs the channel no extra call."""
+    if not _fits(extras):
+        return
+    box = shown.layout.children[0]
+    assert isinstance(box, discord.ui.Container)
+    items: list[discord.ui.Item[Any]] = []
+    files: list[discord.File] = []
+    for extra in extras:
+        for embed in [extra["embed"]] if "embed" in extra else list(extra.get("embeds") or []):
+            items += [layout.block(p) for p in embed_parts(embed)]
+        for file in [extra["file"]] if "file" in extra else list(extra.get("files") or []):
+            files.append(file)
+            items.append(discord.ui.File(f"attachment://{file.filename}"))
+    count, chars = layout.size(list(shown.layout.children) + items)
+    if count > layout.MAX_COMPONENTS or chars > layout.MAX_TEXT or len(files) > 9:
+        return
+    for item in items:
+        box.add_item(item)
+    shown.files = files
+
+
+def private_message(moment: Moment, seat: int, *, notice: str | None = None) -> Shown:
+    """One seat's own view: what they decide about, in words and as a picture, with its
+    controls, and nothing of the table they do not need."""
+    spec, table = moment.spec, moment.table
+    seen = moment.view(seat)
+    top: list[str | None] = [notice]
+    controls: list[discord.ui.Item[Any]] = []
+    picture = None
+    if moment.playing and not table.paused and seat in moment.acting:
+        top.append(spec.prompt(table, seen, seat))
+        controls = _actions(moment, seat, seen, PRIVATE_CONTROLS)
+        picture = spec.private_picture(table, seat, seen)
+    elif table.paused:
+        top.append("⏸ The game is paused.")
+    parts = spec.private_parts(table, seat, seen)
+    return _message(top, parts, picture, controls, f"Game #{table.id} · only you see this", spec.colour)
+
+
+def _actions(moment: Moment, seat: int, seen: Any, room: int) -> list[discord.ui.Item[Any]]:
+    """A seat's choices: buttons while they fit ``room`` controls, else menus of 25."""
+    spec, table = moment.spec, moment.table
+    actions = moment.legal(seat)
+    gid = table.id or 0
+    stamp = moment.stamp(seat)
+    if len(actions) <= min(room, MAX_BUTTONS):
+        return [ActionButton(gid, seat, stamp, index, seat_names(table, spec.action_label(seen, action), plain=True),
+                             spec.action_style(seen, action))
+                for index, action in enumerate(actions)]
+    labels = [clip(seat_names(table, spec.action_label(seen, a), plain=True), 100) for a in actions]
+    menus = max(1, min(room, MENU_ROWS))
+    pages = range(0, min(len(labels), MENU_OPTIONS * menus), MENU_OPTIONS)
+    if len(labels) > MENU_OPTIONS * menus:
+        log.warning("game %s offers %d choices; menus show the first %d", gid, len(labels), MENU_OPTIONS * menus)
+    out: list[discord.ui.Item[Any]] = []
+    for row, start in enumerate(pages):
+        page = labels[start:start + MENU_OPTIONS]
+        options = [discord.SelectOption(label=label, value=str(start + i)) for i, label in enumerate(page)]
+        placeholder = "Choose…" if len(pages) == 1 else clip(f"{page[0]} … {page[-1]}", 150)
+        out.append(ActionSelect(gid, seat, stamp, options, placeholder=placeholder, page=row))
+    return out
+
+
+def _open_controls(moment: Moment, asked: list[int], parts: list[Part], room: int) -> tuple[
+        list[discord.ui.Item[Any]], dict[int, discord.ui.Item[Any]], list[discord.ui.Item[Any]], list[Part]]:
+    """The choices made in the open. A choice that is one seat's alone sits beside that seat's
+    block (its only one) or in a menu under it; a choice everyone asked may make is a plain
+    button below, and the prompt says it is everyone's."""
+    spec, table, public = moment.spec, moment.table, moment.public
+    gid = table.id or 0
+    stamp = moment.open_stamp(asked)
+    shared: list[tuple[int, Any]] = []
+    own: dict[int, list[tuple[int, Any]]] = {}
+    for index, action in enumerate(moment.shared):
+        may = [s for s in asked if action in moment.legal(s)]
+        if len(may) == 1 and len(asked) > 1:
+            own.setdefault(may[0], []).append((index, action))
+        else:
+            shared.append((index, action))
+
+    def label(action: Any) -> str:
+        return clip(seat_names(table, spec.action_label(public, action), plain=True), 80)
+
+    accessories: dict[int, discord.ui.Item[Any]] = {}
+    after: list[discord.ui.Item[Any]] = []
+    have = {p.seat for p in parts if p.seat is not None}
+    parts = list(parts) + [Part(f"**{safe(table.seats[s].name)}**", seat=s) for s in own if s not in have]
+    for seat, choices in own.items():
+        if len(choices) == 1:
+            index, action = choices[0]
+            accessories[seat] = OpenButton(gid, stamp, index, label(action), spec.action_style(public, action))
+        else:
+            options = [discord.SelectOption(label=clip(f"{label(a)}", 100), value=str(i)) for i, a in choices[:25]]
+            menu = OpenSelect(gid, stamp, options, placeholder=clip(f"{table.seats[seat].name}: choose…", 150))
+            after.append(discord.ui.ActionRow(menu))
+    controls: list[discord.ui.Item[Any]]
+    if len(shared) <= room:
+        controls = [OpenButton(gid, stamp, i, label(a), spec.action_style(public, a)) for i, a in shared]
+    else:
+        options = [discord.SelectOption(label=clip(label(a), 100), value=str(i)) for i, a in shared[:25]]
+        controls = [OpenSelect(gid, stamp, options)]
+    return controls, accessories, after, parts
+
+
+def standings_part(moment: Moment) -> tuple[Part, str]:
+    """The final places, and the one line that names (and pings) the winners."""
     spec, table = moment.spec, moment.table
     outcomes = sorted(moment.engine.outcomes(moment.state), key=lambda o: (o.rank, o.seat))
     winners = [o.seat for o in outcomes if o.rank == 1]
     top = outcomes[0].score if outcomes else None
     points = f" with {spec.score_text(top)}" if top is not None else ""
-
-    def headline(name: Any) -> str:
-        who = [name(s) for s in winners]
-        if not who:
-            return "The game is over."
-        if len(who) == 1:
-            return f"🏆 {who[0]} wins{points}!"
-        return f"🏆 {and_list(who)} share the win{points}!"
-
+    who = [mention(table, s) for s in winners]
+    if not who:
+        line = "The game is over."
+    elif len(who) == 1:
+        line = f"🏆 {who[0]} wins{points}!"
+    else:
+        line = f"🏆 {and_list(who)} share the win{points}!"
     lines = [
         f"**{o.rank}.** {safe(table.seats[o.seat].name)}" + (f": {spec.score_text(o.score)}" if o.score is not None else "")
         for o in outcomes
     ]
-    embed = discord.Embed(title="Final standings", description=headline(lambda s: safe(table.seats[s].name)),
-                          colour=discord.Colour.gold())
-    embed.add_field(name="Places", value=clip("\n".join(lines), FIELD_VALUE), inline=False)
-    return embed, headline(lambda s: mention(table, s)) if winners else ""
+    return Part(clip("### Final standings\n" + "\n".join(lines), 1500)), line
 
 
 def history_line(table: Table, chapter: str, story: str | None) -> str:
-    """What an old table shrinks to once the next one is posted below it: one line, no pings."""
-    parts = [f"**{seat_names(table, chapter)}**" if chapter else "", seat_names(table, story) if story else ""]
-    return clip(" · ".join(p for p in parts if p) or "…", 400)
+    """What an old table shrinks to once the next one is posted below it: one line, no pings,
+    never empty."""
+    heading = seat_names(table, chapter) if chapter else ""
+    said = seat_names(table, story) if story else ""
+    if heading and said:
+        return clip(f"**{heading}** · {said}", 400)
+    return clip(f"**{heading}**" if heading else said or "The game moved on.", 400)
 
 
-def details_message(moment: Moment, seat: int | None, recent: list[str]) -> list[discord.Embed]:
-    spec = moment.spec
-    embeds = spec.details(moment.table, moment.view(seat), seat)
+def pages_message(moment: Moment, book: str, pages: list[Page], current: int) -> Shown:
+    """Details or the rules: one page, one phone screen; the other pages a tap away."""
+    current = max(0, min(current, len(pages) - 1))
+    page = pages[current]
+    gid = moment.table.id or 0
+    controls: list[discord.ui.Item[Any]] = []
+    if len(pages) > 1:
+        controls.append(PageSelect(gid, book, [p.title for p in pages], current))
+    heading = f"### {page.title}" + (f"  ·  page {current + 1} of {len(pages)}" if len(pages) > 1 else "")
+    return _message([heading], page.parts, page.picture, controls, None, moment.spec.colour)
+
+
+def details_pages(moment: Moment, seat: int | None, recent: list[str]) -> list[Page]:
+    pages = moment.spec.details_pages(moment.table, moment.view(seat), seat)
     if recent:
-        last = discord.Embed(title="Latest moves", description=clip(
-            "\n".join(f"· {line}" for line in recent), EMBED_DESCRIPTION), colour=spec.colour)
-        last.set_footer(text="/game log has the whole game, newest last")
-        embeds.append(last)
-    return embeds[:10] or [discord.Embed(description="Nothing more to show.")]
+        pages.append(Page("Latest moves", [Part(clip("\n".join(f"· {line}" for line in recent), 1500)),
+                                           Part("-# /game log has the whole game, newest last")]))
+    return pages[:25] or [Page("Details", [Part("Nothing more to show.")])]

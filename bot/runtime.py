@@ -22,11 +22,11 @@ import discord
 from bot import present, step
 from bot.deliver import Deliverer
 from bot.errors import Refusal
-from bot.games import GameSpec
+from bot.games import GameSpec, Page
 from bot.lobby import Lobby
 from bot.models import Book, Table
 from bot.present import NOBODY, Origin
-from bot.render import clip, jump_link, safe
+from bot.render import jump_link, safe
 from bot.replies import announce, defer, reply, update
 from bot.step import Moment, Stale, StepResult
 from bot.store import Store
@@ -296,13 +296,19 @@ class TableRuntime(Lobby):
 
     # -- private answers -------------------------------------------------------------------------
 
-    def _rules_embed(self, spec: GameSpec[Any, Any, Any], table: Table | None) -> discord.Embed:
+    def _rules_pages(self, spec: GameSpec[Any, Any, Any], table: Table | None) -> tuple[list[Page], str]:
+        """The rules with the options in force at ``table``, else the game's defaults; and what a
+        page menu must name to find them again."""
         engine = spec.engine
         if table is not None and table.game == engine.key:
-            options, title = engine.Options.model_validate(table.options), f"{engine.title}: rules in force here"
+            options, title, book = engine.Options.model_validate(table.options), "rules in force here", "rules"
         else:
-            options, title = engine.Options(), f"{engine.title}: rules (default options)"
-        return discord.Embed(title=title, description=clip(spec.rules_text(options), 4096), colour=spec.colour)
+            options, title, book = engine.Options(), "rules (default options)", engine.key
+        pages = spec.rules_pages(options)
+        first = pages[0]
+        pages[0] = Page(f"{engine.title}: {title}" if first.title == "How to play" else first.title,
+                        first.parts, first.picture)
+        return pages, book
 
     async def show_rules(self, interaction: discord.Interaction, spec: GameSpec[Any, Any, Any] | None = None) -> None:
         """The rules with the rulings and options in force: those of this channel's game (the
@@ -313,11 +319,14 @@ class TableRuntime(Lobby):
             if here is None:
                 raise Refusal("No game has been played in this channel yet. Start one with `/<game> new`.")
             spec = self.specs[here.game]
-        await reply(interaction, embed=self._rules_embed(spec, here), ephemeral=True)
+        pages, book = self._rules_pages(spec, here)
+        moment = Moment(spec, here) if here is not None and here.game == spec.engine.key else None
+        await self._private_pages(interaction, spec, moment, book, pages, 0, (here.id or 0) if moment and here else 0)
 
     async def how_to_play(self, interaction: discord.Interaction, game_id: int) -> None:
         now, _ = await self.load(game_id, interaction)
-        await reply(interaction, embed=self._rules_embed(now.spec, now.table), ephemeral=True)
+        pages, book = self._rules_pages(now.spec, now.table)
+        await self._private_pages(interaction, now.spec, now, book, pages, 0, game_id)
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         async with self.turn(interaction, game_id):
@@ -327,21 +336,46 @@ class TableRuntime(Lobby):
                 raise Refusal("You have no hand at this table.")
             await self.deliverer.hand(interaction, now.table, book, present.private_message(now, seat))
 
-    async def show_details(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Details: the full sheet and fine print, privately; a seat sees its own secrets too."""
-        now, _ = await self.load(game_id, interaction)
+    async def _details(self, now: Moment, user_id: int) -> list[Page]:
         if now.state is None:
             raise Refusal("The game has not started yet.")
-        spec, table = now.spec, now.table
-        seat = table.seat_of(interaction.user.id) if spec.engine.has_private_view() else None
-        moves = await self.store.recent_log(game_id, limit=RECENT_EVENTS)
+        seat = now.table.seat_of(user_id) if now.spec.engine.has_private_view() else None
+        moves = await self.store.recent_log(now.table.id or 0, limit=RECENT_EVENTS)
         recent = [text for entry in moves for text in entry.events][-RECENT_EVENTS:]
-        embeds = present.details_message(now, seat, recent)
-        files = []
-        for picture in spec.details_pictures(table, now.view(seat), seat)[:4]:
-            if len(embeds) >= 10:
-                break
-            files.append(await self.deliverer.pictures.file(picture))
-            shown = discord.Embed(description=picture.description[:4096] or None, colour=spec.colour)
-            embeds.append(shown.set_image(url=f"attachment://{picture.filename}"))
-        await reply(interaction, embeds=embeds, files=files, ephemeral=True)
+        return present.details_pages(now, seat, recent)
+
+    async def show_details(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Details: the full sheet and fine print, privately, a page at a time; a seat sees its
+        own secrets too."""
+        now, _ = await self.load(game_id, interaction)
+        await self._private_pages(interaction, now.spec, now, "details", await self._details(now, interaction.user.id),
+                                  0, game_id)
+
+    async def turn_page(self, interaction: discord.Interaction, game_id: int, book: str, page: int) -> None:
+        """Another page of Details or of the rules, in place of the one shown."""
+        if book == "details":
+            now, _ = await self.load(game_id, interaction)
+            pages = await self._details(now, interaction.user.id)
+            spec, moment = now.spec, now
+        elif book == "rules":
+            now, _ = await self.load(game_id, interaction)
+            pages, book = self._rules_pages(now.spec, now.table)
+            spec, moment = now.spec, now
+        elif book in self.specs:
+            spec, moment = self.specs[book], None
+            pages, book = self._rules_pages(spec, None)
+        else:
+            raise Refusal("That menu is out of date: ask again.")
+        shown = present.pages_message(moment or _about(spec, game_id), book, pages, page)
+        await update(interaction, **await self.deliverer.kwargs(shown, edit=True))
+
+    async def _private_pages(self, interaction: discord.Interaction, spec: GameSpec[Any, Any, Any],
+                             moment: Moment | None, book: str, pages: list[Page], page: int, game_id: int) -> None:
+        shown = present.pages_message(moment or _about(spec, game_id), book, pages, page)
+        await reply(interaction, ephemeral=True, **await self.deliverer.kwargs(shown, edit=False))
+
+
+def _about(spec: GameSpec[Any, Any, Any], game_id: int) -> Moment:
+    """A game's pages with no table of its own here (the rules of another game)."""
+    table = Table(id=game_id, guild_id=0, channel_id=0, game=spec.engine.key, host_id=0, seed=0)
+    return Moment(spec, table)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
+import discord
 from pydantic import BaseModel
 
+from bot import layout
 from bot.models import Seat, Table
 
 
@@ -27,3 +29,33 @@ def public(spec: Any, table: Table) -> BaseModel:
     """The channel's view of a table's stored state, as the host hands it to a game's hooks."""
     engine = spec.engine
     return engine.view(engine.State.model_validate(table.state), None)  # type: ignore[no-any-return]
+
+
+# -- reading a message the host built (bot.present.Shown), as a player would -----------------
+
+
+def words(shown: Any) -> str:
+    """Everything a layout message says, in order."""
+    return layout.texts(shown.layout)
+
+
+def top(shown: Any) -> str:
+    """The lines above the game's blocks: who is asked (pinged), news, a notice."""
+    shown_texts = [i for i in layout.items(shown.layout) if isinstance(i, discord.ui.TextDisplay)]
+    return shown_texts[0].content if shown_texts else ""
+
+
+def controls(shown: Any, kind: type | tuple[type, ...] | None = None) -> list[Any]:
+    """The message's controls (the host's dynamic items: ActionButton, ActionSelect, OpenButton,
+    OpenSelect, DetailsButton...), in display order; ``kind`` picks some."""
+    found = [i for i in layout.items(shown.layout) if isinstance(i, discord.ui.DynamicItem)]
+    return [i for i in found if kind is None or isinstance(i, kind)]
+
+
+def labels(shown: Any) -> list[str]:
+    """What each button says and each menu offers, in display order."""
+    out: list[str] = []
+    for item in controls(shown):
+        inner = item.item
+        out += [o.label for o in inner.options] if hasattr(inner, "options") else [inner.label or ""]
+    return out

@@ -18,6 +18,8 @@ from tests.fakediscord import FakeDiscord, FakeUser
 PNG = b"\x89PNG\r\n\x1a\n"
 WEBP = b"RIFF"
 _MENTION = re.compile(r"<@!?(\d+)>")
+#: interactive controls a live table may show (a menu counts as one)
+MAX_TABLE_CONTROLS = 8
 _CHANNEL_POST = re.compile(r"^/channels/(\d+)/messages$")
 
 
@@ -34,24 +36,73 @@ async def settle(fd: FakeDiscord, quiet: float = 0.1, timeout: float = 10.0) -> 
 
 
 def has_controls(message: dict[str, Any]) -> bool:
-    return any((b["custom_id"] or "").startswith(("bn:act:", "bn:all:", "bn:pick:"))
+    return any((b["custom_id"] or "").startswith(("bn:act:", "bn:all:", "bn:pick:", "bn:allpick:"))
                for b in _items(message))
 
 
+def controls(message: dict[str, Any]) -> int:
+    """Interactive controls a player can use: buttons and menus (a menu counts as one)."""
+    return len(_items(message))
+
+
 def _items(message: dict[str, Any]) -> list[dict[str, Any]]:
-    out = []
-    for row in message.get("components") or []:
-        for comp in row.get("components") or []:
-            if comp.get("type") in (2, 3):
-                out.append({"custom_id": comp.get("custom_id"), "label": comp.get("label")})
+    return [{"custom_id": c.get("custom_id"), "label": c.get("label"), "type": c.get("type")}
+            for c in _walk(message.get("components") or []) if c.get("type") in (2, 3)]
+
+
+def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for comp in components:
+        out.append(comp)
+        out.extend(_walk(comp.get("components") or []))
+        if isinstance(comp.get("accessory"), dict):
+            out.extend(_walk([comp["accessory"]]))
     return out
 
 
+def is_layout(message: dict[str, Any]) -> bool:
+    return bool(int(message.get("flags") or 0) & (1 << 15))
+
+
+def texts(message: dict[str, Any]) -> list[str]:
+    """Every block of text a message shows, in order: its content, its embeds' words, and a
+    layout message's text displays."""
+    out = [message.get("content") or ""]
+    for embed in message.get("embeds") or []:
+        out += [embed.get("title") or "", embed.get("description") or ""]
+        out += [f"{f.get('name') or ''}\n{f.get('value') or ''}" for f in embed.get("fields") or []]
+        out += [(embed.get("footer") or {}).get("text") or "", (embed.get("author") or {}).get("name") or ""]
+    out += [c.get("content") or "" for c in _walk(message.get("components") or []) if c.get("type") == 10]
+    return [t for t in out if t]
+
+
+def said(message: dict[str, Any]) -> str:
+    """All a message says, as one text."""
+    return "\n".join(texts(message))
+
+
+def top(message: dict[str, Any]) -> str:
+    """The lines above a table: who is asked (they are pinged), news, a notice. A layout table's
+    first text display, or a plain message's content."""
+    if not is_layout(message):
+        return message.get("content") or ""
+    shown = [c for c in _walk(message.get("components") or []) if c.get("type") == 10]
+    return shown[0].get("content") or "" if shown else ""
+
+
+def is_table(message: dict[str, Any]) -> bool:
+    """A game's table (or lobby): a layout message in one container, or a plain one from before
+    layouts with the game's footer. A line of history is neither."""
+    if is_layout(message):
+        return any(c.get("type") == 17 for c in message.get("components") or [])
+    footer = " ".join((e.get("footer") or {}).get("text", "") for e in message.get("embeds") or [])
+    return footer.startswith("Game #")
+
+
 def live_table(fd: FakeDiscord, channel: str) -> dict[str, Any] | None:
-    """The newest message of the channel that carries the game's buttons or embed."""
+    """The newest message of the channel that is a table or carries the game's buttons."""
     for message in reversed(fd.messages(channel)):
-        footer = " ".join((e.get("footer") or {}).get("text", "") for e in message.get("embeds") or [])
-        if footer.startswith("Game #") or has_controls(message):
+        if is_table(message) or has_controls(message):
             return message
     return None
 
@@ -62,9 +113,8 @@ async def next_table(fd: FakeDiscord, channel: str, timeout: float = 10.0) -> di
         table = live_table(fd, channel)
         if table is None:
             return None
-        final = any(e.get("title") == "Final standings" for e in table.get("embeds") or [])
         live = has_controls(table) or any((b["custom_id"] or "").startswith("bn:hand:") for b in _items(table))
-        return table if final or live or "paused" in (table.get("content") or "") else None
+        return table if finished(table) or live or "paused" in top(table) else None
 
     table = await fd.wait_until(ready, timeout, what="the live table")
     await settle(fd)
@@ -82,7 +132,7 @@ def button(fd: FakeDiscord, message: dict[str, Any], label: str) -> str:
 def actor(message: dict[str, Any], players: list[FakeUser]) -> FakeUser:
     """The player the prompt line asks: the last line of the content (news above it may ping
     others)."""
-    content = message.get("content") or ""
+    content = top(message)
     prompt = content.splitlines()[-1] if content else ""
     for p in players:
         if prompt.startswith(f"<@{p.id}>:"):
@@ -91,7 +141,7 @@ def actor(message: dict[str, Any], players: list[FakeUser]) -> FakeUser:
 
 
 def finished(message: dict[str, Any]) -> bool:
-    return any(e.get("title") == "Final standings" for e in message.get("embeds") or [])
+    return "Final standings" in said(message)
 
 
 def clean(fd: FakeDiscord, *bots: Any) -> None:
@@ -103,15 +153,8 @@ def clean(fd: FakeDiscord, *bots: Any) -> None:
 
 
 def text_length(message: dict[str, Any]) -> int:
-    """Characters a player reads: content plus every embed's text."""
-    total = len(message.get("content") or "")
-    for embed in message.get("embeds") or []:
-        total += len(embed.get("title") or "") + len(embed.get("description") or "")
-        total += len((embed.get("footer") or {}).get("text") or "")
-        total += len((embed.get("author") or {}).get("name") or "")
-        for f in embed.get("fields") or []:
-            total += len(f.get("name") or "") + len(f.get("value") or "")
-    return total
+    """Characters a player reads: content, every embed's text, every text display."""
+    return sum(len(t) for t in texts(message))
 
 
 def pinged(fd: FakeDiscord, since: int, channel_id: int) -> set[int]:
@@ -143,7 +186,9 @@ def _mentions(body: dict[str, Any]) -> set[int]:
     allowed = body.get("allowed_mentions")
     if allowed is not None and "users" not in (allowed.get("parse") or []) and not allowed.get("users"):
         return set()
-    return {int(m) for m in _MENTION.findall(body.get("content") or "")}
+    words = [body.get("content") or ""] + [c.get("content") or "" for c in _walk(body.get("components") or [])
+                                           if c.get("type") == 10]
+    return {int(m) for text in words for m in _MENTION.findall(text)}
 
 
 @dataclass
@@ -160,6 +205,10 @@ class Audit:
     #: steps that cost the channel more than two calls beyond the interaction's own answer
     busy_steps: list[str] = field(default_factory=list)
     extra_live_copies: list[str] = field(default_factory=list)
+    #: tables and private views that ask a decision without being layout messages
+    not_layout: list[str] = field(default_factory=list)
+    #: live tables with more controls than a phone user should face
+    walls: list[str] = field(default_factory=list)
     _last_acting: set[int] = field(default_factory=set)
     _last_click: dict[int, int] = field(default_factory=dict)
     _seen_versions: set[str] = field(default_factory=set)
@@ -186,7 +235,11 @@ class Audit:
             if key not in self._seen_versions:
                 self._seen_versions.add(key)
                 self.table_sizes.append(text_length(table))
-                image = any((e.get("image") or {}).get("url") for e in table.get("embeds") or [])
+                image = any(c.get("type") in (11, 12) for c in _walk(table.get("components") or []))
+                if not is_layout(table):
+                    self.not_layout.append(f"table {table['id']} is a plain message")
+                if controls(table) > MAX_TABLE_CONTROLS:
+                    self.walls.append(f"table {table['id']} has {controls(table)} controls")
                 if shows_dice or image:
                     files = fd.attachments(table)
                     if not files or not all(data.startswith((PNG, WEBP)) for _, data in files):
@@ -206,6 +259,8 @@ class Audit:
 
     def note_private(self, message: dict[str, Any]) -> None:
         self.private_sizes.append(text_length(message))
+        if has_controls(message) and not is_layout(message):
+            self.not_layout.append(f"private view {message['id']} is a plain message")
 
     def assert_targets(self, *, median: int = 700, most: int = 1000, private_median: int = 400) -> None:
         assert self.table_sizes, "no table was seen"
@@ -213,6 +268,8 @@ class Audit:
         assert not self.missing_pictures, self.missing_pictures[:5]
         assert not self.extra_live_copies, self.extra_live_copies[:5]
         assert not self.busy_steps, self.busy_steps[:5]
+        assert not self.not_layout, self.not_layout[:5]
+        assert not self.walls, self.walls[:5]
         assert statistics.median(self.table_sizes) <= median, sorted(self.table_sizes)
         assert max(self.table_sizes) <= most, sorted(self.table_sizes)[-5:]
         if self.private_sizes:

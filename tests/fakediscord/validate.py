@@ -62,6 +62,16 @@ def check_message(msg: dict[str, Any]) -> None:
     if flags & FLAG_COMPONENTS_V2:
         if content or embeds:
             problems.append("content/embeds: cannot be used with the IS_COMPONENTS_V2 flag")
+        count, text, media = _v2_size(components)
+        if count > 40:
+            problems.append(f"components: a message may hold at most 40 components (got {count})")
+        if text > 4000:
+            problems.append(f"components: text displays may hold at most 4000 characters (got {text})")
+        shown = {url.removeprefix("attachment://") for url in media}
+        for i, a in enumerate(attachments):
+            if a.get("filename") not in shown and not loading:
+                problems.append(f"attachments.{i}: {a.get('filename')!r} is shown by no component "
+                                "(a layout message shows files only through a gallery, thumbnail or file)")
     else:
         if len(components) > 5:
             problems.append("components: must be 5 or fewer in length")
@@ -75,6 +85,28 @@ def check_message(msg: dict[str, Any]) -> None:
         raise FormError(50006, "Cannot send an empty message", ["message is empty"])
     if problems:
         raise FormError(50035, "Invalid Form Body", problems)
+
+
+def _v2_size(components: list[dict[str, Any]]) -> tuple[int, int, list[str]]:
+    """Components as Discord counts them (every nested one, accessories too), the characters of
+    their text displays, and the media they show."""
+    count = text = 0
+    media: list[str] = []
+    for comp in components:
+        count += 1
+        ctype = comp.get("type")
+        if ctype == 10:
+            text += len(comp.get("content") or "")
+        elif ctype == 11 or ctype == 13:
+            media.append(((comp.get("media") or comp.get("file") or {}).get("url")) or "")
+        elif ctype == 12:
+            media += [((item.get("media") or {}).get("url")) or "" for item in comp.get("items") or []]
+        children = list(comp.get("components") or [])
+        if isinstance(comp.get("accessory"), dict):
+            children.append(comp["accessory"])
+        c, t, m = _v2_size(children)
+        count, text, media = count + c, text + t, media + m
+    return count, text, media
 
 
 def _check_embed(problems: list[str], where: str, e: dict[str, Any]) -> int:
