@@ -29,8 +29,8 @@ from rules.rattlebones import ENGINE, RattlebonesOptions, RattlebonesState, Ratt
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 #: sha256 of the decoded RGBA pixels of the golden pictures below
-BOARD_SHA = "934638d17b356958db4e6ad62557674890dc5ad27c31c5f9f1fb724614b58cbd"
-DICE_SHA = "61c7bf8cdb0cd051fd80288951995377236280519d6f0dfa29cb02a189bc48ea"
+BOARD_SHA = "c0ddd094c99886dfdf9bca3edbd230e26bad7078a289b3d24d78e2e60e89c6ec"
+DICE_SHA = "9ea13dfeae964e05c13a03924b0222cb024013dc505c2618de241ebf51eaf1a3"
 
 
 def pixels_sha(png: bytes) -> str:

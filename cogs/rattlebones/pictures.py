@@ -31,6 +31,8 @@ DIM: RGB = (140, 144, 152)
 HIGHLIGHT: RGB = (250, 166, 26)
 #: the smallest words drawn: 12 px tall on a phone that shows the 800 px picture 400 px wide
 SMALL = 24
+#: numbers and names a player looks up (a space's number, a score, a name): 14 px on that phone
+LABEL = 28
 
 #: players: strong colours, each with its own shape, so colour-blind players can tell them apart
 PLAYER_COLOURS: tuple[RGB, ...] = ((235, 64, 52), (45, 125, 255), (20, 185, 90), (255, 205, 30))
@@ -176,9 +178,9 @@ def _space(draw: ImageDraw.ImageDraw, kind: str, index: int, x: int, y: int, cel
     draw.rounded_rectangle((x, y, x + cell, y + cell), radius=cell // 9, fill=fill,
                            outline=DARK, width=3)
     ink = _text_fill(kind)
-    draw.text((x + 9, y + 16), str(index), font=font(SMALL), fill=ink, anchor="lm")
-    top = y + 28  # under the number
-    body = cell - 28 - 4
+    draw.text((x + 9, y + 17), str(index), font=font(LABEL), fill=ink, anchor="lm")
+    top = y + 30  # under the number
+    body = cell - 30 - 4
     words = KIND_WORDS[kind]
     rows = 0 if not here else (1 if len(here) <= 2 else 2)
     room = body * (0.9, 0.55, 0.45)[rows]  # the height left for the words
@@ -213,7 +215,7 @@ def _train(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], train: int
         rr = r * 1.25 if lit else r
         draw.ellipse((px - rr, py - rr, px + rr, py + rr), fill=fill,
                      outline=INK if lit else DIM, width=3)
-        draw.text((px, py), str(values[i]), font=font(max(SMALL, int(rr * 1.1))), fill=DARK if lit else INK,
+        draw.text((px, py), str(values[i]), font=font(max(LABEL, int(rr * 1.1))), fill=DARK if lit else INK,
                   anchor="mm")
     label = "TRAIN"
     draw.text((cx, cy), label, font=_fit_font(draw, label, int(min(rx, ry) * 0.5), rx * 1.2),
@@ -241,7 +243,7 @@ def _score_track(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], scor
     lit up to where he stands, his number on its left, a line up through the lanes to show
     who is close to him; the scale reads every 10 points."""
     left, top, right, bottom = box
-    legend = 214
+    legend = 232
     x_left, x_right = left + legend, right - 26
     pawn = 14  # a circle 28 px across: 14 px on a phone
 
@@ -259,17 +261,17 @@ def _score_track(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], scor
         y = first + lane * (seat + 0.5)
         _marker(draw, seat, left + 24, y, pawn)
         draw.text((left + 46, y), fit_text(names[seat] if seat < len(names) else seat_name(seat),
-                                            legend - 46 - pawn - 12, SMALL),
-                  font=font(SMALL), fill=INK, anchor="lm")
+                                            legend - 46 - pawn - 12, LABEL),
+                  font=font(LABEL), fill=INK, anchor="lm")
         draw.line((x_left, y, x_right, y), fill=(62, 64, 70), width=2)
         draw.line((x_left, y, x_of(score), y), fill=PLAYER_COLOURS[seat], width=4)
         x = x_of(score)
         _marker(draw, seat, x, y, pawn)
         before = x > x_right - 44
-        draw.text((x + (-1 if before else 1) * (pawn + 8), y), str(score), font=font(SMALL), fill=INK,
+        draw.text((x + (-1 if before else 1) * (pawn + 8), y), str(score), font=font(LABEL), fill=INK,
                   anchor="rm" if before else "lm")
     _skull(draw, left + 24, bar_y - 2, 14)
-    draw.text((left + 46, bar_y), str(rattlebones), font=font(SMALL + 4), fill=INK, anchor="lm")
+    draw.text((left + 46, bar_y), str(rattlebones), font=font(LABEL + 4), fill=INK, anchor="lm")
     draw.rounded_rectangle((x_left, bar_y - 9, x_right, bar_y + 9), radius=9, fill=(90, 94, 102))
     draw.rounded_rectangle((x_left, bar_y - 9, rx, bar_y + 9), radius=9, fill=(200, 204, 210))
     if rb_start < track:
@@ -278,7 +280,7 @@ def _score_track(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], scor
         big = v % 10 == 0
         draw.line((x_of(v), bar_y + 10, x_of(v), bar_y + (20 if big else 15)), fill=DIM, width=2)
         if big:
-            draw.text((x_of(v), bar_y + 21), str(v), font=font(SMALL), fill=DIM, anchor="ma")
+            draw.text((x_of(v), bar_y + 21), str(v), font=font(LABEL), fill=DIM, anchor="ma")
     _skull(draw, rx, bar_y - 2, 15)
 
 
@@ -326,7 +328,7 @@ def draw_dice(facts: DiceFacts) -> bytes:
     x0 = (width - row_w) // 2
     for slot in range(6):  # side numbers once, above the columns: "side 3", "TO 3"
         x = x0 + DIE_LABEL + slot * (FACE + GAP * 2)
-        draw.text((x + FACE / 2, 2), str(slot + 1), font=font(SMALL + 2), fill=DIM, anchor="ma")
+        draw.text((x + FACE / 2, 0), str(slot + 1), font=font(LABEL), fill=DIM, anchor="ma")
     for d, faces in enumerate(dice):
         y = MARGIN + HEADER + d * (FACE + ROW_GAP)
         if d == focus:
