@@ -4,7 +4,8 @@ A game describes its picture as a key (everything the picture shows, hashable) a
 function that draws it; the host draws it in a worker thread, so a click never waits behind
 Pillow, and keeps the encoded bytes in a bounded cache, so a table redrawn for a click that did
 not change the dice costs nothing. The shared dice-strip drawing lives here too, so every game's
-dice read alike: big faces, high contrast on Discord's dark theme, legible at 400 px.
+dice read alike: big faces, high contrast on Discord's dark theme, and no word smaller than 11 px
+once a phone has shrunk the picture to 400 px wide (tests/test_picture_sizes.py measures it).
 """
 
 from __future__ import annotations
@@ -69,10 +70,21 @@ class PictureCache:
 # -- drawing helpers shared by the games ---------------------------------------------------------
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=32)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's bundled scalable font: the same on every machine, no system fonts needed."""
     return ImageFont.load_default(size=size)
+
+
+def fit_text(text: str, width: float, size: int) -> str:
+    """``text`` cut with an ellipsis until it is no wider than ``width`` px at ``size``: a long
+    name is shortened, never drawn smaller."""
+    face = font(size)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
 
 
 def png(image: Image.Image) -> bytes:
@@ -109,7 +121,9 @@ class DieFace:
 
 DIE = 120  # px: a die's box; 6 dice in a row are 800 px wide, i.e. ~60 px each on a 400 px phone
 GAP = 14
-CAPTION = 30
+#: a caption's font: 7 dice in a row (952 px) still show it 12.6 px tall on a phone
+CAPTION_FONT = 30
+CAPTION = 40
 
 
 def _outline(shape: str, x: int, y: int, size: int) -> list[tuple[float, float]] | None:
@@ -130,12 +144,13 @@ def _outline(shape: str, x: int, y: int, size: int) -> list[tuple[float, float]]
     return shapes.get(shape)
 
 
-def dice_strip(dice: Sequence[DieFace], *, per_row: int = 6) -> bytes:
-    """A row (or rows) of dice, drawn big; the table text says the same in words."""
+def dice_strip(dice: Sequence[DieFace], *, per_row: int = 6, caption_font: int = CAPTION_FONT) -> bytes:
+    """A row (or rows) of dice, drawn big; the table text says the same in words. A caption
+    that matters more than the die's kind (a die's number) may be drawn bigger."""
     rows = max(1, -(-len(dice) // per_row))
     across = min(max(1, len(dice)), per_row)
     has_caption = any(d.caption for d in dice)
-    cell_h = DIE + (CAPTION if has_caption else 0)
+    cell_h = DIE + (CAPTION + caption_font - CAPTION_FONT if has_caption else 0)
     width = across * DIE + (across + 1) * GAP
     height = rows * cell_h + (rows + 1) * GAP
     image = Image.new("RGBA", (width, height), BACKGROUND)
@@ -146,9 +161,15 @@ def dice_strip(dice: Sequence[DieFace], *, per_row: int = 6) -> bytes:
         y = GAP + row * (cell_h + GAP)
         draw_die(draw, die, x, y, DIE)
         if die.caption:
-            draw.text((x + DIE / 2, y + DIE + 4), die.caption, font=font(24), fill=DIM if die.dim else INK,
-                      anchor="ma")
+            draw_caption(draw, die, x + DIE / 2, y + DIE + 4, caption_font)
     return png(image)
+
+
+def draw_caption(draw: ImageDraw.ImageDraw, die: DieFace, centre: float, top: float,
+                 size: int = CAPTION_FONT) -> None:
+    """A die's caption under it, cut to its cell rather than shrunk."""
+    draw.text((centre, top), fit_text(die.caption, DIE + GAP - 4, size), font=font(size),
+              fill=DIM if die.dim else INK, anchor="ma")
 
 
 def _faded(colour: RGB, dim: bool) -> RGB:
@@ -171,10 +192,11 @@ def draw_die(draw: ImageDraw.ImageDraw, die: DieFace, x: int, y: int, size: int)
         draw.rounded_rectangle((x + 4, y + 4, x + size - 4, y + size - 4), radius=size // 7, fill=fill,
                                outline=outline, width=width)
     if die.strokes:
-        pad = size * 0.26
-        span = size - 2 * pad
+        span = size * 0.48
+        # a number in the corner moves the drawing up and left, so the two never touch
+        left, top = (size * 0.2, size * 0.18) if die.corner else (size * 0.26, size * 0.26)
         for line in die.strokes:
-            points = [(x + pad + px * span, y + pad + py * span) for px, py in line]
+            points = [(x + left + px * span, y + top + py * span) for px, py in line]
             draw.line(points, fill=ink, width=max(5, size // 14), joint="curve")
     if die.text:
         big = size // 2 if len(die.text) <= 2 else size // 3
@@ -186,7 +208,7 @@ def draw_die(draw: ImageDraw.ImageDraw, die: DieFace, x: int, y: int, size: int)
         r = size // 5
         bx, by = x + size - r, y + r
         draw.ellipse((bx - r, by - r, bx + r, by + r), fill=(250, 166, 26), outline=(20, 20, 20), width=2)
-        draw.text((bx, by), die.badge, font=font(int(r * 1.1)), fill=(20, 20, 20), anchor="mm")
+        draw.text((bx, by), die.badge, font=font(int(r * 1.4)), fill=(20, 20, 20), anchor="mm")
     if die.struck:
         draw.line((x + 10, y + 10, x + size - 10, y + size - 10), fill=(237, 66, 69), width=9)
         draw.line((x + size - 10, y + 10, x + 10, y + size - 10), fill=(237, 66, 69), width=9)

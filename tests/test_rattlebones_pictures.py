@@ -29,8 +29,8 @@ from rules.rattlebones import ENGINE, RattlebonesOptions, RattlebonesState, Ratt
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 #: sha256 of the decoded RGBA pixels of the golden pictures below
-BOARD_SHA = "b29ab5cc206d42951666e470385c9e9798f04bbfd08cd5997c869d2ddcb22dd3"
-DICE_SHA = "aeb15d7141285518266c6d0dde7d7b5b115210cd843c5c65eae68c33d3eb3082"
+BOARD_SHA = "c0ddd094c99886dfdf9bca3edbd230e26bad7078a289b3d24d78e2e60e89c6ec"
+DICE_SHA = "9ea13dfeae964e05c13a03924b0222cb024013dc505c2618de241ebf51eaf1a3"
 
 
 def pixels_sha(png: bytes) -> str:
@@ -75,7 +75,7 @@ def test_board_picture_is_a_fixed_size_for_every_board_and_seat_count() -> None:
             assert image.format == "PNG"
             sizes.setdefault(board, set()).add(image.size)
             assert image.size == board_size(len(view.spaces))
-    assert sizes == {"standard14": {(800, 878)}, "compact8": {(800, 880)}}
+    assert sizes == {"standard14": {(800, 910)}, "compact8": {(800, 912)}}
 
 
 def test_dice_picture_is_a_fixed_size_for_every_seat() -> None:

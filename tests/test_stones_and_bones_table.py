@@ -18,7 +18,7 @@ from PIL import Image
 from bot import present, render
 from bot.models import Book, Table
 from bot.step import Moment
-from bot.pictures import DIE, GAP
+from bot.pictures import CAPTION, DIE, GAP
 from cogs.stones_and_bones import ROLL_MARK, SPEC, short_coins, throw_line
 from cogs.stones_and_bones.pictures import STONE_FILL, TIER_FILL, WIN
 from rules.base import Event
@@ -88,7 +88,7 @@ def test_the_picture_shows_each_bone_in_its_tier_colour_then_the_stone() -> None
     data = picture.draw()
     assert data.startswith(PNG) and len(data) < 20_000
     width, height = Image.open(io.BytesIO(data)).size
-    assert (width, height) == (5 * DIE + 6 * GAP + 34, DIE + 30 + 2 * GAP)  # four Bones, a gap, one Stone
+    assert (width, height) == (5 * DIE + 6 * GAP + 34, DIE + CAPTION + 2 * GAP)  # four Bones, a gap, one Stone
     below_the_number = GAP + DIE * 0.85
     for index, tier in enumerate(("gold", "copper", "copper", "copper")):
         assert near(pixel(data, GAP + index * (DIE + GAP) + DIE / 2, below_the_number), TIER_FILL[tier]), tier

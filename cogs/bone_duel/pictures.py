@@ -4,19 +4,25 @@ A phone shows an embed's picture at most about 400 px wide and 300 px high, so t
 drawn as three lanes across, labelled with the columns' names (left on top): the first player's
 dice run left from the middle and the second's right, so a column and its opposite sit on one
 line and a knock-out reads at a glance. The middle shows each lane's name and its two scores. The die just placed is ringed; dice it
-knocked out stay in the victim's lane, struck through, for this one picture.
+knocked out stay in the victim's lane, struck through, for this one picture. A row on top names
+each side, its colour beside the name (the colour of its scores), so a player finds their side.
 """
 
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from bot.pictures import BACKGROUND, DIM, DieFace, Picture, draw_die, font, png
+from bot.pictures import BACKGROUND, DIM, INK, DieFace, Picture, draw_die, fit_text, font, png
 from rules import bone_duel as bd
+from rules.base import seat_name
 
 DIE = 96
 GAP = 10
 MIDDLE = 170
+#: the row of names on top, and its font: 826 px wide, the names are 14.5 px tall on a phone
+HEAD = 52
+NAME_FONT = 30
+LANE_FONT = 28
 BONE = (236, 228, 208)
 PLACED = (250, 166, 26)
 #: each lane's column, as the rulebook names it from the player's seat
@@ -24,12 +30,14 @@ NAMES = ("left", "middle", "right")
 #: the two sides' score colours, matching nothing else on the table
 SIDE_INK = ((88, 166, 255), (255, 123, 114))
 
-#: (seat, lane) -> (faces, placed row or -1, knocked faces); plus the lane scores
+#: (seat, lane) -> (faces, placed row or -1, knocked faces); the lane scores; the two names
 LaneKey = tuple[tuple[int, ...], int, tuple[int, ...]]
-Key = tuple[tuple[tuple[LaneKey, ...], ...], tuple[tuple[int, ...], ...]]
+Key = tuple[tuple[tuple[LaneKey, ...], ...], tuple[tuple[int, ...], ...], tuple[str, str]]
 
 
-def picture_key(view: bd.BoneDuelView) -> Key:
+def picture_key(view: bd.BoneDuelView, names: tuple[str, str] | None = None) -> Key:
+    """What the picture shows; without the players' names, the sides are named as the engine
+    names seats ("Seat 1")."""
     lanes = []
     last = view.last if view.last is not None and view.last.game == view.game else None
     for seat in (0, 1):
@@ -39,18 +47,32 @@ def picture_key(view: bd.BoneDuelView) -> Key:
             knocked = tuple(last.knocked) if last is not None and last.seat != seat and last.column == column else ()
             mine.append((tuple(view.grids[seat][column]), placed, knocked))
         lanes.append(tuple(mine))
-    return tuple(lanes), tuple(tuple(s) for s in view.column_scores)
+    return tuple(lanes), tuple(tuple(s) for s in view.column_scores), names or (seat_name(0), seat_name(1))
+
+
+def _names(pen: ImageDraw.ImageDraw, names: tuple[str, str], side_width: int, width: int) -> None:
+    """Each name over its own grid, the side's colour as a disc on the outer edge."""
+    r = 13
+    cy = HEAD / 2 + 2
+    room = side_width - 3 * GAP - 2 * r
+    face = font(NAME_FONT)
+    for seat, (disc_x, text_x, anchor) in enumerate(((GAP + r, GAP + 2 * r + GAP, "lm"),
+                                                     (width - GAP - r, width - GAP - 2 * r - GAP, "rm"))):
+        pen.ellipse((disc_x - r, cy - r, disc_x + r, cy + r), fill=SIDE_INK[seat])
+        pen.text((text_x, cy), fit_text(names[seat], room, NAME_FONT), font=face, fill=INK, anchor=anchor)
 
 
 def draw(key: Key) -> bytes:
-    lanes, scores = key
-    width = 2 * (3 * DIE + 4 * GAP) + MIDDLE
-    height = 3 * DIE + 4 * GAP
+    lanes, scores, names = key
+    side_width = 3 * DIE + 4 * GAP  # one grid; the left one meets the middle here
+    width = 2 * side_width + MIDDLE
+    height = HEAD + 3 * DIE + 3 * GAP
     image = Image.new("RGBA", (width, height), BACKGROUND)
     pen = ImageDraw.Draw(image)
-    left_edge = 3 * DIE + 4 * GAP  # where the left grid meets the middle
+    _names(pen, names, side_width, width)
+    left_edge = side_width
     for lane in range(3):
-        y = GAP + lane * (DIE + GAP)
+        y = HEAD + lane * (DIE + GAP)
         for seat in (0, 1):
             faces, placed, knocked = lanes[seat][lane]
             cells = [DieFace(str(f), fill=BONE, ring=PLACED if i == placed else None) for i, f in enumerate(faces)]
@@ -68,13 +90,13 @@ def draw(key: Key) -> bytes:
                     pen.rounded_rectangle((x + 6, y + 6, x + DIE - 6, y + DIE - 6), radius=DIE // 7,
                                           outline=(90, 93, 100), width=3)
         middle = left_edge + MIDDLE / 2
-        pen.text((middle, y + 14), NAMES[lane], font=font(22), fill=DIM, anchor="mt")
+        pen.text((middle, y + 8), NAMES[lane], font=font(LANE_FONT), fill=DIM, anchor="mt")
         pen.text((middle - 12, y + DIE / 2 + 12), str(scores[0][lane]), font=font(40), fill=SIDE_INK[0], anchor="rm")
         pen.text((middle, y + DIE / 2 + 12), "·", font=font(40), fill=DIM, anchor="mm")
         pen.text((middle + 12, y + DIE / 2 + 12), str(scores[1][lane]), font=font(40), fill=SIDE_INK[1], anchor="lm")
     return png(image)
 
 
-def grids_picture(view: bd.BoneDuelView, words: str) -> Picture:
-    key = picture_key(view)
+def grids_picture(view: bd.BoneDuelView, words: str, names: tuple[str, str] | None = None) -> Picture:
+    key = picture_key(view, names)
     return Picture(key=("duel", key), draw=lambda: draw(key), filename="duel.png", description=words)

@@ -4,18 +4,19 @@ Pure functions of a view, returning PNG bytes: Pillow only, Pillow's bundled fon
 on every machine), no Discord. Each picture is drawn from a small hashable "facts" tuple of
 what it shows, so a host can cache by the facts and draw off the event loop.
 
-They are drawn ~800 px wide for a phone that shows them at ~400 px: big shapes, few words,
-light tiles on Discord's dark background, every player told apart by colour *and* shape.
+They are drawn 800 px wide for a phone that shows them at ~400 px: big shapes, few words, no
+word under 24 px (12 px on the phone), light tiles on Discord's dark background, every player
+told apart by colour *and* shape, and named beside their pawn on the score track.
 """
 
 from __future__ import annotations
 
-import io
 import math
-from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.pictures import fit_text, font, png
+from rules.base import seat_name
 from rules.rattlebones.dice import kind_of, value_of
 from rules.rattlebones.models import RattlebonesView
 
@@ -28,6 +29,10 @@ INK: RGB = (242, 243, 245)
 DARK: RGB = (24, 24, 28)
 DIM: RGB = (140, 144, 152)
 HIGHLIGHT: RGB = (250, 166, 26)
+#: the smallest words drawn: 12 px tall on a phone that shows the 800 px picture 400 px wide
+SMALL = 24
+#: numbers and names a player looks up (a space's number, a score, a name): 14 px on that phone
+LABEL = 28
 
 #: players: strong colours, each with its own shape, so colour-blind players can tell them apart
 PLAYER_COLOURS: tuple[RGB, ...] = ((235, 64, 52), (45, 125, 255), (20, 185, 90), (255, 205, 30))
@@ -51,20 +56,6 @@ KIND_WORDS: dict[str, str] = {
 }
 
 
-@lru_cache(maxsize=32)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
-def encode(image: Image.Image) -> bytes:
-    """A 64-colour palette PNG at a low compression level: ~25 kB for the board and ~5 ms,
-    where a full-colour PNG is ~65 kB and three times slower to encode."""
-    out = io.BytesIO()
-    palette = image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    palette.save(out, format="PNG", compress_level=3)
-    return out.getvalue()
-
-
 def _text_fill(kind: str) -> RGB:
     return INK if kind in LIGHT_TEXT else DARK
 
@@ -72,15 +63,16 @@ def _text_fill(kind: str) -> RGB:
 def _fit_font(draw: ImageDraw.ImageDraw, text: str, size: int, width: float,
               line_height: float | None = None) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """The biggest font up to ``size`` whose widest line fits ``width`` (and whose lines fit
-    ``line_height``)."""
+    ``line_height``), never under SMALL: a word too long for a tiny space overflows rather than
+    becoming unreadable."""
     if line_height is not None:
         size = min(size, int(line_height * 0.95))
-    while size > 10:
+    while size > SMALL:
         f = font(size)
         if max(draw.textlength(line, font=f) for line in text.split("\n")) <= width:
             return f
         size -= 2
-    return font(size)
+    return font(max(size, SMALL))
 
 
 def _marker(draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: float,
@@ -103,21 +95,24 @@ def _marker(draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: float
                      outline=DARK, width=rim)
     if label:
         dy = r * 0.15 if shape == "triangle" else 0
-        draw.text((cx, cy + dy), label, font=font(int(r * 1.2)), fill=DARK, anchor="mm")
+        draw.text((cx, cy + dy), label, font=font(max(SMALL, int(r * 1.2))), fill=DARK, anchor="mm")
 
 
 # -- the board ------------------------------------------------------------------------------
 
 #: what a board picture shows: spaces, monkeys by seat, train, train values, scores,
-#: Rattlebones, its start, the track length
+#: Rattlebones, its start, the track length, the players' names
 BoardFacts = tuple[tuple[str, ...], tuple[tuple[int, ...], ...], int, tuple[int, ...],
-                   tuple[int, ...], int, int, int]
+                   tuple[int, ...], int, int, int, tuple[str, ...]]
 
 
-def board_facts(view: RattlebonesView) -> BoardFacts:
+def board_facts(view: RattlebonesView, names: tuple[str, ...] | None = None) -> BoardFacts:
+    """The board's facts; without the players' names, seats are named as the engine names them
+    ("Seat 1")."""
+    named = names or tuple(seat_name(p.seat) for p in view.players)
     return (tuple(s.kind for s in view.spaces), tuple(tuple(p.monkeys) for p in view.players),
             view.train, tuple(view.train_values), tuple(p.score for p in view.players),
-            view.rattlebones, view.rattlebones_start, view.score_track)
+            view.rattlebones, view.rattlebones_start, view.score_track, named)
 
 
 def ring_shape(spaces: int) -> tuple[int, int]:
@@ -140,18 +135,20 @@ def cell_size(spaces: int) -> int:
     return min(200, (WIDTH - 2 * MARGIN - (cols - 1) * GAP) // cols)
 
 
-TRACK_H = 214
+#: the score track under the board: a lane per player (4 at most), Rattlebones' bar, its scale
+LANE = 38
+TRACK_H = 12 + 4 * LANE + 48 + 34
 
 
 def board_size(spaces: int) -> tuple[int, int]:
-    """Fixed for a number of spaces: 800 x 878 for standard14, 800 x 880 for compact8."""
+    """Fixed for a number of spaces: 800 x 910 for standard14, 800 x 912 for compact8."""
     _, rows = ring_shape(spaces)
     cell = cell_size(spaces)
     return WIDTH, MARGIN + rows * cell + (rows - 1) * GAP + MARGIN + TRACK_H + MARGIN
 
 
 def draw_board(facts: BoardFacts) -> bytes:
-    kinds, monkeys, train, train_values, scores, rattlebones, rb_start, track = facts
+    kinds, monkeys, train, train_values, scores, rattlebones, rb_start, track, names = facts
     n = len(kinds)
     width, height = board_size(n)
     cols, rows = ring_shape(n)
@@ -167,35 +164,38 @@ def draw_board(facts: BoardFacts) -> bytes:
         _space(draw, kinds[index], index, x, y, cell, here)
     inner = (x0 + cell + GAP, y0 + cell + GAP, x0 + ring_w - cell - GAP, y0 + ring_h - cell - GAP)
     _train(draw, inner, train, train_values)
-    _score_track(draw, (MARGIN, y0 + ring_h + MARGIN, width - MARGIN, height - MARGIN), scores,
+    _score_track(draw, (MARGIN, y0 + ring_h + MARGIN, width - MARGIN, height - MARGIN), scores, names,
                  rattlebones, rb_start, track)
-    return encode(image)
+    return png(image)
 
 
 def _space(draw: ImageDraw.ImageDraw, kind: str, index: int, x: int, y: int, cell: int,
            here: list[tuple[int, int]]) -> None:
-    """A space: its colour and word on top, then one pawn per player standing there (a
-    number in it when more than one of their monkeys does), two rows for 3-4 players."""
+    """A space: its number in the top-left corner, its colour and word under it, then one pawn
+    per player standing there (a number in it when more than one of their monkeys does), two
+    rows of smaller pawns for 3-4 players."""
     fill = KIND_FILL[kind]
     draw.rounded_rectangle((x, y, x + cell, y + cell), radius=cell // 9, fill=fill,
                            outline=DARK, width=3)
     ink = _text_fill(kind)
-    draw.text((x + 9, y + 6), str(index), font=font(max(14, cell // 8)), fill=ink)
+    draw.text((x + 9, y + 17), str(index), font=font(LABEL), fill=ink, anchor="lm")
+    top = y + 30  # under the number
+    body = cell - 30 - 4
     words = KIND_WORDS[kind]
     rows = 0 if not here else (1 if len(here) <= 2 else 2)
-    room = cell * (0.8, 0.5, 0.4)[rows]  # the height left for the words
+    room = body * (0.9, 0.55, 0.45)[rows]  # the height left for the words
     size = cell // 2 if len(words) <= 2 else cell // 4
     f = _fit_font(draw, words, size, cell - 16, room / (words.count("\n") + 1))
-    words_y = y + cell * (0.5, 0.33, 0.27)[rows]
+    words_y = top + body * (0.45, 0.27, 0.22)[rows]
     draw.multiline_text((x + cell / 2, words_y), words, font=f, fill=ink, anchor="mm",
                         align="center", spacing=2)
-    r = cell / 8
+    r = cell / (8 if rows < 2 else 11)
     step = 2.5 * r
     for i, (seat, count) in enumerate(here):
         row, col = divmod(i, 2) if rows == 2 else (0, i)
         in_row = min(2, len(here) - 2 * row) if rows == 2 else len(here)
         cx = x + cell / 2 + (col - (in_row - 1) / 2) * step
-        cy = y + cell * (0.74 if rows == 1 else (0.6 + 0.25 * row))
+        cy = top + body * (0.76 if rows == 1 else (0.62 + 0.25 * row))
         _marker(draw, seat, cx, cy, r, str(count) if count > 1 else "")
 
 
@@ -215,7 +215,7 @@ def _train(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], train: int
         rr = r * 1.25 if lit else r
         draw.ellipse((px - rr, py - rr, px + rr, py + rr), fill=fill,
                      outline=INK if lit else DIM, width=3)
-        draw.text((px, py), str(values[i]), font=font(int(rr * 1.1)), fill=DARK if lit else INK,
+        draw.text((px, py), str(values[i]), font=font(max(LABEL, int(rr * 1.1))), fill=DARK if lit else INK,
                   anchor="mm")
     label = "TRAIN"
     draw.text((cx, cy), label, font=_fit_font(draw, label, int(min(rx, ry) * 0.5), rx * 1.2),
@@ -236,38 +236,52 @@ def _skull(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB 
 
 
 def _score_track(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], scores: tuple[int, ...],
-                 rattlebones: int, rb_start: int, track: int) -> None:
-    """0 to the end of the track; each mouse in its own lane above the bar (so equal scores
-    never hide each other), Rattlebones below it, the stretch past him greyed out."""
+                 names: tuple[str, ...], rattlebones: int, rb_start: int, track: int) -> None:
+    """0 to the end of the track. Each player has a lane: their pawn and name on its left, so a
+    player finds their colour and shape, and the pawn again at their score with the number
+    beside it (equal scores never hide each other). Rattlebones has the bar under the lanes,
+    lit up to where he stands, his number on its left, a line up through the lanes to show
+    who is close to him; the scale reads every 10 points."""
     left, top, right, bottom = box
-    x_left, x_right = left + 16, right - 16
-    lane = 25
-    bar_y = top + 22 + 4 * lane
+    legend = 232
+    x_left, x_right = left + legend, right - 26
+    pawn = 14  # a circle 28 px across: 14 px on a phone
 
     def x_of(score: int) -> float:
         return x_left + (x_right - x_left) * min(score, track) / track
 
     draw.rounded_rectangle((left, top, right, bottom), radius=12, fill=(36, 37, 41))
+    lanes_top = top + 12
+    lane = min(46.0, 4 * LANE / max(1, len(scores)))
+    first = lanes_top + (4 * LANE - lane * len(scores)) / 2
+    bar_y = lanes_top + 4 * LANE + 24
+    rx = x_of(rattlebones)
+    draw.line((rx, lanes_top, rx, bar_y), fill=DIM, width=2)
+    for seat, score in enumerate(scores):
+        y = first + lane * (seat + 0.5)
+        _marker(draw, seat, left + 24, y, pawn)
+        draw.text((left + 46, y), fit_text(names[seat] if seat < len(names) else seat_name(seat),
+                                            legend - 46 - pawn - 12, LABEL),
+                  font=font(LABEL), fill=INK, anchor="lm")
+        draw.line((x_left, y, x_right, y), fill=(62, 64, 70), width=2)
+        draw.line((x_left, y, x_of(score), y), fill=PLAYER_COLOURS[seat], width=4)
+        x = x_of(score)
+        _marker(draw, seat, x, y, pawn)
+        before = x > x_right - 44
+        draw.text((x + (-1 if before else 1) * (pawn + 8), y), str(score), font=font(LABEL), fill=INK,
+                  anchor="rm" if before else "lm")
+    _skull(draw, left + 24, bar_y - 2, 14)
+    draw.text((left + 46, bar_y), str(rattlebones), font=font(LABEL + 4), fill=INK, anchor="lm")
     draw.rounded_rectangle((x_left, bar_y - 9, x_right, bar_y + 9), radius=9, fill=(90, 94, 102))
-    draw.rounded_rectangle((x_left, bar_y - 9, x_of(rattlebones), bar_y + 9), radius=9,
-                           fill=(200, 204, 210))
+    draw.rounded_rectangle((x_left, bar_y - 9, rx, bar_y + 9), radius=9, fill=(200, 204, 210))
+    if rb_start < track:
+        draw.line((x_of(rb_start), bar_y - 13, x_of(rb_start), bar_y + 13), fill=DIM, width=2)
     for v in range(0, track + 1, 5):
         big = v % 10 == 0
-        draw.line((x_of(v), bar_y + 10, x_of(v), bar_y + (22 if big else 16)), fill=DIM, width=2)
+        draw.line((x_of(v), bar_y + 10, x_of(v), bar_y + (20 if big else 15)), fill=DIM, width=2)
         if big:
-            draw.text((x_of(v), bar_y + 24), str(v), font=font(18), fill=DIM, anchor="ma")
-    if rb_start < track:
-        draw.line((x_of(rb_start), bar_y - 12, x_of(rb_start), bar_y + 12), fill=DIM, width=2)
-    for seat, score in enumerate(scores):
-        y = bar_y - 24 - seat * lane
-        draw.line((x_left, y, x_of(score), y), fill=(70, 73, 80), width=3)
-        _marker(draw, seat, x_of(score), y, 11)
-    rx = x_of(rattlebones)
-    draw.polygon([(rx, bar_y + 10), (rx - 9, bar_y + 26), (rx + 9, bar_y + 26)], fill=INK)
-    _skull(draw, rx, bar_y + 60, 17)
-    right_side = rx < x_right - 60
-    draw.text((rx + (26 if right_side else -26), bar_y + 64), str(rattlebones), font=font(28),
-              fill=INK, anchor="lm" if right_side else "rm")
+            draw.text((x_of(v), bar_y + 21), str(v), font=font(LABEL), fill=DIM, anchor="ma")
+    _skull(draw, rx, bar_y - 2, 15)
 
 
 def board_png(view: RattlebonesView) -> bytes:
@@ -314,7 +328,7 @@ def draw_dice(facts: DiceFacts) -> bytes:
     x0 = (width - row_w) // 2
     for slot in range(6):  # side numbers once, above the columns: "side 3", "TO 3"
         x = x0 + DIE_LABEL + slot * (FACE + GAP * 2)
-        draw.text((x + FACE / 2, 5), str(slot + 1), font=font(22), fill=DIM, anchor="ma")
+        draw.text((x + FACE / 2, 0), str(slot + 1), font=font(LABEL), fill=DIM, anchor="ma")
     for d, faces in enumerate(dice):
         y = MARGIN + HEADER + d * (FACE + ROW_GAP)
         if d == focus:
@@ -324,7 +338,7 @@ def draw_dice(facts: DiceFacts) -> bytes:
         for slot, face in enumerate(faces):
             x = x0 + DIE_LABEL + slot * (FACE + GAP * 2)
             draw_face(draw, face, slot, x, y, FACE, ring=(d, slot) in ringed)
-    return encode(image)
+    return png(image)
 
 
 _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -370,13 +384,13 @@ def draw_face(draw: ImageDraw.ImageDraw, face: str, slot: int, x: int, y: int, s
     elif kind == "points":
         draw.text((cx, cy - size * 0.08), str(value_of(face)), font=font(int(size * 0.55)), fill=ink,
                   anchor="mm")
-        draw.text((cx, y + size * 0.84), "PTS", font=font(int(size * 0.2)), fill=ink, anchor="mm")
+        draw.text((cx, y + size * 0.84), "PTS", font=font(max(SMALL, int(size * 0.2))), fill=ink, anchor="mm")
     elif kind == "star":
         _star(draw, cx, cy, size * 0.36, (255, 255, 255))
     elif kind == "gold":
-        r = size * 0.3
-        draw.ellipse((cx - r, cy - r - 6, cx + r, cy + r - 6), fill=(255, 196, 0), outline=DARK, width=3)
-        draw.text((cx, y + size * 0.86), "GOLD", font=font(int(size * 0.19)), fill=ink, anchor="mm")
+        r = size * 0.28
+        draw.ellipse((cx - r, cy - r - 10, cx + r, cy + r - 10), fill=(255, 196, 0), outline=DARK, width=3)
+        draw.text((cx, y + size * 0.84), "GOLD", font=font(max(SMALL, int(size * 0.19))), fill=ink, anchor="mm")
     elif kind == "arrow":
         _arrow_glyph(draw, cx, cy - size * 0.14, size * 0.6)
         draw.text((cx, y + size * 0.72), f"TO {value_of(face) + 1}", font=font(int(size * 0.26)),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.pictures import BACKGROUND, CAPTION, DIE, DIM, GAP, INK, DieFace, Picture, draw_die, font, png
+from bot.pictures import BACKGROUND, CAPTION, DIE, GAP, DieFace, Picture, draw_caption, draw_die, png
 from rules.stones_and_bones.view import TurnView
 from rules.stones_and_bones.reading import BonesReading
 
@@ -84,8 +84,7 @@ def draw_throw(throw: Throw) -> bytes:
         if index == len(throw.bones):
             x += split
         draw_die(draw, die, x, GAP, DIE)
-        draw.text((x + DIE / 2, GAP + DIE + 4), die.caption, font=font(24), fill=DIM if die.dim else INK,
-                  anchor="ma")
+        draw_caption(draw, die, x + DIE / 2, GAP + DIE + 4)
         x += DIE + GAP
     # a few flat colours: 64 of them keep every edge and halve the bytes (about 7 kB)
     return png(image.quantize(colors=64, method=Image.Quantize.FASTOCTREE))
