@@ -3,14 +3,13 @@ play goes on there: the game in play is finished, the lobby starts, the stats ar
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import asyncpg
 
-from tests.e2e.channel import live_table
+from tests.e2e.channel import live_table, said
 from tests.e2e.test_cluster_e2e import button, finished, knucklebones, play
 from tests.fakediscord import REPO_ROOT, running_bot, running_fake
 
@@ -34,7 +33,7 @@ async def test_a_sqlite_store_moves_to_postgres_and_play_goes_on(tmp_path: Path,
             for user, pick in ((ann, "4"), (bob, "2")):
                 dm = await fd.wait_until(lambda u=user: fd.dm_messages(u) and fd.dm_messages(u)[-1])
                 await (await fd.click(user, dm, button(fd, dm, pick))).wait_response()
-            await fd.wait_until(lambda: finished(live_table(fd, "done") or {"embeds": []}))
+            await fd.wait_until(lambda: finished(live_table(fd, "done") or {}))
             await knucklebones(fd, "playing", ann, bob)
             await play(fd, "playing", [ann, bob], clicks=3)  # in play, its turn timer running
             lobby = await (await fd.slash(ann, "lobby", "knucklebones new")).response_message()
@@ -61,11 +60,11 @@ async def test_a_sqlite_store_moves_to_postgres_and_play_goes_on(tmp_path: Path,
             assert any("games are kept in postgresql://" in line for line in bot.lines)
             # the game in play goes on to its end, the lobby starts, new games get new ids
             await play(fd, "playing", [ann, bob])
-            assert finished(live_table(fd, "playing") or {"embeds": []})
+            assert finished(live_table(fd, "playing") or {})
             await (await fd.click(ann, lobby, button(fd, lobby, "Start"))).wait_response()
             await play(fd, "lobby", [ann, bob], clicks=2)
             fresh = await (await fd.slash(bob, "called-off", "knucklebones new")).response_message()
-            assert "Game #5" in json.dumps(fresh["embeds"])
+            assert "Game #5" in said(fresh)
             board = (await (await fd.slash(ann, "done", "game stats")).response_message())["embeds"][0]
             fields = {f["name"]: f["value"] for f in board["fields"]}
             assert f"<@{ann.id}>: 1 won of 1" in fields["Sealed Pick"]  # the copied result

@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot import present, step
@@ -20,6 +21,7 @@ from bot.present import NOBODY, Channel, Origin, Post, Shrink
 from bot.runtime import TableRuntime
 from bot.step import Moment
 from bot.store import Store, open_store
+from tests import kit
 from tests.fixtures.tables import game_specs
 
 SPECS = {spec.engine.key: spec for spec in game_specs()}
@@ -120,7 +122,7 @@ async def test_every_step_is_computed_once_and_written_once(key: str, tmp_path: 
         steps += 1
         assert steps < 3000
     assert steps > 0
-    sends = [m for kind, m in client.sent if kind == "send" and "embeds" in m]
+    sends = [m for kind, m in client.sent if kind == "send" and isinstance(m.get("view"), discord.ui.LayoutView)]
     assert sends, "no table was ever posted"
     await store.close()
 
@@ -157,7 +159,7 @@ def test_a_turn_that_changes_hands_shrinks_the_clicked_table_and_posts_the_next(
     assert [type(op) for op in plan.channel] == [Post]
     posted = plan.channel[0]
     following = f"<@{result.table.seats[result.newly[0]].user_id}>"
-    assert isinstance(posted, Post) and posted.shown.pings and following in (posted.shown.content or "")
+    assert isinstance(posted, Post) and posted.shown.pings and following in kit.top(posted.shown)
     # the same step from a command (no message clicked): the old table shrinks in the channel
     plan = present.present(result, Channel(book), Origin(message_id=None, seat=seat))
     assert isinstance(plan.answer, present.Reply)

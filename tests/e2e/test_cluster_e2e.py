@@ -14,7 +14,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from tests.e2e.channel import button, clean, live_table, next_table
+from tests.e2e.channel import button, clean, live_table, next_table, said, top
 from tests.e2e.play import open_table
 from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, running_fake
 
@@ -43,11 +43,11 @@ async def world() -> AsyncIterator[FakeDiscord]:
 
 
 def finished(message: dict[str, Any]) -> bool:
-    return "Final standings" in json.dumps(message["embeds"])
+    return "Final standings" in said(message)
 
 
 def prompted(message: dict[str, Any], players: list[FakeUser]) -> FakeUser:
-    content = message.get("content") or ""
+    content = top(message)
     return next(p for p in players if f"<@{p.id}>" in content)
 
 
@@ -97,7 +97,7 @@ async def test_two_shard_processes_share_every_game(world: FakeDiscord, pg_url: 
         here, there = await asyncio.gather(play(fd, "harbour", [ann]), play(fd, "crypt", [bob]))
         assert set(here) == {0} and set(there) == {1}
         for channel in ("harbour", "crypt"):
-            assert finished(live_table(fd, channel) or {"embeds": []})
+            assert finished(live_table(fd, channel) or {})
 
         # Sealed Pick in the Crypt (shard 1): ann's choices come by DM, bob's DMs are closed
         lobby = await (await fd.slash(ann, "crypt", "sealedpick new")).response_message()
@@ -119,7 +119,8 @@ async def test_two_shard_processes_share_every_game(world: FakeDiscord, pg_url: 
         assert [x["type"] for x in answers] == [7, 7], answers  # no "the table changed" refusal
         final = await fd.wait_for_message(lambda m: finished(m) and int(m["id"]) > int(lobby["id"]), timeout=10,
                                           channel="crypt")
-        assert "Ann wins" in json.dumps(final["embeds"])  # her 4 against his 2: both picks counted
+        # her 4 against his 2: both picks counted
+        assert f"<@{ann.id}> wins" in top(final) and "**1.** Ann: 4 points" in said(final)
 
         game = (await rows(pg_url, "SELECT id FROM games WHERE game='sealedpick'"))[0]["id"]
         moves = await rows(pg_url, "SELECT version, seat, action FROM actions WHERE game_id=$1 ORDER BY version", game)
@@ -188,7 +189,7 @@ async def test_every_deadline_fires_once_with_two_processes_watching(world: Fake
             notices = [c for c in fd.calls if c["method"] == "POST" and c["path"] == f"/channels/{cid}/messages"
                        and "Time ran out" in json.dumps(c["json"])]
             assert len(notices) == 1, (channel, notices)
-            assert "Ann wins" in json.dumps(live_table(fd, channel))
+            assert f"<@{ann.id}> wins" in top(live_table(fd, channel) or {})
         timeouts = await rows(pg_url, "SELECT game_id, seat FROM actions WHERE action LIKE '%timeout%'")
         assert sorted(r["seat"] for r in timeouts) == [1] * len(channels)  # bob's, once in each game
         assert len({r["game_id"] for r in timeouts}) == len(channels)
