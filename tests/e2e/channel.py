@@ -90,6 +90,32 @@ def top(message: dict[str, Any]) -> str:
     return shown[0].get("content") or "" if shown else ""
 
 
+def footer(message: dict[str, Any]) -> str:
+    """The small line under a layout table (a running timer's countdown, the game number), or ""."""
+    shown = texts(message)
+    return shown[-1] if shown and shown[-1].startswith("-# ") else ""
+
+
+def lobby_seats(message: dict[str, Any]) -> list[str]:
+    """The seats a lobby lists, a line each ("1. Ann (host)")."""
+    block = next((t for t in texts(message) if t.startswith("**Seats (")), "")
+    return block.splitlines()[1:]
+
+
+async def read_pages(fd: FakeDiscord, user: FakeUser, message: dict[str, Any]) -> list[str]:
+    """Every page of a private Details or rules answer, as ``user`` reads them by choosing each
+    in its menu (the first as it came)."""
+    pages = [said(message)]
+    menus = [m for m in fd.selects(message) if (m["custom_id"] or "").startswith("bn:page:")]
+    for option in (menus[0]["options"][1:] if menus else []):
+        turned = await fd.select(user, message, menus[0]["custom_id"], [option["value"]])
+        answer = await turned.wait_response()
+        assert answer["type"] == 7, answer
+        pages.append(said(answer["data"]))
+        message = fd.message(message["id"]) or message
+    return pages
+
+
 def is_table(message: dict[str, Any]) -> bool:
     """A game's table (or lobby): a layout message in one container, or a plain one from before
     layouts with the game's footer. A line of history is neither."""

@@ -11,14 +11,11 @@ import json
 import re
 from pathlib import Path
 
+from tests.e2e.channel import footer, lobby_seats, read_pages, said, texts, top
 from tests.e2e.test_knucklebones_e2e import (
     CHANNEL, actor, button, clean, finished, open_table, play_to_end, table_now,
 )
 from tests.fakediscord import FLAG_EPHEMERAL, BotProcess, FakeDiscord, FakeUser, running_bot, running_fake
-
-
-def footer(message: dict) -> str:
-    return message["embeds"][0]["footer"]["text"]
 
 
 async def test_timer_rules_status_and_leave(tmp_path: Path) -> None:
@@ -27,7 +24,7 @@ async def test_timer_rules_status_and_leave(tmp_path: Path) -> None:
         stranger = fd.add_user("dee")
         async with running_bot(fd, {"DEFAULT_TIMER_SECONDS": "300"}, tmp_path / "g.sqlite3") as bot:
             table = await open_table(fd, ann, [bob], options={"min_active": 3})
-            assert footer(table).endswith("· 5 min per move")
+            assert footer(table).endswith("· 5 min per move") and "Time runs out <t:" in footer(table)
 
             # the timer: host only, at least 15 s, and off
             refused = await (await fd.slash(bob, CHANNEL, "game timer", {"seconds": 60})).wait_response()
@@ -41,13 +38,13 @@ async def test_timer_rules_status_and_leave(tmp_path: Path) -> None:
                                 timeout=3, what="the table to show the new timer")
             off = await (await fd.slash(ann, CHANNEL, "game timer")).wait_response()
             assert off["data"]["content"] == "Turn timer: off."
-            await fd.wait_until(lambda: footer(fd.message(table["id"])).endswith("· no turn timer"),
+            await fd.wait_until(lambda: not footer(fd.message(table["id"])),  # no timer: nothing to count down
                                 timeout=3, what="the table to show the timer off")
 
             # the rules in force, privately, with this table's option
-            rules = await (await fd.slash(stranger, CHANNEL, "game rules")).wait_response()
-            assert rules["data"]["flags"] & FLAG_EPHEMERAL
-            text = json.dumps(rules["data"]["embeds"])
+            rules = await (await fd.slash(stranger, CHANNEL, "game rules")).response_message()
+            assert rules["flags"] & FLAG_EPHEMERAL
+            text = "\n".join(await read_pages(fd, stranger, rules))
             assert "Knucklebones: rules in force" in text and "at least **3** active dice" in text
 
             # the table again, as a fresh message at the bottom of the channel
@@ -55,19 +52,19 @@ async def test_timer_rules_status_and_leave(tmp_path: Path) -> None:
             status = await (await fd.slash(bob, CHANNEL, "game status")).wait_response()
             assert status["data"]["flags"] & FLAG_EPHEMERAL
             await fd.wait_until(lambda: len(fd.messages(CHANNEL)) > before, timeout=3, what="a re-posted table")
-            assert table_now(fd)["embeds"][0]["title"] == table["embeds"][0]["title"]
+            assert texts(table_now(fd))[1] == texts(table)[1]  # the same table: no move was made
 
             # leaving: a stranger has no seat; Bob's seat is played by a bot from then on
             nobody = await (await fd.slash(stranger, CHANNEL, "game leave")).wait_response()
             assert nobody["data"]["flags"] & FLAG_EPHEMERAL and "do not have a seat" in nobody["data"]["content"]
             left = await (await fd.slash(bob, CHANNEL, "game leave")).wait_response()
             assert left["data"]["flags"] & FLAG_EPHEMERAL and "a bot plays your seat" in left["data"]["content"]
-            await fd.wait_until(lambda: "Bob left" in json.dumps(table_now(fd)),
+            await fd.wait_until(lambda: "Bob left" in said(table_now(fd)),
                                 timeout=3, what="the table to say Bob left")
             assert actor(table_now(fd), [ann]) is ann  # the bot has played any turn it owed
             final = await play_to_end(fd, [ann])  # only Ann clicks: the bot seat plays itself
             assert finished(final)
-            assert re.search(r"(wins|share the win) with \d+ points", final["embeds"][-1]["description"])
+            assert re.search(r"(wins|share the win) with \d+ points", top(final))
             stats = await (await fd.slash(bob, CHANNEL, "game stats", {"player": ann})).wait_response()
             assert "Knucklebones" in json.dumps(stats["data"]["embeds"])
             assert "of 1 played" in json.dumps(stats["data"]["embeds"])
@@ -112,8 +109,7 @@ async def test_leaving_a_lobby_by_command_is_answered_and_leaves_one_lobby(tmp_p
             assert left["flags"] & FLAG_EPHEMERAL and "Bob left the lobby" in left["content"]
 
             def seats() -> list[str]:
-                fields = fd.message(lobby["id"])["embeds"][0]["fields"]
-                return next(f["value"] for f in fields if f["name"].startswith("Seats")).splitlines()
+                return lobby_seats(fd.message(lobby["id"]) or {})
 
             await fd.wait_until(lambda: seats() == ["1. Ann (host)"], timeout=3, what="the lobby without Bob")
             with_buttons = [m for m in fd.messages(CHANNEL) if fd.buttons(m)]
@@ -153,10 +149,10 @@ async def test_clicks_queued_behind_slow_dms_are_deferred_not_lost(tmp_path: Pat
             assert (await pick.wait_response())["type"] == 6  # deferred while it waited in line
             assert (await status.wait_response())["type"] == 5
             assert (await bob_pick.wait_response())["type"] == 6
-            said = await status.response_message(timeout=6)
-            assert said["flags"] & FLAG_EPHEMERAL and said["content"] == "Here is the table."
+            answered = await status.response_message(timeout=6)
+            assert answered["flags"] & FLAG_EPHEMERAL and answered["content"] == "Here is the table."
             edited = await pick.response_message(timeout=6)  # the DM now shows the sealed pick
-            assert f"You picked {ann_pick['label']}." in json.dumps(edited["embeds"])
+            assert f"You picked {ann_pick['label']}." in said(edited)
             await bob_pick.response_message(timeout=6)
             # they were applied in the order they were clicked, though both waited and were deferred
             log = await (await fd.slash(users[2], CHANNEL, "game log")).response_message()
@@ -185,12 +181,12 @@ async def test_a_turn_timer_survives_a_sigkill(tmp_path: Path) -> None:
         finally:
             await first.stop()
         await asyncio.sleep(1.5)  # the timer runs out while no bot is running
-        assert not any("Time ran out" in (m.get("content") or "") for m in fd.messages(CHANNEL))
+        assert not any("Time ran out" in said(m) for m in fd.messages(CHANNEL))
         async with running_bot(fd, env, db) as second:
             notice = await fd.wait_until(
-                lambda: next((m for m in fd.messages(CHANNEL) if "Time ran out" in (m.get("content") or "")), None),
+                lambda: next((m for m in fd.messages(CHANNEL) if "Time ran out" in said(m)), None),
                 timeout=25, what="the stored deadline to expire in the new process")
-            assert late.name.title() in notice["content"]
+            assert late.name.title() in top(notice)
             assert any("ran out while the bot was down: 1;" in line for line in second.lines)
         clean(fd, second)
         assert first.error_records() == []
@@ -206,8 +202,7 @@ async def test_the_host_unseats_a_seat_added_by_mistake(tmp_path: Path) -> None:
                 await (await fd.click(ann, lobby, button(fd, lobby, "Add AI"))).wait_response()
 
             def seats() -> list[str]:
-                fields = fd.message(lobby["id"])["embeds"][0]["fields"]
-                return next(f["value"] for f in fields if f["name"].startswith("Seats")).splitlines()
+                return lobby_seats(fd.message(lobby["id"]) or {})
 
             async def unseat(user: FakeUser, which: str) -> dict:
                 return (await (await fd.slash(user, CHANNEL, "game unseat", {"seat": which})).wait_response())["data"]

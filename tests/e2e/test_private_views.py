@@ -6,8 +6,7 @@ EXTRA_COGS): Knucklebones has no secrets, and this is the path the hidden-hand g
 
 from __future__ import annotations
 
-import json
-
+from tests.e2e.channel import said, texts, top
 from tests.fakediscord import FakeDiscord, running_bot, running_fake
 
 EXTRA = {"EXTRA_COGS": "tests.fixtures.sealed_game"}
@@ -40,18 +39,18 @@ async def test_sealed_choices_by_dm_and_by_my_hand(tmp_path) -> None:
             dm = await fd.wait_until(lambda: fd.dm_messages(ann) and fd.dm_messages(ann)[-1])
             assert [b["label"] for b in fd.buttons(dm)] == ["1", "2", "3", "4", "5"]
             table = await fd.wait_until(
-                lambda: (m := fd.messages("games")[-1]) and "My hand" in (m.get("content") or "") and m
+                lambda: (m := fd.messages("games")[-1]) and "My hand" in top(m) and m
             )
             assert "My hand" in _labels(fd, table)
 
             # ann picks 4 in her DM: the public table shows only that she has chosen
             pick = await fd.click(ann, dm, _button(fd, dm, "4"))
             await pick.wait_response()
-            await fd.wait_until(lambda: "chosen" in json.dumps(fd.messages("games")[-1]["embeds"]))
+            await fd.wait_until(lambda: "chosen" in said(fd.messages("games")[-1]))
             for message in fd.messages("games"):
-                for embed in message["embeds"]:
-                    shown = (embed.get("description") or "") + json.dumps(embed.get("fields", []))
-                    assert "4" not in shown and "Revealed" not in shown, shown
+                # the game's blocks: below the line that asks, above the footer (ids and times are digits)
+                for shown in [t for t in texts(message)[1:] if not t.startswith("-# ")]:
+                    assert "4" not in shown.replace(f"<@{bob.id}>", "") and "Revealed" not in shown, shown
 
             # bob opens My hand (ephemeral) and picks twice with the same button: counted once
             table = fd.messages("games")[-1]
@@ -67,13 +66,12 @@ async def test_sealed_choices_by_dm_and_by_my_hand(tmp_path) -> None:
             assert refusal["data"]["flags"] & 64
 
             final = await fd.wait_until(
-                lambda: "Final standings" in json.dumps(fd.messages("games")[-1]["embeds"])
+                lambda: "Final standings" in said(fd.messages("games")[-1])
                 and fd.messages("games")[-1]
             )
-            text = json.dumps(final["embeds"])
-            assert "Ann wins" in text
+            assert f"<@{ann.id}> wins" in top(final) and "**1.** Ann" in said(final)
             # the reveal is the story line the last table became
-            assert any((m.get("content") or "").count("Revealed") for m in fd.messages("games"))
+            assert any(said(m).count("Revealed") for m in fd.messages("games") if "Final standings" not in said(m))
             assert _labels(fd, final) == ["Rematch", "Details"]
         assert fd.violations == [] and fd.unknown_routes == []
         assert bot.error_records() == []
@@ -93,10 +91,10 @@ async def test_one_sealed_choice_does_not_void_anothers_buttons(tmp_path) -> Non
             second = await fd.click(bob, dms[1], _button(fd, dms[1], "5"))
             assert (await second.wait_response())["type"] == 7
             final = await fd.wait_until(
-                lambda: "Final standings" in json.dumps(fd.messages("games")[-1]["embeds"])
+                lambda: "Final standings" in said(fd.messages("games")[-1])
                 and fd.messages("games")[-1]
             )
-            assert "Bob wins" in json.dumps(final["embeds"])
+            assert f"<@{bob.id}> wins" in top(final)
             # a choice made takes its buttons with it
             assert fd.buttons(fd.dm_messages(ann)[-1]) == []
         assert fd.violations == [] and fd.unknown_routes == []
