@@ -27,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests.e2e.channel import finished, top  # noqa: E402
 from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake  # noqa: E402
 
 MINIBOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "tests" / "fakediscord" / "minibot.py")]
@@ -85,11 +86,11 @@ async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], laten
         assert table is not None
         actions = [b for b in fd.buttons(table) if b["custom_id"].startswith("bn:act:")]
         if not actions:
-            if "Final standings" in str(table["embeds"]):
+            if finished(table):
                 return clicks
             await asyncio.sleep(0.005)
             continue
-        content = table.get("content") or ""
+        content = top(table)
         actor = next(p for uid, p in by_id.items() if f"<@{uid}>" in content)
         await pause(think, rng)
         it = await fd.click(actor, table, actions[-1]["custom_id"])
