@@ -17,15 +17,17 @@ import time
 from typing import Any
 
 import discord
+from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
 
+from bot import metrics
 from bot.components import ALL_ITEMS
 from bot.config import Settings
 from bot.deadlines import run_deadlines
-from bot.errors import Refusal, guarded, tell
+from bot.errors import GATE, Refusal, guarded, tell
 from bot.runtime import TableRuntime
-from bot.store import open_store
+from bot.store import Store, open_store
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +77,7 @@ class Boneyard(commands.AutoShardedBot):
             guild_ready_timeout=0.05 if settings.discord_api_base else 2.0,
             shard_count=settings.shard_count,
             shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,  # type: ignore[arg-type]
+            http_trace=metrics.http_trace(),
         )
         self.settings = settings
         # Nothing here reads message edits, and each of the bot's own table edits comes back as
@@ -84,10 +87,11 @@ class Boneyard(commands.AutoShardedBot):
         self.runtime: TableRuntime = None  # type: ignore[assignment]  # set in setup_hook
         self._deadline_task: asyncio.Task[Any] | None = None
         self._frozen = False
+        self._metrics: web.AppRunner | None = None
 
     async def setup_hook(self) -> None:
         target = self.settings.store_target
-        store = await open_store(target)
+        store: Store = metrics.TimedStore(await open_store(target))  # type: ignore[assignment]
         log.info("games are kept in %s", target.shown)
         self.runtime = TableRuntime(self, store, self.settings.default_timer_seconds or None,
                                     game_seed=self.settings.game_seed)
@@ -97,6 +101,8 @@ class Boneyard(commands.AutoShardedBot):
             await self.load_extension(name)
         self.add_dynamic_items(*ALL_ITEMS)
         self._deadline_task = asyncio.create_task(run_deadlines(self.runtime), name="deadlines")
+        if self.settings.metrics_port is not None:
+            self._metrics = await metrics.serve(self, store, self.settings.metrics_host, self.settings.metrics_port)
         if not self.settings.syncs_commands:
             log.info("games: %s; the process with shard 0 syncs the commands", ", ".join(sorted(self.runtime.specs)))
             return
@@ -153,9 +159,21 @@ class Boneyard(commands.AutoShardedBot):
         if self.runtime is not None:
             self.runtime.note_message(message.channel.id, message.author.id == (self.user.id if self.user else 0))
 
+    async def shut_down(self, patience: float) -> None:
+        """A clean stop (SIGTERM, SIGINT): no new clicks, the steps in flight saved and shown,
+        then the store and the connection closed."""
+        log.info("stopping: finishing the steps in flight (at most %.0f s)", patience)
+        if not await GATE.close(patience):
+            log.warning("stopping with %d step(s) still in flight", GATE.active)
+        await self.close()
+
     async def close(self) -> None:
+        GATE.open = False
         if self._deadline_task:
             self._deadline_task.cancel()
+        if self._metrics is not None:
+            await self._metrics.cleanup()
+            self._metrics = None
         await super().close()
         if self.runtime is not None:
             await self.runtime.store.close()

@@ -37,6 +37,11 @@ MAX_BACKOFF = 60.0
 FATAL_EXITS = {2}
 
 
+#: how long a process gets to finish its steps and exit after SIGTERM before it is killed: its
+#: own drain (bot.main.DRAIN_SECONDS) and a margin to close the store and the connection
+STOP_GRACE = 15.0
+
+
 def spread(shard_count: int, processes: int) -> list[tuple[int, ...]]:
     """Contiguous, as even as possible: 10 shards over 3 processes -> 0-3, 4-6, 7-9."""
     processes = max(1, min(processes, shard_count))
@@ -83,16 +88,22 @@ class Cluster:
         self.members = [Member(i, ids) for i, ids in enumerate(spread(shard_count, processes))]
         self.stopping = asyncio.Event()
         self.fatal: int | None = None
+        #: METRICS_PORT of the cluster: process i serves its health and metrics on this port + i
+        self.metrics_port: int | None = None
 
     def env(self, member: Member) -> dict[str, str]:
-        return {**os.environ, "SHARD_COUNT": str(self.shard_count), "SHARD_IDS": format_shard_ids(member.shards),
-                "CLUSTER_STARTED_AT": repr(self.started_at), "IDENTIFY_CONCURRENCY": str(self.concurrency)}
+        env = {**os.environ, "SHARD_COUNT": str(self.shard_count), "SHARD_IDS": format_shard_ids(member.shards),
+               "CLUSTER_STARTED_AT": repr(self.started_at), "IDENTIFY_CONCURRENCY": str(self.concurrency)}
+        if self.metrics_port is not None:
+            env["METRICS_PORT"] = str(self.metrics_port + member.index)  # each process its own
+        return env
 
     async def start(self, member: Member) -> None:
         # the children write to our stdout/stderr; each of their lines names its shards and pid
         member.proc = await asyncio.create_subprocess_exec(*self.command, env=self.env(member))
         member.started = time.monotonic()
-        log.info("%s started, pid %s", member.label, member.proc.pid)
+        port = f", health and metrics on port {self.metrics_port + member.index}" if self.metrics_port else ""
+        log.info("%s started, pid %s%s", member.label, member.proc.pid, port)
 
     async def keep(self, member: Member) -> None:
         """Run one member until the cluster stops, starting it again whenever it dies."""
@@ -117,7 +128,7 @@ class Cluster:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), pause)
 
-    async def stop(self, grace: float = 10.0) -> None:
+    async def stop(self, grace: float = STOP_GRACE) -> None:
         self.stopping.set()
         running = [m.proc for m in self.members if m.proc is not None and m.proc.returncode is None]
         for proc in running:
@@ -172,6 +183,7 @@ async def _main(args: argparse.Namespace, settings: Settings) -> int:
     if args.processes > shard_count:
         log.warning("%d processes for %d shards: running %d", args.processes, shard_count, shard_count)
     cluster = Cluster(shard_count, args.processes, concurrency, [sys.executable, "-m", "bot"])
+    cluster.metrics_port = settings.metrics_port
     return await cluster.run()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -38,6 +38,12 @@ class Settings(BaseSettings):
     default_timer_seconds: int = Field(300, ge=0)
     #: extra extension modules with game cogs of your own, comma-separated
     extra_cogs: str = ""
+    #: serve /healthz and /metrics on this port (unset: not served)
+    metrics_port: int | None = Field(None, ge=1, le=65535)
+    #: where they listen: this machine only, unless an admin says otherwise
+    metrics_host: str = "127.0.0.1"
+    #: "json": one JSON object per log line, for a log collector
+    log_format: Literal["text", "json"] = "text"
     #: every new game gets these dice (to replay a reported game); unset: a fresh random seed
     game_seed: int | None = Field(None, ge=0, lt=2**63)
 
@@ -60,7 +66,7 @@ class Settings(BaseSettings):
         return value
 
     @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "game_seed", "database_url",
-                     "shard_count", "shard_ids", "cluster_started_at", mode="before")
+                     "shard_count", "shard_ids", "cluster_started_at", "metrics_port", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if value == "" else value

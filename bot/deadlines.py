@@ -9,6 +9,7 @@ import logging
 import time
 from typing import Protocol
 
+from bot.errors import GATE
 from bot.store import Store
 
 
@@ -43,9 +44,12 @@ async def run_deadlines(runtime: TableRuntime) -> None:
         try:
             runtime.deadline_changed.clear()
             runtime.next_wake = 0.0  # while we look, any new deadline must wake us again
+            if not GATE.open:
+                return  # shutting down: the next process fires what is due
             for game_id, version in await runtime.store.due_deadlines(time.time()):
                 try:
-                    await runtime.expire(game_id, version)
+                    async with GATE.step():
+                        await runtime.expire(game_id, version)
                 except Exception:
                     log.exception("timer of game %s (move %s) could not be applied", game_id, version)
                 # Applied, the game has moved on and the row is a newer one; not applied (the

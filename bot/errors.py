@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import discord
 from pydantic import ValidationError
 
+from bot import metrics
 from bot.store import DuplicateInteraction, VersionConflict
 from rules.base import GameError
 
@@ -17,6 +20,43 @@ log = logging.getLogger("bot.errors")
 
 class Refusal(GameError):
     """The host's own refusals (not your seat, lobby full...): shown to the user as they are."""
+
+
+class Gate:
+    """Open while the bot takes clicks. At shutdown it closes: a click arriving then is told to
+    press again in a moment (the next process takes it), and the steps in flight finish."""
+
+    def __init__(self) -> None:
+        self.open = True
+        self.active = 0
+        self._idle: asyncio.Event | None = None
+
+    @contextlib.asynccontextmanager
+    async def step(self) -> AsyncIterator[None]:
+        self.active += 1
+        try:
+            yield
+        finally:
+            self.active -= 1
+            if self.active == 0 and self._idle is not None:
+                self._idle.set()
+
+    async def close(self, patience: float) -> bool:
+        """Take no more clicks; True once every step in flight is done, False if ``patience``
+        seconds ran out first."""
+        self.open = False
+        if self.active == 0:
+            return True
+        self._idle = asyncio.Event()
+        try:
+            await asyncio.wait_for(self._idle.wait(), patience)
+            return True
+        except TimeoutError:
+            return False
+
+
+GATE = Gate()
+RESTARTING = "Boneyard is restarting; press again in a moment."
 
 
 def reference(interaction: discord.Interaction) -> str:
@@ -52,8 +92,16 @@ async def guarded(
 
     Component callbacks need this themselves: discord.py only logs their exceptions.
     """
+    handling = metrics.Handling(interaction)
+    outcome = "refused"
+    if not GATE.open:
+        await tell(interaction, RESTARTING)
+        handling.done("restarting")
+        return
     try:
-        await handler()
+        async with GATE.step():
+            await handler()
+        outcome = "applied"
     except GameError as exc:
         await tell(interaction, str(exc))
     except ValidationError as exc:
@@ -69,9 +117,13 @@ async def guarded(
         if isinstance(exc, discord.HTTPException) and exc.code == ALREADY_ANSWERED:
             # the same interaction delivered twice: the first delivery answered it
             log.info("interaction %s was answered already", interaction.id)
+            outcome = "duplicate"
             return
+        outcome = "failed"
         ref = reference(interaction)
         log.exception(
             "unexpected error ref=%s game=%s interaction=%s", ref, game_id, interaction.id
         )
         await tell(interaction, f"Sorry, something went wrong on our side (reference {ref}).")
+    finally:
+        handling.done(outcome)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 import discord
@@ -45,12 +46,27 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+#: seconds a stopping process gives the steps in flight to be saved and shown
+DRAIN_SECONDS = 10.0
+
+
 async def _run(settings: Settings) -> None:
     from bot.client import Boneyard
 
     bot = Boneyard(settings)
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+
+    def stop() -> None:
+        if not stopping:  # a second signal changes nothing: the first is being honoured
+            stopping.append(asyncio.create_task(bot.shut_down(DRAIN_SECONDS), name="shutdown"))
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop)
     async with bot:
         await bot.start(settings.discord_token.get_secret_value(), reconnect=True)
+    if stopping:
+        await stopping[0]
 
 
 def main(argv: list[str] | None = None) -> None:

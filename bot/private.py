@@ -12,6 +12,8 @@ from typing import Any
 
 import discord
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007
@@ -24,6 +26,7 @@ async def send_private(client: discord.Client, user_id: int, **message: Any) -> 
         user = client.get_user(user_id) or await client.fetch_user(user_id)
         return await user.send(**{k: v for k, v in message.items() if v is not None})
     except discord.Forbidden as exc:
+        metrics.DMS_REFUSED.inc()
         if exc.code != CANNOT_DM:
             log.warning("DM to user %s refused with code %s", user_id, exc.code)
         return None

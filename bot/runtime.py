@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from bot import present, step
+from bot import metrics, present, step
 from bot.deliver import Deliverer
 from bot.errors import Refusal
 from bot.games import GameSpec, Page
@@ -186,7 +186,11 @@ class TableRuntime(Lobby):
             table = now.table
             if table.status != "active" or table.version != version or table.paused:
                 return
-            await self.carry(None, step.expire(now, time.time()), book, NOBODY)
+            fired = time.time()
+            if table.deadline is not None:
+                metrics.DEADLINE_LATENESS.observe(max(0.0, fired - table.deadline))
+            metrics.DEADLINES_FIRED.inc()
+            await self.carry(None, step.expire(now, fired), book, NOBODY)
 
     async def leave(self, interaction: discord.Interaction) -> None:
         table = await self.live_table(interaction.channel_id or 0)
@@ -208,6 +212,7 @@ class TableRuntime(Lobby):
         """A click from a past moment: say so in one line and point to where the game is now.
         On a live table the process stopped before updating (a step stored, never shown), the
         table is posted again, up to date, pinging whoever must act."""
+        metrics.note_outcome("stale")
         table, message = now.table, interaction.message
         private = interaction.guild_id is None or bool(message and message.flags.ephemeral)
         behind = (not private and message is not None and message.id == book.message_id

@@ -177,6 +177,18 @@ class Store(ABC):
     async def leaderboard(self, guild_id: int, limit: int = 10) -> list[tuple[str, int, int, int]]:
         """(game, user id, played, won) for a guild's players, most wins first within each game."""
 
+    @abstractmethod
+    async def game_counts(self) -> dict[str, int]:
+        """Games stored, by status (for the metrics)."""
+
+    @abstractmethod
+    async def deadlines_due(self, now: float) -> int:
+        """Turn timers whose time has come (for the metrics)."""
+
+    @abstractmethod
+    async def ping(self) -> None:
+        """Raise unless the store answers a trivial query (for the health check)."""
+
     # -- writing -----------------------------------------------------------------------------
 
     @abstractmethod

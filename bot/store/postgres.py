@@ -303,6 +303,16 @@ class PostgresStore(Store):
 
     # -- writing -----------------------------------------------------------------------------
 
+    async def game_counts(self) -> dict[str, int]:
+        rows = await self._pool.fetch("SELECT status, COUNT(*) FROM games GROUP BY status")
+        return {row[0]: int(row[1]) for row in rows}
+
+    async def deadlines_due(self, now: float) -> int:
+        return int(await self._pool.fetchval("SELECT COUNT(*) FROM deadlines WHERE due_at<=$1", now) or 0)
+
+    async def ping(self) -> None:
+        await self._pool.fetchval("SELECT 1")
+
     async def create(self, table: Table) -> Table:
         now = time.time()
         table = table.model_copy(update={"created_at": now, "updated_at": now, "version": 0})

@@ -221,6 +221,21 @@ class SqliteStore(Store):
 
     # -- writing -----------------------------------------------------------------------------
 
+    async def game_counts(self) -> dict[str, int]:
+        async with self._lock:
+            cur = await self._conn.execute("SELECT status, COUNT(*) FROM games GROUP BY status")
+            return {row[0]: int(row[1]) for row in await cur.fetchall()}
+
+    async def deadlines_due(self, now: float) -> int:
+        async with self._lock:
+            cur = await self._conn.execute("SELECT COUNT(*) FROM deadlines WHERE due_at<=?", (now,))
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def ping(self) -> None:
+        async with self._lock:
+            await (await self._conn.execute("SELECT 1")).fetchone()
+
     async def create(self, table: Table) -> Table:
         now = time.time()
         table = table.model_copy(update={"created_at": now, "updated_at": now, "version": 0})

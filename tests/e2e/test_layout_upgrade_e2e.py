@@ -109,9 +109,9 @@ async def test_an_old_table_clicked_at_a_turn_change_becomes_a_plain_line_of_his
             scores = [b["custom_id"] for b in fd.buttons(table) if b["custom_id"].startswith("bn:act:")]
             answer = await (await fd.click(first, table, scores[-1])).wait_response()
             assert answer["type"] == 7 and answer["data"].get("content"), answer  # a plain line of history
-            await settle(fd)
+            fresh = await fd.wait_until(lambda: (m := live_table(fd, CHANNEL)) and m["id"] != table["id"] and m,
+                                        timeout=5, what="the next table")
+            assert is_layout(fresh)
             old = fd.message(table["id"]) or {}
             assert not is_layout(old) and not old.get("embeds") and not fd.buttons(old)
-            fresh = live_table(fd, CHANNEL)
-            assert fresh is not None and fresh["id"] != table["id"] and is_layout(fresh)
         clean(fd, bot)
