@@ -1,0 +1,144 @@
+"""What a self-hosting admin relies on, through the real bot process: health and metrics a
+supervisor and Prometheus can read, and a stop on SIGTERM that loses no click."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import socket
+import sqlite3
+from pathlib import Path
+
+import aiohttp
+
+from tests.e2e import play
+from tests.e2e.channel import actor, clean, live_table, settle, top
+from tests.fakediscord import FakeDiscord, running_bot, running_fake
+from tests.fakediscord.botproc import BotProcess
+
+CHANNEL = "hall"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def scrape(port: int, path: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}{path}") as resp:
+        return resp.status, await resp.text()
+
+
+def figure(text: str, name: str, **labels: str) -> float:
+    """One sample of the exposition text (0 when absent)."""
+    total = 0.0
+    for line in text.splitlines():
+        if line.startswith("#") or not line.startswith(name):
+            continue
+        head, _, value = line.rpartition(" ")
+        if head.split("{")[0] != name:
+            continue
+        if all(f'{k}="{v}"' in head for k, v in labels.items()):
+            total += float(value)
+    return total
+
+
+async def test_health_and_metrics_are_served_and_move_during_a_game(tmp_path: Path) -> None:
+    port = free_port()
+    async with running_fake(channels=(CHANNEL,)) as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, {"METRICS_PORT": str(port)}, tmp_path / "m.sqlite3") as bot:
+            # ready as soon as every shard is connected and the store answers
+            status, body = await scrape(port, "/healthz")
+            assert status == 200 or (status == 503 and "not connected to Discord yet" in body), body
+            for _ in range(50):
+                status, body = await scrape(port, "/healthz")
+                if status == 200:
+                    break
+                await asyncio.sleep(0.1)
+            assert (status, body) == (200, "ok\n")
+            _, before = await scrape(port, "/metrics")
+            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            for _ in range(3):
+                who = actor(table, players)
+                moves = [b["custom_id"] for b in fd.buttons(table) if b["custom_id"].startswith("bn:act:")]
+                await (await fd.click(who, table, moves[0])).wait_response()
+                await settle(fd)
+                table = live_table(fd, CHANNEL) or table
+            stranger = fd.add_user("cy")
+            refused = await (await fd.click(stranger, table, fd.buttons(table)[0]["custom_id"])).wait_response()
+            assert refused["type"] == 4
+            status, after = await scrape(port, "/metrics")
+            assert status == 200
+            assert figure(after, "boneyard_gateway_connected", shard="0") == 1
+            assert figure(after, "boneyard_gateway_latency_seconds", shard="0") >= 0
+            applied = figure(after, "boneyard_interactions_total", kind="component", outcome="applied")
+            assert applied >= 3 + figure(before, "boneyard_interactions_total", kind="component", outcome="applied")
+            assert figure(after, "boneyard_interactions_total", kind="component", outcome="refused") >= 1
+            assert figure(after, "boneyard_interactions_total", kind="command", outcome="applied") >= 1
+            assert figure(after, "boneyard_interaction_seconds_count", kind="component") >= 4
+            callbacks = figure(after, "boneyard_rest_calls_total", route="/interactions/{id}/{token}/callback",
+                               status="200")
+            assert callbacks >= 5, [line for line in after.splitlines() if "rest_calls" in line][:5]
+            assert figure(after, "boneyard_rest_calls_total", method="POST", route="/channels/{id}/messages") >= 1
+            assert figure(after, "boneyard_games", status="active") == 1
+            assert figure(after, "boneyard_store_query_seconds_count", op="save") >= 3
+            assert "boneyard_deadlines_due " in after and "boneyard_dms_refused_total" in after
+            assert "boneyard_deadline_lateness_seconds_count" in after
+            labels = re.findall(r"\{([^}]*)\}", after)
+            assert not any(re.search(r"\d{15,}", found) for found in labels), "an id leaked into a metric label"
+        clean(fd, bot)
+
+
+class SlowPosts(FakeDiscord):
+    """A new channel message takes a second to post, as it may when Discord is slow: a click's
+    step is still being shown when the process is told to stop."""
+
+    async def _r_send(self, request, m):  # noqa: ANN001, ANN202
+        await asyncio.sleep(1.0)
+        return await super()._r_send(request, m)
+
+
+async def test_sigterm_mid_click_saves_and_shows_the_move_then_exits_cleanly(tmp_path: Path) -> None:
+    db = tmp_path / "stop.sqlite3"
+    fd = SlowPosts()
+    await fd.start()
+    try:
+        fd.add_channel(CHANNEL)
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        bot = await BotProcess(fd, {}, db).start()
+        try:
+            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            first = actor(table, players)
+            for _ in range(20):  # to the decision that ends the first turn (it posts a new table)
+                if any("Two Pairs" in (b["label"] or "") for b in fd.buttons(table)):
+                    break
+                moves = [b["custom_id"] for b in fd.buttons(table) if b["custom_id"].startswith("bn:act:")]
+                await (await fd.click(first, table, moves[-1])).wait_response()
+                await settle(fd)
+                table = live_table(fd, CHANNEL) or table
+            with sqlite3.connect(db) as conn:
+                version = conn.execute("SELECT version FROM games").fetchone()[0]
+            scores = [b["custom_id"] for b in fd.buttons(table) if b["custom_id"].startswith("bn:act:")]
+            click = await fd.click(first, table, scores[-1])
+            assert (await click.wait_response())["type"] == 7  # answered; the new table is on its way
+            assert bot.proc is not None
+            bot.proc.send_signal(signal.SIGTERM)
+            await asyncio.sleep(0.2)
+            late = await fd.slash(players[1], CHANNEL, "game status")  # a command while it stops
+            answer = await late.wait_response(timeout=5)
+            assert answer["type"] == 4 and "restarting" in answer["data"]["content"], answer
+            assert await bot.wait(timeout=15) == 0
+            fresh = live_table(fd, CHANNEL)
+            assert fresh is not None and fresh["id"] != table["id"], "the new table was never posted"
+            assert actor(fresh, players) is not first and "<@" in top(fresh)
+            with sqlite3.connect(db) as conn:
+                assert conn.execute("SELECT version FROM games").fetchone()[0] == version + 1
+            assert any("finishing the steps in flight" in line for line in bot.lines)
+            assert bot.error_records() == []
+        finally:
+            await bot.stop()
+    finally:
+        await fd.stop()
