@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 import aiohttp
 
 from bot.config import Settings, format_shard_ids
-from bot.main import load_settings, log_format
+from bot import logs
+from bot.main import load_settings
 
 log = logging.getLogger("bot.cluster")
 
@@ -190,7 +191,7 @@ async def _main(args: argparse.Namespace, settings: Settings) -> int:
 def main(argv: list[str] | None = None) -> None:
     args = parse(argv)
     settings = load_settings()
-    logging.basicConfig(level=settings.log_level, format=log_format("launcher"), stream=sys.stderr)
+    logs.setup(settings.log_level, "launcher", json_lines=settings.log_format == "json", secrets=settings.secrets)
     if args.processes > 1 and settings.store_target.dialect != "postgres":
         print("boneyard-cluster: several processes must share one database: set DATABASE_URL to a "
               "postgresql:// URL (a SQLite file belongs to one process).", file=sys.stderr)

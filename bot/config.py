@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import quote, urlsplit
 from pathlib import Path
 from typing import Annotated, Literal, Self
 
@@ -103,6 +104,16 @@ class Settings(BaseSettings):
         if self.database_url is not None:
             return parse_target(self.database_url.get_secret_value())
         return parse_target(self.database_path)
+
+    @property
+    def secrets(self) -> list[str]:
+        """What no log line may show: the token, and the database's password if its URL has one."""
+        found = [self.discord_token.get_secret_value()]
+        if self.database_url is not None:
+            password = urlsplit(self.database_url.get_secret_value()).password
+            if password:
+                found += [password, quote(password, safe="")]
+        return found
 
     @property
     def syncs_commands(self) -> bool:

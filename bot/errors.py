@@ -11,7 +11,7 @@ from typing import Any
 import discord
 from pydantic import ValidationError
 
-from bot import metrics
+from bot import logs, metrics
 from bot.store import DuplicateInteraction, VersionConflict
 from rules.base import GameError
 
@@ -93,6 +93,7 @@ async def guarded(
     Component callbacks need this themselves: discord.py only logs their exceptions.
     """
     handling = metrics.Handling(interaction)
+    logs.concerning(interaction=interaction.id, guild=interaction.guild_id, game=game_id)
     outcome = "refused"
     if not GATE.open:
         await tell(interaction, RESTARTING)

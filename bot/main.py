@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import signal
 import sys
 
@@ -14,16 +13,8 @@ import discord
 import yarl
 from pydantic import ValidationError
 
+from bot import logs
 from bot.config import Settings
-
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-
-
-def log_format(shard_label: str) -> str:
-    """Every line names this process and its shards: the processes of a cluster write to one
-    terminal or journal, and a line must say which of them saw what."""
-    return f"%(asctime)s %(levelname)s [{shard_label} pid %(process)d] %(name)s: %(message)s"
-
 
 def load_settings() -> Settings:
     try:
@@ -80,8 +71,8 @@ def main(argv: list[str] | None = None) -> None:
               "       boneyard migrate-db --from sqlite:///FILE --to postgresql://…", file=sys.stderr)
         raise SystemExit(0 if args[0] in ("-h", "--help") else 2)
     settings = load_settings()
-    logging.basicConfig(level=settings.log_level, format=log_format(settings.shard_label), stream=sys.stderr)
-    logging.getLogger("discord.http").setLevel(max(logging.INFO, logging.getLevelName(settings.log_level)))
+    logs.setup(settings.log_level, settings.shard_label, json_lines=settings.log_format == "json",
+               secrets=settings.secrets)
     point_at(settings.discord_api_base, settings.discord_gateway_url)
     try:
         asyncio.run(_run(settings))

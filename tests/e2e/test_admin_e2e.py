@@ -4,6 +4,7 @@ supervisor and Prometheus can read, and a stop on SIGTERM that loses no click.""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import signal
 import socket
@@ -15,7 +16,7 @@ import aiohttp
 from tests.e2e import play
 from tests.e2e.channel import actor, clean, live_table, settle, top
 from tests.fakediscord import FakeDiscord, running_bot, running_fake
-from tests.fakediscord.botproc import BotProcess
+from tests.fakediscord.botproc import FAKE_TOKEN, BotProcess
 
 CHANNEL = "hall"
 
@@ -142,3 +143,40 @@ async def test_sigterm_mid_click_saves_and_shows_the_move_then_exits_cleanly(tmp
             await bot.stop()
     finally:
         await fd.stop()
+
+
+async def test_json_logs_are_one_object_a_line_with_the_ids_and_no_secret(tmp_path: Path) -> None:
+    async with running_fake(channels=(CHANNEL,)) as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        env = {"LOG_FORMAT": "json", "LOG_LEVEL": "DEBUG"}
+        async with running_bot(fd, env, tmp_path / "j.sqlite3") as bot:
+            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            stranger = fd.add_user("cy")
+            await (await fd.click(stranger, table, fd.buttons(table)[0]["custom_id"])).wait_response()
+            await settle(fd)
+        lines = [json.loads(line) for line in bot.lines if line.strip()]
+        assert lines and all({"time", "level", "logger", "message", "shard", "process"} <= set(x) for x in lines)
+        assert any(x.get("interaction") and x.get("guild") for x in lines), "no line names its interaction"
+        assert not any(FAKE_TOKEN in line for line in bot.lines)
+        assert any(x["logger"].startswith("bot.") for x in lines) and any(x["logger"].startswith("discord.") for x in lines)
+
+
+async def test_no_log_line_shows_the_database_password(tmp_path: Path) -> None:
+    """A PostgreSQL the bot cannot reach: it says so and stops, and the password in its URL is
+    in no line, text or JSON."""
+    for log_format in ("text", "json"):
+        async with running_fake(channels=(CHANNEL,)) as fd:
+            bot = BotProcess(fd, {"DATABASE_URL": f"postgresql://bone:{PASSWORD}@127.0.0.1:{free_port()}/games",
+                                  "LOG_FORMAT": log_format, "LOG_LEVEL": "DEBUG"})
+            try:
+                await bot.start(timeout=20)
+            except RuntimeError:
+                pass  # it could not open the store and exited, as it should
+            finally:
+                await bot.stop()
+            output = "\n".join(bot.lines)
+            assert output, "the bot said nothing"
+            assert PASSWORD not in output and FAKE_TOKEN not in output, output[-2000:]
+
+
+PASSWORD = "s3cret-Pw-42"

@@ -1,0 +1,78 @@
+"""Log lines for people (the default) or for a log collector (``LOG_FORMAT=json``: one JSON
+object a line), and never a secret in either: the token and the database password are blanked
+out of every line, whatever logged them."""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+import sys
+import time
+from collections.abc import Iterable
+
+#: what the line being logged concerns (an interaction, its guild, a game), set where each
+#: interaction is handled, so every line logged on its way carries them
+CONTEXT: contextvars.ContextVar[dict[str, int]] = contextvars.ContextVar("log_context", default={})  # noqa: B039
+
+HIDDEN = "[hidden]"
+
+
+def concerning(**ids: int | None) -> contextvars.Token[dict[str, int]]:
+    return CONTEXT.set({**CONTEXT.get(), **{k: v for k, v in ids.items() if v is not None}})
+
+
+class Redact(logging.Filter):
+    """Blank the secrets out of a record's message and its traceback before any handler sees it."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        self.secrets = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
+
+    def _clean(self, text: str) -> str:
+        for secret in self.secrets:
+            text = text.replace(secret, HIDDEN)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.secrets:
+            record.msg, record.args = self._clean(record.getMessage()), None
+            if record.exc_info:
+                record.exc_text = self._clean(logging.Formatter().formatException(record.exc_info))
+                record.exc_info = None
+        return True
+
+
+class JsonLines(logging.Formatter):
+    def __init__(self, shard: str) -> None:
+        super().__init__()
+        self.shard = shard
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+            "level": record.levelname, "logger": record.name, "message": record.getMessage(),
+            "shard": self.shard, "process": record.process,
+        }
+        line.update(CONTEXT.get())
+        if record.exc_info:
+            record.exc_text = record.exc_text or self.formatException(record.exc_info)
+        if record.exc_text:
+            line["exception"] = record.exc_text
+        return json.dumps(line, ensure_ascii=False)
+
+
+def text_format(shard_label: str) -> str:
+    """Every line names this process and its shards: the processes of a cluster write to one
+    terminal or journal, and a line must say which of them saw what."""
+    return f"%(asctime)s %(levelname)s [{shard_label} pid %(process)d] %(name)s: %(message)s"
+
+
+def setup(level: str, shard_label: str, *, json_lines: bool = False, secrets: Iterable[str] = ()) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonLines(shard_label) if json_lines else logging.Formatter(text_format(shard_label)))
+    handler.addFilter(Redact(secrets))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    logging.getLogger("discord.http").setLevel(max(logging.INFO, logging.getLevelName(level)))
