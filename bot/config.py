@@ -17,13 +17,43 @@ from bot.store.base import Target, parse_target
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{18,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 
 
-class Settings(BaseSettings):
+class StoreSettings(BaseSettings):
+    """Where the games are kept: all that the admin commands (backup, doctor) need, so they run
+    without a token."""
+
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
-    discord_token: SecretStr = Field(description="The bot token from the Discord developer portal.")
     #: sqlite:///path or postgresql://…; secret, because a PostgreSQL URL may carry a password
     database_url: SecretStr | None = None
     database_path: Path = Path("boneyard.sqlite3")
+    metrics_port: int | None = Field(None, ge=1, le=65535)
+    metrics_host: str = "127.0.0.1"
+
+    @field_validator("database_url", "metrics_port", mode="before")
+    @classmethod
+    def _blank(cls, value: object) -> object:
+        return None if value == "" else value
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            try:
+                parse_target(value.get_secret_value())
+            except ValueError as exc:
+                raise ValueError(str(exc)) from None  # the message never holds the URL itself
+        return value
+
+    @property
+    def store_target(self) -> Target:
+        """DATABASE_URL if given, else the SQLite file DATABASE_PATH."""
+        if self.database_url is not None:
+            return parse_target(self.database_url.get_secret_value())
+        return parse_target(self.database_path)
+
+
+class Settings(StoreSettings):
+    discord_token: SecretStr = Field(description="The bot token from the Discord developer portal.")
     #: shards of the whole bot (unset: as many as Discord recommends, all in this process)
     shard_count: int | None = Field(None, ge=1)
     #: the shards this process runs, e.g. "0-3" or "0,2,4-5" (unset: all of them)
@@ -39,10 +69,6 @@ class Settings(BaseSettings):
     default_timer_seconds: int = Field(300, ge=0)
     #: extra extension modules with game cogs of your own, comma-separated
     extra_cogs: str = ""
-    #: serve /healthz and /metrics on this port (unset: not served)
-    metrics_port: int | None = Field(None, ge=1, le=65535)
-    #: where they listen: this machine only, unless an admin says otherwise
-    metrics_host: str = "127.0.0.1"
     #: "json": one JSON object per log line, for a log collector
     log_format: Literal["text", "json"] = "text"
     #: every new game gets these dice (to replay a reported game); unset: a fresh random seed
@@ -66,21 +92,11 @@ class Settings(BaseSettings):
             raise ValueError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
         return value
 
-    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "game_seed", "database_url",
-                     "shard_count", "shard_ids", "cluster_started_at", "metrics_port", mode="before")
+    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "game_seed",
+                     "shard_count", "shard_ids", "cluster_started_at", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if value == "" else value
-
-    @field_validator("database_url")
-    @classmethod
-    def _database_url(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is not None:
-            try:
-                parse_target(value.get_secret_value())
-            except ValueError as exc:
-                raise ValueError(str(exc)) from None  # the message never holds the URL itself
-        return value
 
     @field_validator("shard_ids", mode="before")
     @classmethod
@@ -97,13 +113,6 @@ class Settings(BaseSettings):
             if not self.shard_ids or max(self.shard_ids) >= self.shard_count:
                 raise ValueError(f"SHARD_IDS must be shards 0 to {self.shard_count - 1}")
         return self
-
-    @property
-    def store_target(self) -> Target:
-        """DATABASE_URL if given, else the SQLite file DATABASE_PATH."""
-        if self.database_url is not None:
-            return parse_target(self.database_url.get_secret_value())
-        return parse_target(self.database_path)
 
     @property
     def secrets(self) -> list[str]:

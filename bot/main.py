@@ -66,8 +66,14 @@ def main(argv: list[str] | None = None) -> None:
         from bot.migrate import main as migrate
 
         raise SystemExit(migrate(args[1:]))
+    if args and args[0] in ("backup", "doctor"):
+        from bot import admin
+
+        raise SystemExit(admin.backup(args[1:]) if args[0] == "backup" else admin.doctor(args[1:]))
     if args:
         print("usage: boneyard                (run the bot; settings from the environment or .env)\n"
+              "       boneyard doctor         (check the settings, the database and the metrics port)\n"
+              "       boneyard backup PATH    (a consistent copy of the running SQLite store)\n"
               "       boneyard migrate-db --from sqlite:///FILE --to postgresql://…", file=sys.stderr)
         raise SystemExit(0 if args[0] in ("-h", "--help") else 2)
     settings = load_settings()

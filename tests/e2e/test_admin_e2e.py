@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import signal
 import socket
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import aiohttp
@@ -180,3 +183,67 @@ async def test_no_log_line_shows_the_database_password(tmp_path: Path) -> None:
 
 
 PASSWORD = "s3cret-Pw-42"
+
+
+async def clicks(fd: FakeDiscord, players: list, count: int) -> None:  # type: ignore[type-arg]
+    """``count`` moves by whoever the table asks."""
+    for _ in range(count):
+        table = live_table(fd, CHANNEL)
+        assert table is not None
+        moves = [b["custom_id"] for b in fd.buttons(table) if b["custom_id"].startswith("bn:act:")]
+        await (await fd.click(actor(table, players), table, moves[-1])).wait_response()
+        await settle(fd)
+
+
+def boneyard(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The admin command, as an admin runs it: its own process, settings from the environment."""
+    clean_env = {k: v for k, v in os.environ.items()
+                 if k not in ("DISCORD_TOKEN", "DATABASE_URL", "DATABASE_PATH", "METRICS_PORT")}
+    return subprocess.run([sys.executable, "-m", "bot", *args], env={**clean_env, **env}, cwd=cwd,
+                          capture_output=True, text=True, timeout=60)
+
+
+async def test_a_backup_of_a_running_store_is_whole(tmp_path: Path) -> None:
+    db = tmp_path / "live.sqlite3"
+    async with running_fake(channels=(CHANNEL,)) as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, {}, db) as bot:
+            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            # the bot keeps writing while the copy is taken
+            clicking = asyncio.create_task(clicks(fd, players, 15))
+            await asyncio.sleep(0.3)
+            done = await asyncio.to_thread(boneyard, "backup", str(tmp_path / "copy.sqlite3"),
+                                           env={"DATABASE_PATH": str(db)}, cwd=tmp_path)
+            await clicking
+            assert done.returncode == 0, done.stderr
+            assert "integrity check: ok" in done.stdout
+            assert table is not None
+        clean(fd, bot)
+    with sqlite3.connect(tmp_path / "copy.sqlite3") as copy:
+        assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert copy.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+    again = boneyard("backup", str(tmp_path / "copy.sqlite3"), env={"DATABASE_PATH": str(db)}, cwd=tmp_path)
+    assert again.returncode == 2 and "exists already" in again.stderr
+    postgres = boneyard("backup", "x", env={"DATABASE_URL": "postgresql://bone@127.0.0.1:1/games"}, cwd=tmp_path)
+    assert postgres.returncode == 2 and "pg_dump" in postgres.stderr
+
+
+def test_doctor_names_each_problem_and_what_to_do(tmp_path: Path) -> None:
+    good = boneyard("doctor", env={"DISCORD_TOKEN": FAKE_TOKEN, "DATABASE_PATH": str(tmp_path / "new.sqlite3")},
+                    cwd=tmp_path)
+    assert good.returncode == 0 and "all in order" in good.stdout, good.stdout + good.stderr
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        bad = boneyard("doctor", cwd=tmp_path, env={
+            "DATABASE_URL": f"postgresql://bone:{PASSWORD}@127.0.0.1:{free_port()}/games", "METRICS_PORT": str(port)})
+    lines = bad.stdout.splitlines()
+    assert bad.returncode == 1 and len(lines) == 3, bad.stdout
+    assert "DISCORD_TOKEN is not set" in lines[0] and "developer portal" in lines[0]
+    assert "cannot be reached" in lines[1] and "check DATABASE_URL" in lines[1]
+    assert f"METRICS_PORT {port}" in lines[2] and "taken" in lines[2]
+    assert PASSWORD not in bad.stdout + bad.stderr
+    shape = boneyard("doctor", env={"DISCORD_TOKEN": "not-a-token", "DATABASE_PATH": str(tmp_path / "n.sqlite3")},
+                     cwd=tmp_path)
+    assert shape.returncode == 1 and "does not look like a bot token" in shape.stdout

@@ -1,0 +1,122 @@
+"""``boneyard backup PATH`` and ``boneyard doctor``: what an admin runs beside a live bot.
+
+A backup of a SQLite store uses SQLite's online backup, page by page under the database's own
+locks, so a bot writing meanwhile (WAL mode) never yields a torn copy; the copy is checked
+before it is called done. PostgreSQL has its own tool for that, and the admin is told so.
+The doctor reads the same settings the bot does and says, a line per problem, what to do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sqlite3
+import sys
+from pathlib import Path
+
+import asyncpg
+from pydantic import ValidationError
+
+from bot.config import Settings, StoreSettings
+from bot.store import _migrations
+
+
+def backup(argv: list[str]) -> int:
+    if len(argv) != 1 or argv[0].startswith("-"):
+        print("usage: boneyard backup PATH   (a consistent copy of the running SQLite store)", file=sys.stderr)
+        return 2
+    target = StoreSettings().store_target
+    if target.dialect == "postgres":
+        print("boneyard backup: the games are in PostgreSQL; back them up with its own tool, e.g. "
+              "pg_dump --format=custom --file=boneyard.dump \"$DATABASE_URL\"", file=sys.stderr)
+        return 2
+    source, copy = Path(target.location), Path(argv[0])
+    if not source.exists():
+        print(f"boneyard backup: there is no store at {source} (DATABASE_PATH)", file=sys.stderr)
+        return 2
+    if copy.exists():
+        print(f"boneyard backup: {copy} exists already; give a new file", file=sys.stderr)
+        return 2
+    with sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst, pages=256, sleep=0.005)  # in steps, so the bot's writes go on meanwhile
+        check = dst.execute("PRAGMA integrity_check").fetchone()[0]
+        games = dst.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    if check != "ok":
+        print(f"boneyard backup: the copy failed its integrity check ({check}); it was not kept", file=sys.stderr)
+        copy.unlink()
+        return 1
+    print(f"Backed up {games} games to {copy} (integrity check: ok).")
+    return 0
+
+
+def doctor(argv: list[str]) -> int:
+    """One line per problem and what to do about it; exit 1 if there is any."""
+    problems = settings_problems()
+    stored = StoreSettings()
+    problems += asyncio.run(store_problems(stored))
+    problems += port_problems(stored)
+    for line in problems:
+        print(f"✗ {line}")
+    if problems:
+        return 1
+    print("✓ Settings, database and metrics port are all in order.")
+    return 0
+
+
+def settings_problems() -> list[str]:
+    try:
+        Settings()
+    except ValidationError as exc:
+        out = []
+        for err in exc.errors(include_input=False):
+            name = ".".join(str(p) for p in err["loc"]).upper() or "settings"
+            if name == "DISCORD_TOKEN" and err["type"] == "missing":
+                out.append("DISCORD_TOKEN is not set: copy the bot token from the Discord developer portal "
+                           "(Bot → Reset Token) into the environment or .env")
+            elif name == "DISCORD_TOKEN":
+                out.append("DISCORD_TOKEN does not look like a bot token (three parts with dots): copy it again "
+                           "from the developer portal, not the client secret or the application id")
+            else:
+                out.append(f"{name}: {err['msg']}; fix it in the environment or .env")
+        return out
+    return []
+
+
+async def store_problems(stored: StoreSettings) -> list[str]:
+    target = stored.store_target
+    latest = _migrations("postgres" if target.dialect == "postgres" else "sqlite")[-1][0]
+    try:
+        if target.dialect == "postgres":
+            conn = await asyncio.wait_for(asyncpg.connect(target.location), 10)
+            try:
+                have = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM boneyard_schema") \
+                    if await conn.fetchval("SELECT to_regclass('boneyard_schema') IS NOT NULL") else 0
+            finally:
+                await conn.close()
+        else:
+            path = Path(target.location)
+            if not path.exists():
+                return []  # a fresh install: the bot creates the file at its first start
+            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+                have = conn.execute("PRAGMA user_version").fetchone()[0]
+    except (TimeoutError, OSError, asyncpg.PostgresError, sqlite3.Error) as exc:
+        return [f"the database ({target.shown}) cannot be reached: {type(exc).__name__}; check DATABASE_URL "
+                "(host, port, user, password) and that the server runs"]
+    if have > latest:
+        return [f"the database is at schema {have}, newer than this Boneyard knows ({latest}): upgrade Boneyard"]
+    if have < latest:
+        return [f"the database is at schema {have} of {latest}: back it up (boneyard backup), then start the "
+                "bot once; it migrates the schema as it starts"]
+    return []
+
+
+def port_problems(stored: StoreSettings) -> list[str]:
+    if stored.metrics_port is None:
+        return []
+    with socket.socket() as probe:
+        try:
+            probe.bind((stored.metrics_host, stored.metrics_port))
+        except OSError:
+            return [f"METRICS_PORT {stored.metrics_port} on {stored.metrics_host} is taken (another Boneyard, or "
+                    "another service): stop it or choose another port"]
+    return []
