@@ -11,19 +11,20 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
+from bot import layout
 from bot.models import Book, Table
 from bot.pictures import Picture, PictureCache
 from bot.present import (
     SCROLLED_AWAY, Channel, Dm, Edit, Extra, Plan, Post, Reply, Shown, Shrink, Update,
 )
 from bot.private import send_private
-from bot import layout
 from bot.render import NO_PINGS, PINGS
 from bot.replies import reply, update
 from bot.store import Store
@@ -80,6 +81,32 @@ def missing_permissions(interaction: discord.Interaction) -> str:
             "`/game status` posts it again.")
 
 
+#: channels whose chat since their table is counted (the least recent forgotten: a forgotten
+#: table counts as not scrolled away, which at worst edits one message that was)
+CHANNELS_KEPT = 20_000
+#: My hand copies kept to retire later (the oldest forgotten first; past 15 minutes their
+#: tokens are dead anyway)
+COPIES_KEPT = 20_000
+
+K = TypeVar("K")
+T = TypeVar("T")
+
+
+class Recent(OrderedDict[K, T]):
+    """A map that keeps its ``size`` most recently written entries: per-process memory that
+    stays bounded however many games a long-lived bot has seen."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key: K, value: T) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        if len(self) > self.size:
+            self.popitem(last=False)
+
+
 @dataclass
 class _EphemeralCopy:
     interaction: discord.Interaction
@@ -94,16 +121,17 @@ class Deliverer:
         self.pictures = PictureCache()
         # channel id -> messages seen since our table message there (in memory: after a restart a
         # table counts as recent, which at worst edits one message that scrolled away)
-        self._since_table: dict[int, int] = {}
+        self._since_table: Recent[int, int] = Recent(CHANNELS_KEPT)
         # (game id, user id) -> the newest My hand copy, whose buttons are stripped when a newer
         # copy goes out (only while its token lives; in memory, as the token is)
-        self._ephemeral: dict[tuple[int, int], _EphemeralCopy] = {}
+        self._ephemeral: Recent[tuple[int, int], _EphemeralCopy] = Recent(COPIES_KEPT)
 
     # -- what the channel shows --------------------------------------------------------------
 
     def note_message(self, channel_id: int, author_is_me: bool) -> None:
-        if channel_id in self._since_table and not author_is_me:
-            self._since_table[channel_id] += 1
+        seen = self._since_table.get(channel_id)
+        if seen is not None and not author_is_me:
+            self._since_table[channel_id] = seen + 1
 
     def channel(self, table: Table, book: Book) -> Channel:
         scrolled = self._since_table.get(table.channel_id, 0) >= SCROLLED_AWAY
