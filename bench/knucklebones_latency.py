@@ -11,6 +11,7 @@ measures throughput (latency then is mostly waiting in line behind the other 49 
 
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 1000
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0
+    .venv/bin/python bench/knucklebones_latency.py --games 50 --think 1000 --metrics-port 9464
 """
 
 from __future__ import annotations
@@ -100,11 +101,13 @@ async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], laten
         clicks += 1
 
 
-async def bench_games(games: int, think: float) -> tuple[list[float], float, float]:
+async def bench_games(games: int, think: float, metrics_port: int | None = None) -> tuple[list[float], float, float]:
     async with running_fake(channels=tuple(f"t{i}" for i in range(games))) as fd:
         players = [fd.add_user(name) for name in ("ann", "bob", "cy")]
         with tempfile.TemporaryDirectory() as tmp:
             env = {"DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "WARNING"}
+            if metrics_port is not None:
+                env["METRICS_PORT"] = str(metrics_port)
             async with running_bot(fd, env, Path(tmp) / "bench.sqlite3") as bot:
                 latencies: list[float] = []
                 began, cpu = time.perf_counter(), cpu_seconds(bot.pid or 0)
@@ -138,9 +141,11 @@ async def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--think", type=float, default=1000.0,
                         help="mean pause before each click, in ms (0: click as fast as possible)")
+    parser.add_argument("--metrics-port", type=int, default=None,
+                        help="serve /healthz and /metrics on this port meanwhile (their cost is in the CPU)")
     args = parser.parse_args()
     think = args.think / 1000
-    latencies, seconds, cpu = await bench_games(args.games, think)
+    latencies, seconds, cpu = await bench_games(args.games, think, args.metrics_port)
     per_game = max(1, len(latencies) // args.games)
     base_lat, base_seconds, base_cpu = await bench_baseline(args.games, per_game, think)
     print(f"{args.games} concurrent games, {len(latencies)} clicks ({per_game} per game), "
