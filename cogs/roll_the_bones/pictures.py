@@ -1,4 +1,5 @@
-"""A roll of Roll the Bones as a picture: each player's die, its shape, its face and its owner.
+"""Roll the Bones as pictures: a roll (each player's die, its shape, its face and its owner), and
+a player's own dice while they choose an ante or the die to roll.
 
 A d4 is a triangle, a d8 a diamond, a d10 a kite, a d12 a pentagon, a d6 a square, and each
 kind has its own colour, so a glance tells a d8 from a d10 before the caption does; the bone die
@@ -21,6 +22,7 @@ from bot.pictures import (
     INK,
     DieFace,
     Picture,
+    dice_strip,
     draw_die,
     fit_text,
     font,
@@ -94,3 +96,30 @@ def draw_roll(dice: tuple[Thrown, ...]) -> bytes:
 def roll_picture(dice: tuple[Thrown, ...], words: str) -> Picture:
     return Picture(key=("rtb-roll", dice), draw=lambda: draw_roll(dice), filename="roll.png",
                    description=words)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of die a player holds, as their own picture draws it."""
+
+    sides: int
+    count: int
+    bone: bool
+    #: how many of them are in the ante being built
+    in_ante: int = 0
+    #: greyed: a die this player may not roll now (an uncalled bone die, at the pick)
+    idle: bool = False
+
+
+def kind_face(kind: Kind) -> DieFace:
+    fill, ink = (BONE_FILL, BONE_INK) if kind.bone else (FILLS.get(kind.sides, OTHER), (30, 30, 30))
+    return DieFace(f"d{kind.sides}", fill=fill, ink=ink, shape=shape(kind.sides), caption=f"×{kind.count}",
+                   ring=TOP_RING if kind.in_ante else (BONE_RING if kind.bone else None), dim=kind.idle,
+                   badge=str(kind.in_ante) if kind.in_ante else "")
+
+
+def hand_picture(kinds: tuple[Kind, ...], words: str) -> Picture:
+    """A player's dice, one die per kind with how many they hold under it; a kind in their ante
+    ringed in gold, with how many of it are in the ante on its badge."""
+    return Picture(key=("rtb-hand", kinds), draw=lambda: dice_strip([kind_face(k) for k in kinds]),
+                   filename="your-dice.png", description=words)
