@@ -542,11 +542,11 @@ def test_labels_and_rules_summary() -> None:
     state, _ = do_ante(state)
     view = ENGINE.view(state, 0)
     assert [action_label(view, a) for a in ENGINE.legal_actions(state, 0)] == [
-        "Call my bone die (2 changes left)", "I'm ready"]
+        "Call my bone (2 changes left)", "I'm ready"]
     state, _ = act(state, 0, "bone_toggle")
-    assert action_label(ENGINE.view(state, 0), WITHDRAW) == "Withdraw my bone call (1 change left)"
+    assert action_label(ENGINE.view(state, 0), WITHDRAW) == "Withdraw my call (1 change left)"
     assert [action_label(ENGINE.view(state, None), a) for a in (CALL, WITHDRAW)] == [
-        "Call my bone die", "Withdraw my bone call"]  # on the table, for whoever may press it
+        "Call my bone", "Withdraw my call"]  # on the table, for whoever may press it
     assert action_label(view, A(kind="pick", sides=12)) == "Roll my bone die (d12)"
     for options in (RollTheBonesOptions(), RollTheBonesOptions(
             dice_set="all_d6", side_pots="simple", max_rounds=50)):

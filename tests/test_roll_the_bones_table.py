@@ -162,7 +162,7 @@ def test_each_player_block_says_where_they_stand_and_a_short_ante_says_why() -> 
     text = table_text(state)
     assert "**Main pot**: 3 dice, anyone rolling can win it\n**Side pot 1**: 2 dice, only Bob or Cy can win it" in text
     assert "✅ **Ann** · ready · no bone die\n1 die: d10" in text
-    assert "⏳ **Bob** · not ready yet · bone die not called" in text
+    assert "⏳ **Bob** · not ready · bone die not called" in text
     assert not re.search(r"\(short\)|Pot \d", text)  # no word a newcomer must learn
 
 
@@ -282,8 +282,8 @@ def test_the_bone_call_is_offered_as_call_or_withdraw() -> None:
     assert ENGINE.legal_actions(state, 0) == [WITHDRAW, READY]
     view = public(state)
     assert [SPEC.action_label(view, a) for a in ENGINE.open_actions(state)] == \
-        ["Call my bone die", "Withdraw my bone call", "I'm ready"]
-    assert SPEC.action_label(ENGINE.view(state, 0), WITHDRAW) == "Withdraw my bone call (1 change left)"
+        ["Call my bone", "Withdraw my call", "I'm ready"]
+    assert SPEC.action_label(ENGINE.view(state, 0), WITHDRAW) == "Withdraw my call (1 change left)"
     assert all(SPEC.action_style(view, a) != discord.ButtonStyle.danger for a in (CALL, WITHDRAW, READY))
     refused = ENGINE.legal_actions(state, 1)
     assert WITHDRAW not in refused
@@ -299,17 +299,17 @@ def test_a_players_own_bone_call_sits_beside_their_block_and_ready_says_it_is_ev
     state, _ = do_ante(state)
     state, _ = ENGINE.apply(state, 0, CALL)
     message = shown(state)
-    assert beside(message) == {"⏳ **Ann** · not ready yet · 🦴 called": "Withdraw my bone call",
-                               "⏳ **Bob** · not ready yet · bone die not called": "Call my bone die"}
+    assert beside(message) == {"⏳ **Ann** · not ready · 🦴 called": "Withdraw my call",
+                               "⏳ **Bob** · not ready · bone die not called": "Call my bone"}
     row = [b.item.label for b in kit.controls(message, OpenButton) if b.item.label not in beside(message).values()]
     assert row == ["I'm ready"]
-    assert kit.top(message) == ("<@1>, <@2>: to roll your bone die (🦴) this time, call it; a call binds. "
-                                "Then each of you presses **I'm ready**.")
+    assert kit.top(message) == ("<@1>, <@2>: will you roll your bone die (🦴) this time? Call it or not, "
+                                "then each of you presses **I'm ready**.")
     state, _ = ENGINE.apply(state, 0, READY)
     message = shown(state)
     assert beside(message) == {}  # one player asked: the row is his
-    assert [b.item.label for b in kit.controls(message, OpenButton)] == ["Call my bone die", "I'm ready"]
-    assert kit.top(message).startswith("<@2>: ") and kit.top(message).endswith("Then press **I'm ready**.")
+    assert [b.item.label for b in kit.controls(message, OpenButton)] == ["Call my bone", "I'm ready"]
+    assert kit.top(message).startswith("<@2>: ") and kit.top(message).endswith("then press **I'm ready**.")
     assert "✅ **Ann** · ready · 🦴 called" in kit.words(message)
 
 

@@ -38,6 +38,7 @@ from cogs.roll_the_bones.words import (
     latest_roll,
     namer,
     phase_line,
+    plain_namer,
     plain_roll,
     pot_lines,
     round_story,
@@ -81,7 +82,7 @@ class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rt
         record = latest_roll(view)
         if record is None:
             return None
-        name = namer(table)
+        name = plain_namer(table)
         return roll_picture(dice_of(record, name), plain_roll(record, name))
 
     def private_parts(self, table: Table, seat: int, view: rtb.RollTheBonesView) -> list[Part]:
@@ -184,8 +185,7 @@ class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rt
         """The bone call is asked on the table: a call is one player's own (beside their name
         when they alone may make it); Ready is everyone's, and the line says so."""
         each = "each of you presses" if len(view.to_act) > 1 else "press"
-        return (f"to roll your bone die ({BONE}) this time, call it; a call binds. Then {each} "
-                f"**{rtb.READY_LABEL}**.")
+        return f"will you roll your bone die ({BONE}) this time? Call it or not, then {each} **{rtb.READY_LABEL}**."
 
     def score_text(self, score: int) -> str:
         """The score is the dice a player holds at the end."""

@@ -113,7 +113,7 @@ class Kind:
 
 def kind_face(kind: Kind) -> DieFace:
     fill, ink = (BONE_FILL, BONE_INK) if kind.bone else (FILLS.get(kind.sides, OTHER), (30, 30, 30))
-    return DieFace(f"d{kind.sides}", fill=fill, ink=ink, shape=shape(kind.sides), caption=f"×{kind.count}",
+    return DieFace(f"d{kind.sides}", fill=fill, ink=ink, shape=shape(kind.sides), caption=f"x{kind.count}",
                    ring=TOP_RING if kind.in_ante else (BONE_RING if kind.bone else None), dim=kind.idle,
                    badge=str(kind.in_ante) if kind.in_ante else "")
 

@@ -47,9 +47,15 @@ def or_names(names: Sequence[str]) -> str:
 
 
 def namer(table: Table, short: bool = False) -> Namer:
+    """Names for markdown: cut to a table's width if ``short``, with Discord's marks escaped."""
     if short:
         return lambda seat: safe(clip(table.seats[seat].name, NAME_ON_TABLE))
     return lambda seat: safe(table.seats[seat].name)
+
+
+def plain_namer(table: Table) -> Namer:
+    """Names as typed, for a picture and its words for screen readers (no markdown there)."""
+    return lambda seat: table.seats[seat].name
 
 
 def who_may_win(name: Namer, eligible: Sequence[int], everyone: Sequence[int]) -> str:
@@ -120,8 +126,8 @@ def phase_line(view: rtb.RollTheBonesView) -> str:
         return (f"**Antes**: each player puts {dice_count(view.ante)} in the pot, in secret; "
                 "every ante is shown at once.")
     if view.phase == "bone":
-        return (f"**Bone call**: to roll your bone die ({BONE}) this time you must call it, here in the "
-                "open. A call binds.")
+        return (f"**Bone call**, in the open: only a called bone die ({BONE}) may be rolled. A call binds, "
+                "and any change of call undoes every Ready.")
     return "**Pick**: each player picks one die to roll, in secret. Every die is rolled at once."
 
 
@@ -169,7 +175,7 @@ def seat_status(view: rtb.RollTheBonesView, seat: rtb.SeatView) -> list[str]:
             call = "no bone die"
         else:
             call = "bone die not called"
-        ready = "ready" if seat.ready else "not ready yet"
+        ready = "ready" if seat.ready else "not ready"
         return [ready, call]
     if seat.called:
         return [f"{BONE} rolls the bone die"]

@@ -58,7 +58,7 @@ def action_label(view: RollTheBonesView, action: RollTheBonesAction) -> str:
             return "Seal my ante"
         return f"Seal my ante: {dice_text(me.draft_sides)}"[:80] if me.draft_sides else "Seal my ante (nothing)"
     if action.kind == "bone_toggle":
-        verb = "Withdraw my bone call" if action == WITHDRAW else "Call my bone die"
+        verb = "Withdraw my call" if action == WITHDRAW else "Call my bone"
         if me is None:  # on the table, for whoever may press it
             return verb
         left = view.seats[me.seat].changes_left
@@ -106,7 +106,7 @@ def rules_summary(options: RollTheBonesOptions | None = None) -> str:
 
 **Each roll**
 1. **Ante** (in secret): put in the ante: {ante_rule(options)}. You always keep at least one die; a player who can't ante in full antes all they can spare. While building your ante you may take back at most {TAKE_BACKS_PER_ANTE} dice. All antes are shown together.
-2. **Bone call** (on the table): to roll a bone die you must call it. Press **Call my bone die** (or **Withdraw my bone call**: at most {CHANGES_PER_ROLL} changes per roll), then **{READY_LABEL}**. A change undoes everyone's {READY_LABEL}; the calls close when everyone is ready since the last change. A call binds.
+2. **Bone call** (on the table): to roll a bone die you must call it. Press **Call my bone** (or **Withdraw my call**: at most {CHANGES_PER_ROLL} changes per roll), then **{READY_LABEL}**. A change undoes everyone's {READY_LABEL}; the calls close when everyone is ready since the last change. A call binds.
 3. **Pick** (in secret): choose the die to roll. The bot rolls every die at once.
 4. The highest roll takes the pot and every rolled die, their own included.
 
