@@ -21,7 +21,7 @@ from bot.models import Book, Table
 from bot.present import Channel, Origin, Post, present, private_message, table_message
 from bot.step import Moment, play
 from cogs.roll_the_bones import SPEC
-from cogs.roll_the_bones.pictures import Thrown, draw_roll
+from cogs.roll_the_bones.pictures import KIND_FONT, NAME_FONT, Kind, Thrown, draw_hand, draw_roll, kind_face
 from cogs.roll_the_bones.words import latest_roll
 from rules import roll_the_bones as rtb
 from rules.base import Chooser, Event
@@ -157,7 +157,7 @@ def test_each_player_block_says_where_they_stand_and_a_short_ante_says_why() -> 
     state = staged([[4, 10], MIXED, MIXED + [4, 4, 6, 6, 6, 8, 8, 8, 10]])
     parts = SPEC.table_parts(table_for(state), public(state))
     assert [p.seat for p in parts] == [None, 0, 1, 2]  # a block per player, named by its seat
-    assert parts[1].text == "⏳ **Ann** · choosing 1 die to ante · antes 1, all they can spare\n2 dice: d4 d10"
+    assert parts[1].text == "⏳ **Ann** · choosing an ante · 1 die, all they can spare\n2 dice: d4 d10"
     state, _ = do_ante(state, {0: [4]})
     text = table_text(state)
     assert "**Main pot**: 3 dice, anyone rolling can win it\n**Side pot 1**: 2 dice, only Bob or Cy can win it" in text
@@ -411,7 +411,7 @@ def test_an_elimination_and_the_new_ante_make_the_line_of_history() -> None:
     assert SPEC.chapter(public(state)) == "Round 2"
     text = table_text(state)
     assert "💀 ~~Ann~~ · out of dice since round 1" in text
-    assert "**Antes**: each player puts 3 dice in the pot" in text
+    assert "**Antes**: each player puts 3 dice (2, +1 for each player out) in the pot" in text
 
 
 def test_the_end_of_the_game_leaves_the_winner_to_the_standings() -> None:
@@ -511,3 +511,13 @@ def test_the_rules_open_on_how_to_play_then_the_full_rules_and_the_words() -> No
         for word in ("bone die", "ante", "all they can spare", "pot", "side pot", "roll-off", "sealed"):
             assert f"**{word}" in words or f", {word}**" in words, word
     assert "round 50" in "\n".join(p.parts[0].text for p in found)
+
+
+def test_your_dice_read_on_a_phone() -> None:
+    """The picture of your own dice: five kinds in one row, every word 11 px or more once a
+    phone shows it 400 px wide, and each kind's shape and colour those of a roll."""
+    kinds = tuple(Kind(sides, 2, sides == rtb.BONE, 1 if sides == 8 else 0) for sides in (4, 6, 8, 10, 12))
+    image = Image.open(io.BytesIO(draw_hand(kinds)))
+    scale = 400 / max(image.width, 400)
+    assert image.width <= 700 and min(KIND_FONT, NAME_FONT) * scale >= 11
+    assert kind_face(kinds[2]).shape == "d8" and kind_face(kinds[2]).badge == "1"

@@ -22,7 +22,6 @@ from bot.pictures import (
     INK,
     DieFace,
     Picture,
-    dice_strip,
     draw_die,
     fit_text,
     font,
@@ -112,14 +111,38 @@ class Kind:
 
 
 def kind_face(kind: Kind) -> DieFace:
+    """The die's shape and colour as in a roll, blank: the kind is written on it afterwards,
+    smaller than a face's number, so that a kind never reads as a roll."""
     fill, ink = (BONE_FILL, BONE_INK) if kind.bone else (FILLS.get(kind.sides, OTHER), (30, 30, 30))
-    return DieFace(f"d{kind.sides}", fill=fill, ink=ink, shape=shape(kind.sides), caption=f"x{kind.count}",
+    return DieFace("", fill=fill, ink=ink, shape=shape(kind.sides),
                    ring=TOP_RING if kind.in_ante else (BONE_RING if kind.bone else None), dim=kind.idle,
                    badge=str(kind.in_ante) if kind.in_ante else "")
 
 
+#: the kind written on a die of your own: small enough for "d10" inside a d4's triangle
+KIND_FONT = 40
+
+
+def draw_hand(kinds: tuple[Kind, ...]) -> bytes:
+    """One die per kind: its shape with its kind on it, how many under it ("x3")."""
+    across = max(1, len(kinds))
+    image = Image.new("RGBA", (across * (DIE + GAP) + GAP, DIE + CAPTION + 2 * GAP), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for index, kind in enumerate(kinds):
+        x, y = GAP + index * (DIE + GAP), GAP
+        face = kind_face(kind)
+        draw_die(draw, face, x, y, DIE)
+        low = DIE * 0.12 if kind.sides == 4 else 0  # a triangle's room is low down
+        ink = (40, 40, 44) if kind.idle else face.ink
+        draw.text((x + DIE / 2, y + DIE / 2 + low), f"d{kind.sides}", font=font(KIND_FONT), fill=ink, anchor="mm")
+        draw.text((x + DIE / 2, y + DIE + 4), fit_text(f"x{kind.count}", DIE + GAP - 4, NAME_FONT),
+                  font=font(NAME_FONT), fill=DIM if kind.idle else INK, anchor="ma")
+    return png(image)
+
+
 def hand_picture(kinds: tuple[Kind, ...], words: str) -> Picture:
-    """A player's dice, one die per kind with how many they hold under it; a kind in their ante
-    ringed in gold, with how many of it are in the ante on its badge."""
-    return Picture(key=("rtb-hand", kinds), draw=lambda: dice_strip([kind_face(k) for k in kinds]),
-                   filename="your-dice.png", description=words)
+    """A player's dice, one die per kind (its shape and colour as in a roll) with its kind on it
+    and how many they hold under it; a kind in their ante ringed in gold, with how many of it
+    are in the ante on its badge; a die they may not roll now greyed."""
+    return Picture(key=("rtb-hand", kinds), draw=lambda: draw_hand(kinds), filename="your-dice.png",
+                   description=words)

@@ -123,7 +123,8 @@ def where(view: rtb.RollTheBonesView) -> str:
 def phase_line(view: rtb.RollTheBonesView) -> str:
     """What the phase is, in one sentence a newcomer understands."""
     if view.phase == "ante":
-        return (f"**Antes**: each player puts {dice_count(view.ante)} in the pot, in secret; "
+        rise = f" ({view.base_ante}, +1 for each player out)" if view.eliminations else ""
+        return (f"**Antes**: each player puts {dice_count(view.ante)}{rise} in the pot, in secret; "
                 "every ante is shown at once.")
     if view.phase == "bone":
         return (f"**Bone call**, in the open: only a called bone die ({BONE}) may be rolled. A call binds, "
@@ -152,20 +153,21 @@ def antes_line(view: rtb.RollTheBonesView, name: Namer) -> str:
 
 
 def ante_status(view: rtb.RollTheBonesView, seat: rtb.SeatView) -> str:
-    """How much a seat antes, when it is not the ante in force, and why."""
+    """How much a seat antes when it is not the ante in force, and why (the same words before
+    and after it seals, so the table does not change while antes are sealed)."""
     if seat.ante_due == 0:
         return "antes nothing: keeps their last die"
     could = min(view.ante, seat.total - 1)
-    if seat.ante_due < could:
-        return f"antes {seat.ante_due}, matching the smallest ante"
-    return f"antes {seat.ante_due}, all they can spare"
+    why = "matching the smallest ante" if seat.ante_due < could else "all they can spare"
+    return f"{dice_count(seat.ante_due)}, {why}"
 
 
 def seat_status(view: rtb.RollTheBonesView, seat: rtb.SeatView) -> list[str]:
     """Where a seat stands in this phase, in words: what it has done, what it still owes."""
     if view.phase == "ante":
-        done = "ante sealed" if seat.chosen else f"choosing {dice_count(seat.ante_due)} to ante"
-        return [done] + ([ante_status(view, seat)] if seat.short else [])
+        if seat.short:
+            return ["ante sealed" if seat.chosen else "choosing an ante", ante_status(view, seat)]
+        return ["ante sealed" if seat.chosen else f"choosing {dice_count(seat.ante_due)} to ante"]
     if view.phase == "bone":
         if seat.forced_call:
             call = f"{BONE} called (only bone dice left)"

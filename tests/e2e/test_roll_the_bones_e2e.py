@@ -138,7 +138,7 @@ class Shot:
         (the countdown)."""
         shown = [b for b in blocks(self.message)[1:] if not b.startswith("-# ")]
         text = "\n".join(shown).replace("✅ **", "**").replace("⏳ **", "**")
-        return re.sub(r"ante sealed|choosing \d+ dic?e to ante|die picked|picking a die", "(choice)", text)
+        return re.sub(r"ante sealed|choosing \d+ dic?e to ante|choosing an ante|die picked|picking a die", "(choice)", text)
 
 
 def shot_of(message: dict[str, Any] | None) -> Shot | None:
