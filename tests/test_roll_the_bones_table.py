@@ -257,7 +257,8 @@ def test_the_pick_view_names_the_sealed_die_and_the_called_bone() -> None:
     assert kit.top(asked) == "Pick the die you roll. Nobody sees it until every die is rolled."
     picture = asked.picture  # type: ignore[attr-defined]
     assert picture is not None and [(k.sides, k.idle) for k in picture.key[1]] == [
-        (6, False), (8, False), (10, False), (12, True)]  # her bone die, not called, is greyed
+        (6, False), (8, False), (10, False), (12, True)]  # his bone die, not called, is greyed
+    assert "You did not call your bone die (🦴), so you may not roll it this time." in kit.words(asked)
     state, _ = act(state, 1, "pick", 8)
     assert "**You roll** your d8: sealed until every die is rolled." in kit.words(private(state, 1))
 

@@ -54,6 +54,8 @@ if TYPE_CHECKING:
 
 #: a line of history keeps this much (the host cuts at 400 with the chapter in front)
 STORY = 380
+#: what a private view is about, in each phase
+PRIVATE_HEADINGS = {"ante": "your ante", "bone": "your bone call", "pick": "your die"}
 
 
 class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rtb.RollTheBonesOptions]):
@@ -88,8 +90,7 @@ class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rt
     def private_parts(self, table: Table, seat: int, view: rtb.RollTheBonesView) -> list[Part]:
         """Facts, never instructions: the host adds the question while the seat is asked, and an
         old copy without its buttons must still read right."""
-        what = "your game" if view.over else {"ante": "your ante", "bone": "your bone call", "pick": "your die"}[view.phase]
-        heading = "Game over" if view.over else f"{where(view)} · {what}"
+        heading = "Game over" if view.over else f"{where(view)} · {PRIVATE_HEADINGS[view.phase]}"
         return [Part(f"### {heading}\n" + "\n".join(pages.own_lines(view)))]
 
     def private_picture(self, table: Table, seat: int, view: rtb.RollTheBonesView) -> Picture | None:

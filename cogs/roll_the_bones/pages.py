@@ -99,10 +99,10 @@ def own_lines(view: rtb.RollTheBonesView) -> list[str]:
     if view.over:
         return lines
     mine = view.seats[me.seat]
+    if mine.eliminated:
+        return lines + ["💀 You are out of dice, and out of the game."]
     if not mine.in_round:
-        if not mine.eliminated:
-            lines.append("You sit out this roll: only the tied players roll again.")
-        return lines
+        return lines + ["You sit out this roll: only the tied players roll again."]
     if view.phase == "ante":
         lines.append(ante_line(me, mine.chosen))
     elif view.phase == "bone":
@@ -115,6 +115,8 @@ def own_lines(view: rtb.RollTheBonesView) -> list[str]:
                      "every die is rolled.")
     elif me.called:
         lines.append(f"{BONE} You called your bone die: you roll it.")
+    elif mine.bones:
+        lines.append(f"You did not call your bone die ({BONE}), so you may not roll it this time.")
     return lines
 
 

@@ -100,12 +100,10 @@ def rules_summary(options: RollTheBonesOptions | None = None) -> str:
     else:
         pots = ("**Side pots (simple)**: there are no side pots; when a player can't ante in "
                 "full, everyone antes only as many dice as that player can.")
-    return f"""**Roll the Bones**: collect every die. 2 to 6 players.
-
-**Dice** ({dice_set.name}): each player starts with {dice_set.description}. The bone dice are dice like any other: they can be anted, lost and won.
+    return f"""**Dice** ({dice_set.name}, 2 to 6 players): each player starts with {dice_set.description}. Bone dice are anted, lost and won like any other.
 
 **Each roll**
-1. **Ante** (in secret): put in the ante: {ante_rule(options)}. You always keep at least one die; a player who can't ante in full antes all they can spare. While building your ante you may take back at most {TAKE_BACKS_PER_ANTE} dice. All antes are shown together.
+1. **Ante** (in secret): put in the ante: {ante_rule(options)}. You always keep one die: a player who can't ante in full antes all they can spare. You may take back at most {TAKE_BACKS_PER_ANTE} dice while building it. All antes are shown together.
 2. **Bone call** (on the table): to roll a bone die you must call it. Press **Call my bone** (or **Withdraw my call**: at most {CHANGES_PER_ROLL} changes per roll), then **{READY_LABEL}**. A change undoes everyone's {READY_LABEL}; the calls close when everyone is ready since the last change. A call binds.
 3. **Pick** (in secret): choose the die to roll. The bot rolls every die at once.
 4. The highest roll takes the pot and every rolled die, their own included.
