@@ -185,7 +185,7 @@ def test_plain_win_takes_pot_and_every_rolled_die() -> None:
     assert state.round == 2 and state.phase == "ante" and state.pots == []
     assert "Seat 3 wins the roll with 11 and takes the rolled dice (d8, d10, d12)." in events
     assert any("Antes revealed." in t and "Seat 1: 2×d4" in t for t in events)
-    assert "Seat 3 calls the bone die (1 change left); everyone must be Ready again." in events
+    assert "Seat 3 calls their bone die (1 change left)." in events  # nobody had pressed Ready yet
 
 
 def test_two_way_tie_sends_every_rolled_die_to_the_centre_and_reantes() -> None:
@@ -237,7 +237,7 @@ def test_short_ante_makes_a_side_pot_for_the_second_highest() -> None:
     state = staged([[4, 10], MIXED, MIXED + [4, 4, 6, 6, 6, 8, 8, 8, 10]])
     assert state.required == [1, 2, 2]
     state, events = roll(state, [9, 7, 3], picks={1: 8, 2: 6}, antes={0: [4]})
-    assert any("Seat 1: d4 (short)" in t for t in events)
+    assert any("Seat 1: d4 (all they can spare)" in t for t in events)
     report = state.last_round
     assert report is not None and report.winner == 0
     main, side = report.awards
@@ -415,6 +415,11 @@ def test_bone_calls_reset_ready_and_are_limited_to_two_changes() -> None:
     state, events = act(state, 0, "bone_toggle")
     assert state.calls == [True, False, False]
     assert ENGINE.to_act(state) == [0, 1, 2]  # Ready counts only since the last change (RB-2)
+    # the change names whoever had pressed Ready and must press again: the host asks them anew
+    (call,) = events
+    assert call.data["again"] == [1, 2] and call.seats == (0, 1, 2)
+    assert call.text == "Seat 1 calls their bone die (1 change left); Seat 2 and Seat 3 were ready and " \
+                        "must press I'm ready again."
     assert ENGINE.legal_actions(state, 0) == [WITHDRAW, A(kind="ready")]  # the call, turned back
     assert ENGINE.legal_actions(state, 1) == [CALL, A(kind="ready")]
     assert ENGINE.open_actions(state) == [CALL, WITHDRAW, A(kind="ready")]
@@ -529,7 +534,7 @@ def test_labels_and_rules_summary() -> None:
     state = ENGINE.new_game(2, RollTheBonesOptions(), seed=1)
     view = ENGINE.view(state, 0)
     labels = [action_label(view, a) for a in ENGINE.legal_actions(state, 0)]
-    assert labels[0] == "Ante a d4 (2 free)" and labels[-2] == "Ante a d12 (1 free)"
+    assert labels[0] == "Ante a d4" and labels[-2] == "Ante a d12"
     assert labels[-1] == "Fill with my smallest: 2×d4"
     state, _ = act(state, 0, "ante_add", 10)
     state, _ = act(state, 0, "ante_fill")
@@ -537,12 +542,12 @@ def test_labels_and_rules_summary() -> None:
     state, _ = do_ante(state)
     view = ENGINE.view(state, 0)
     assert [action_label(view, a) for a in ENGINE.legal_actions(state, 0)] == [
-        "Call my bone (2 changes left)", "Ready"]
+        "Call my bone (2 changes left)", "I'm ready"]
     state, _ = act(state, 0, "bone_toggle")
     assert action_label(ENGINE.view(state, 0), WITHDRAW) == "Withdraw my call (1 change left)"
     assert [action_label(ENGINE.view(state, None), a) for a in (CALL, WITHDRAW)] == [
         "Call my bone", "Withdraw my call"]  # on the table, for whoever may press it
-    assert action_label(view, A(kind="pick", sides=12)) == "Roll the bone (d12)"
+    assert action_label(view, A(kind="pick", sides=12)) == "Roll my bone die (d12)"
     for options in (RollTheBonesOptions(), RollTheBonesOptions(
             dice_set="all_d6", side_pots="simple", max_rounds=50)):
         text = rules_summary(options)

@@ -1,4 +1,5 @@
-"""A roll of Roll the Bones as a picture: each player's die, its shape, its face and its owner.
+"""Roll the Bones as pictures: a roll (each player's die, its shape, its face and its owner), and
+a player's own dice while they choose an ante or the die to roll.
 
 A d4 is a triangle, a d8 a diamond, a d10 a kite, a d12 a pentagon, a d6 a square, and each
 kind has its own colour, so a glance tells a d8 from a d10 before the caption does; the bone die
@@ -93,4 +94,55 @@ def draw_roll(dice: tuple[Thrown, ...]) -> bytes:
 
 def roll_picture(dice: tuple[Thrown, ...], words: str) -> Picture:
     return Picture(key=("rtb-roll", dice), draw=lambda: draw_roll(dice), filename="roll.png",
+                   description=words)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of die a player holds, as their own picture draws it."""
+
+    sides: int
+    count: int
+    bone: bool
+    #: how many of them are in the ante being built
+    in_ante: int = 0
+    #: greyed: a die this player may not roll now (an uncalled bone die, at the pick)
+    idle: bool = False
+
+
+def kind_face(kind: Kind) -> DieFace:
+    """The die's shape and colour as in a roll, blank: the kind is written on it afterwards,
+    smaller than a face's number, so that a kind never reads as a roll."""
+    fill, ink = (BONE_FILL, BONE_INK) if kind.bone else (FILLS.get(kind.sides, OTHER), (30, 30, 30))
+    return DieFace("", fill=fill, ink=ink, shape=shape(kind.sides),
+                   ring=TOP_RING if kind.in_ante else (BONE_RING if kind.bone else None), dim=kind.idle,
+                   badge=str(kind.in_ante) if kind.in_ante else "")
+
+
+#: the kind written on a die of your own: small enough for "d10" inside a d4's triangle
+KIND_FONT = 40
+
+
+def draw_hand(kinds: tuple[Kind, ...]) -> bytes:
+    """One die per kind: its shape with its kind on it, how many under it ("x3")."""
+    across = max(1, len(kinds))
+    image = Image.new("RGBA", (across * (DIE + GAP) + GAP, DIE + CAPTION + 2 * GAP), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for index, kind in enumerate(kinds):
+        x, y = GAP + index * (DIE + GAP), GAP
+        face = kind_face(kind)
+        draw_die(draw, face, x, y, DIE)
+        low = DIE * 0.12 if kind.sides == 4 else 0  # a triangle's room is low down
+        ink = (40, 40, 44) if kind.idle else face.ink
+        draw.text((x + DIE / 2, y + DIE / 2 + low), f"d{kind.sides}", font=font(KIND_FONT), fill=ink, anchor="mm")
+        draw.text((x + DIE / 2, y + DIE + 4), fit_text(f"x{kind.count}", DIE + GAP - 4, NAME_FONT),
+                  font=font(NAME_FONT), fill=DIM if kind.idle else INK, anchor="ma")
+    return png(image)
+
+
+def hand_picture(kinds: tuple[Kind, ...], words: str) -> Picture:
+    """A player's dice, one die per kind (its shape and colour as in a roll) with its kind on it
+    and how many they hold under it; a kind in their ante ringed in gold, with how many of it
+    are in the ante on its badge; a die they may not roll now greyed."""
+    return Picture(key=("rtb-hand", kinds), draw=lambda: draw_hand(kinds), filename="your-dice.png",
                    description=words)

@@ -44,19 +44,24 @@ from rules.roll_the_bones.moves import (
     winners,
 )
 from rules.roll_the_bones.text import (
+    READY_LABEL,
     action_label,
     ante_words,
+    call_words,
     callers_words,
+    how_to_play,
     rules_summary,
+    words_text,
 )
 from rules.roll_the_bones.view import PotView, PrivateView, RollTheBonesView, SeatView
 
 __all__ = [
-    "BONE", "CALL", "CHANGES_PER_ROLL", "DICE_SETS", "ENGINE", "MAX_SEATS", "MIN_SEATS", "READY",
-    "ROLLOFF_SIDES", "ROLLS_PER_ROUND", "START_DICE", "TAKE_BACKS_PER_ANTE", "WITHDRAW", "Award",
-    "DiceSet", "DiceSets", "PotView", "PrivateView", "RollEntry", "RollRecord",
-    "RollTheBonesAction", "RollTheBonesEngine", "RollTheBonesOptions", "RollTheBonesState",
-    "RollTheBonesView", "RoundReport", "SeatView", "action_label", "ante_words", "callers_words",
-    "can_call", "dice_counts", "dice_in_play", "dice_taken", "dice_text", "die_name",
-    "pick_options", "rules_summary", "smallest_ante", "start_round", "starting_hand", "winners",
+    "Award", "BONE", "CALL", "CHANGES_PER_ROLL", "DICE_SETS", "DiceSet", "DiceSets", "ENGINE",
+    "MAX_SEATS", "MIN_SEATS", "PotView", "PrivateView", "READY", "READY_LABEL", "ROLLOFF_SIDES",
+    "ROLLS_PER_ROUND", "RollEntry", "RollRecord", "RollTheBonesAction", "RollTheBonesEngine",
+    "RollTheBonesOptions", "RollTheBonesState", "RollTheBonesView", "RoundReport", "START_DICE",
+    "SeatView", "TAKE_BACKS_PER_ANTE", "WITHDRAW", "action_label", "ante_words",
+    "call_words", "callers_words", "can_call", "dice_counts", "dice_in_play", "dice_taken",
+    "dice_text", "die_name", "how_to_play", "pick_options", "rules_summary", "smallest_ante",
+    "start_round", "starting_hand", "winners", "words_text",
 ]

@@ -107,9 +107,13 @@ def decide(state: RollTheBonesState, seat: int, action: RollTheBonesAction) -> l
         state.calls[seat] = not state.calls[seat]
         state.changes[seat] += 1
         left = CHANGES_PER_ROLL - state.changes[seat]
-        events.append(Event(kind="call", text=text.call_text(seat, state.calls[seat], left), seat=seat,
-                            seats=(seat,), data={"called": state.calls[seat], "changes_left": left}))
+        was_ready = [s for s in state.in_round if state.ready[s] and s != seat]
         refresh_ready(state)  # RB-2: Ready counts only since the last change
+        # whoever had pressed Ready is asked again: the event names them, so the table can say why
+        again = [s for s in was_ready if not state.ready[s]]
+        events.append(Event(kind="call", text=text.call_text(seat, state.calls[seat], left, again), seat=seat,
+                            seats=(seat, *again),
+                            data={"called": state.calls[seat], "changes_left": left, "again": again}))
     elif kind == "ready":
         state.ready[seat] = True
         events.append(Event(kind="ready", text=text.ready_text(seat), seat=seat, seats=(seat,)))

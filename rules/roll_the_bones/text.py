@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from rules.base import seat_name
 from rules.roll_the_bones.models import (
     BONE,
+    CHANGES_PER_ROLL,
     DICE_SETS,
     ROLLOFF_SIDES,
     ROLLS_PER_ROUND,
@@ -28,19 +29,25 @@ from rules.roll_the_bones.moves import filled_ante
 from rules.roll_the_bones.view import RollTheBonesView
 
 
+#: the Ready button's words: the table shows one for everyone asked, so it speaks for whoever
+#: presses it
+READY_LABEL = "I'm ready"
+
+
 def action_label(view: RollTheBonesView, action: RollTheBonesAction) -> str:
-    """A short button label (under 80 characters) for one legal action of ``view.me``."""
+    """A short button label (under 80 characters) for one legal action of ``view.me``; on the
+    table (no ``me``) the same words for whoever may press it, so the label never changes while
+    several players press it."""
     me = view.me
     if action.kind in ("ante_add", "ante_remove", "pick"):
         sides = action.sides or 0
         name = die_name(sides)
         if action.kind == "ante_add":
-            have = me.hand_sides.count(sides) - me.draft_sides.count(sides) if me else None
-            return f"Ante a {name}" + (f" ({have} free)" if have is not None else "")
+            return f"Ante a {name}"
         if action.kind == "ante_remove":
             left = me.take_backs_left if me else TAKE_BACKS_PER_ANTE
             return f"Take back a {name} ({left} take-back{'s' if left != 1 else ''} left)"
-        return f"Roll the bone ({name})" if sides == BONE else f"Roll a {name}"
+        return f"Roll my bone die ({name})" if sides == BONE else f"Roll a {name}"
     if action.kind == "ante_fill":
         if me is None:
             return "Fill with my smallest dice"
@@ -56,7 +63,29 @@ def action_label(view: RollTheBonesView, action: RollTheBonesAction) -> str:
             return verb
         left = view.seats[me.seat].changes_left
         return f"{verb} ({left} change{'s' if left != 1 else ''} left)"
-    return "Ready"
+    return READY_LABEL
+
+
+def ante_rule(options: RollTheBonesOptions) -> str:
+    """The ante in force, in words (RB-8)."""
+    del options  # the ante follows the number of players, whatever the options
+    return "2 dice each with 2 or 3 players, 1 with 4 to 6, and 1 more for each player out"
+
+
+def how_to_play(options: RollTheBonesOptions | None = None) -> str:
+    """The essentials on one phone screen: what a player needs for their first roll."""
+    options = options or RollTheBonesOptions()
+    dice_set = DICE_SETS.sets[options.dice_set]
+    return f"""**Collect every die.** Each player starts with {dice_set.description} (the bone die, 🦴).
+
+**Each roll, three steps**
+1. **Ante**, in secret: put dice in the pot ({ante_rule(options)}). You always keep one die.
+2. **Bone call**, on the table: to roll your bone die you must call it first. Then press **{READY_LABEL}**.
+3. **Pick**, in secret: choose one die to roll. Every die is rolled at once.
+
+**The highest roll takes the pot and every die rolled.** A tie: the tied players roll again for it.
+
+Run out of dice and you are out. The last player holding dice wins (after round {options.max_rounds}: the most dice)."""
 
 
 def rules_summary(options: RollTheBonesOptions | None = None) -> str:
@@ -64,33 +93,56 @@ def rules_summary(options: RollTheBonesOptions | None = None) -> str:
     options = options or RollTheBonesOptions()
     dice_set = DICE_SETS.sets[options.dice_set]
     if options.side_pots == "layered":
-        pots = ("**Side pots (layered)**: whenever antes differ, each contribution level is its "
-                "own pot, open only to the players who paid into it. The overall winner takes "
-                "every pot they paid into and all rolled dice; each other pot goes to its "
-                "highest-rolling eligible player (a d12 roll-off among equals).")
+        pots = ("**Side pots (layered)**: when antes differ, each level of ante is its own pot, "
+                "which only the players who paid into it can win. The winner of the roll takes "
+                "every pot they paid into and all the rolled dice; each other pot goes to the "
+                "highest roll among the players who paid into it (a d12 roll-off between equals).")
     else:
-        pots = ("**Side pots (simple)**: no side pots; when a player can't ante in full, "
-                "everyone antes only what that player can.")
-    return f"""**Roll the Bones**: collect every die. 2-6 players.
-
-**Dice** ({dice_set.name}): each player starts with {dice_set.description}. Bone dice are ordinary members of a collection: they can be anted, lost and won.
+        pots = ("**Side pots (simple)**: there are no side pots; when a player can't ante in "
+                "full, everyone antes only as many dice as that player can.")
+    return f"""**Dice** ({dice_set.name}, 2 to 6 players): each player starts with {dice_set.description}. Bone dice are anted, lost and won like any other.
 
 **Each roll**
-1. **Ante** (sealed): put in the ante; it is 2 dice with 2-3 starting players, 1 with 4-6, **+1 per elimination**. You always keep at least one die. While building it you may take back at most {TAKE_BACKS_PER_ANTE} dice. Antes are revealed together.
-2. **Bone call**: to roll a bone die you must call it. Press **Call my bone** (or **Withdraw my call**: at most 2 changes per roll), then **Ready**; the calls close when everyone is Ready since the last change. A call is binding.
-3. **Pick** (sealed): choose the die to roll. The bot rolls every die at once.
+1. **Ante** (in secret): put in the ante: {ante_rule(options)}. You always keep one die: a player who can't ante in full antes all they can spare. You may take back at most {TAKE_BACKS_PER_ANTE} dice while building it. All antes are shown together.
+2. **Bone call** (on the table): to roll a bone die you must call it. Press **Call my bone** (or **Withdraw my call**: at most {CHANGES_PER_ROLL} changes per roll), then **{READY_LABEL}**. A change undoes everyone's {READY_LABEL}; the calls close when everyone is ready since the last change. A call binds.
+3. **Pick** (in secret): choose the die to roll. The bot rolls every die at once.
 4. The highest roll takes the pot and every rolled die, their own included.
 
-**Ties**: every die rolled goes to the centre; the tied players ante again and roll again with any die. If a tied player rolled their last die, all tied players keep their rolled dice and roll again without a new ante (untied dice still go to the centre). Untied players can't win the pots a tied player paid into; a side pot no tied player paid into is decided at once, by that roll, among those who paid into it. A round has at most {ROLLS_PER_ROUND} rolls: if the last one ties too, a d{ROLLOFF_SIDES} roll-off among the tied players decides it.
+**Ties**: every die rolled goes to the pot; the tied players ante again and roll again with any die. If a tied player rolled their last die, all tied players keep their rolled dice and roll again without a new ante (the others' rolled dice still go to the pot). Players who did not tie can't win the pots a tied player paid into; a side pot no tied player paid into is decided at once, by that roll, among those who paid into it. A round has at most {ROLLS_PER_ROUND} rolls: if the last one ties too, a d{ROLLOFF_SIDES} roll-off among the tied players decides it.
 
 {pots}
 
-A player with no dice at the end of a round is eliminated. The last player left wins; after round **{options.max_rounds}** the most dice wins (ties shared).
+A player with no dice at the end of a round is out. The last player left wins; after round **{options.max_rounds}** the most dice wins (ties shared).
 
 **Timeouts**: ante = your smallest dice; bone call = stays as it is; pick = your largest ordinary die, or the bone die if called.
 
-**House rulings**: dice set *{dice_set.name}*; the bone call has its own phase; you can't roll a bone die you did not call, and a player holding only bone dice must call; the winner keeps their own die too; ties as above; side pots *{options.side_pots}*; the ante follows the starting number of players; eliminations happen at the end of a round; the game ends after round *{options.max_rounds}*.
+**House rulings**: dice set *{dice_set.name}*; the bone call has its own step; you can't roll a bone die you did not call, and a player holding only bone dice must call; the winner keeps their own die too; ties as above; side pots *{options.side_pots}*; the ante follows the starting number of players; players go out at the end of a round; the game ends after round *{options.max_rounds}*.
 """
+
+
+#: the game's own words, for the rules' last page: each as a player meets it on the table
+WORDS: tuple[tuple[str, str], ...] = (
+    ("d4, d6, d8, d10, d12", "a die with 4, 6, 8, 10 or 12 sides. «2×d4» is two of them."),
+    ("bone die 🦴", "each player's d12. You may roll it only if you called it in the bone call."),
+    ("ante", "the dice each player puts in the pot, in secret, before a roll."),
+    ("all they can spare", "an ante smaller than the others: a player always keeps one die."),
+    ("pot", "the dice in the middle. The highest roll takes the pot and every die rolled."),
+    ("main pot, side pot", "when antes differ, each level of ante is a pot of its own, which "
+                           "only the players who paid into it can win."),
+    ("bone call", "the step, on the table, where you say you will roll your bone die. A call binds."),
+    (READY_LABEL, "you are done with the bone call. Any change of call undoes everyone's."),
+    ("pick", "the die you roll, chosen in secret. Every die is rolled at once."),
+    ("tie", "the tied players roll again; the rolled dice go to the pot."),
+    ("roll 2, roll 3…", "the rolls of one round after a tie."),
+    ("roll-off", "a d12 rolled by the bot for each tied player, to settle a pot. No dice move."),
+    ("⏳ / ✅", "still choosing / done (ante sealed, ready, die picked)."),
+    ("sealed", "chosen in secret; shown to everyone only when all have chosen."),
+    ("💀 out", "a player with no dice at the end of a round is out of the game."),
+)
+
+
+def words_text() -> str:
+    return "\n".join(f"**{word}**: {meaning}" for word, meaning in WORDS)
 
 
 # -- what happened ------------------------------------------------------------------------------
@@ -110,14 +162,14 @@ def round_text(round_: int, ante: int, playing: Sequence[int]) -> str:
 
 #: how a revealed ante says it falls short of the ante in force (RB-7, RB-8)
 ANTE_NOTES: dict[str, str] = {
-    "last_die": " (short: keeps their last die)",
-    "short": " (short)",
-    "matching": " (matching the short ante)",
+    "last_die": " (they keep their last die)",
+    "short": " (all they can spare)",
+    "matching": " (matching the smallest ante)",
 }
 
 
 def ante_words(dice: Iterable[int], note: str | None) -> str:
-    """One seat's revealed ante: ``d4 (short)``, ``2×d4``."""
+    """One seat's revealed ante: ``d4 (all they can spare)``, ``2×d4``."""
     return dice_text(dice) + ANTE_NOTES.get(note or "", "")
 
 
@@ -142,10 +194,21 @@ def calls_closed_text(callers: Sequence[int]) -> str:
     return f"Bone calls are closed: {callers_words(callers)}."
 
 
-def call_text(seat: int, called: bool, left: int) -> str:
-    verb = "calls the bone die" if called else "withdraws their bone call"
-    return (f"{seat_name(seat)} {verb} ({left} change{'s' if left != 1 else ''} left); "
-            "everyone must be Ready again.")
+def call_words(seat: int, called: bool) -> str:
+    """"Seat 1 calls their bone die", "Seat 1 withdraws their bone call"."""
+    return f"{seat_name(seat)} {'calls their bone die' if called else 'withdraws their bone call'}"
+
+
+def again_words(again: Sequence[int]) -> str:
+    """Who must press Ready again after a change of call (RB-2), or nothing."""
+    if not again:
+        return ""
+    return f"{seats_text(again)} {'was' if len(again) == 1 else 'were'} ready and must press {READY_LABEL} again"
+
+
+def call_text(seat: int, called: bool, left: int, again: Sequence[int] = ()) -> str:
+    text = f"{call_words(seat, called)} ({left} change{'s' if left != 1 else ''} left)"
+    return text + (f"; {again_words(again)}." if again else ".")
 
 
 def sealed_text(seat: int, phase: Phase) -> str:

@@ -3,15 +3,16 @@
 Players act only by clicking what the bot rendered: their sealed antes and picks in the newest
 DM the bot sent them or, without one, in the table's **My hand** ephemeral copy; bone calls and
 Ready on the live table, which is always the newest game message (older tables shrink to a line
-of history). Every version of every public message (posts and edits alike) is recorded and
-audited against what the players actually sealed: nothing chosen in secret may show, or change
-the public table, before its phase closes. Every test ends with ``clean(fd, bot)``.
+of history): a call that is one player's alone sits beside that player's block, a choice that
+is everyone's in the row below. Every version of every public message (posts and edits alike)
+is recorded and audited against what the players actually sealed: nothing chosen in secret may
+show, or change the public table, before its phase closes. Every test ends with
+``clean(fd, bot)``.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -23,19 +24,27 @@ from rules import roll_the_bones as rtb
 from rules.base import Engine
 from tests.e2e import channel as ch
 from tests.e2e import play
-from tests.e2e.test_knucklebones_e2e import CHANNEL, button, clean, finished
+from tests.e2e.channel import button, clean, finished
 from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake
 
-TITLE = re.compile(r"^Roll the Bones · round (\d+)(?: · tie roll (\d+))?$")
-#: "⏳ **Ann** 11 dice: 2×d4 3×d6 3×d8 2×d10 d12🦴 · 🦴 called": waiting for her (⏳) or not (✅)
-SEAT_LINE = re.compile(r"^(?P<mark>[✅⏳] )?\*\*(?P<name>[^*]+)\*\* (?P<total>\d+) dic?e: (?P<dice>.*?)(?P<rest>(?: · .*)?)$")
-PHASES = (("ante", "**Ante "), ("bone", "**Bone call**"), ("pick", "**Pick**"))
+CHANNEL = "games"
+#: the table's heading: "### Round 2 · bone call", "### Round 1, roll 3 · pick"
+TITLE = re.compile(r"^### Round (\d+)(?:, roll (\d+))? · (antes|bone call|pick)$")
+PHASES = {"antes": "ante", "bone call": "bone", "pick": "pick"}
+#: a player's block: "⏳ **Ann** · not ready · 🦴 called" over "11 dice: 2×d4 3×d6 3×d8 2×d10 d12🦴"
+SEAT_LINE = re.compile(r"^(?P<mark>[✅⏳] )?\*\*(?P<name>[^*]+)\*\* · (?P<rest>.*)$")
+DICE_LINE = re.compile(r"^(?P<total>\d+) dic?e: (?P<dice>.*)$")
 #: a roll as the picture's words say it: "Round 2, roll 1. Ann rolled a d8: 7; Bob rolled the bone d12: 3."
 PICTURE = re.compile(r"^Round (\d+), roll (\d+)\. ")
 ROLLED = re.compile(r"^(?P<name>.+) rolled (?P<bone>the bone|a) d(?P<sides>\d+): (?P<face>\d+)$")
 DIE_NAME = re.compile(r"\bd(4|6|8|10|12)\b")
-#: the private copy's title for each sealed phase
+#: a line of history: "**Round 1, roll 2** · ..."
+HISTORY = re.compile(r"^\*\*Round (\d+)(?:, roll (\d+))?\*\* · (?P<story>.*)$")
+#: one revealed ante in a line of history: "2×d4", "d8, d10 (all they can spare)", "nothing (...)"
+ANTE = re.compile(r"^(?P<dice>nothing|(?:\d+×)?d\d+(?:, (?:\d+×)?d\d+)*)(?: \([^)]*\))?$")
+#: the private copy's heading for each sealed phase
 PRIVATE_TITLE = {"ante": "your ante", "bone": "your bone call", "pick": "your die"}
+READY = rtb.READY_LABEL
 #: waiting for a DM that the bot owes a player; returns as soon as it arrives
 DM_WAIT = 3.0
 DANGER = 4
@@ -73,6 +82,34 @@ def dice_of(text: str) -> Counter[int]:
     return found
 
 
+def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for comp in components:
+        out.append(comp)
+        out += walk(comp.get("components") or [])
+        if isinstance(comp.get("accessory"), dict):
+            out += walk([comp["accessory"]])
+    return out
+
+
+def blocks(message: dict[str, Any]) -> list[str]:
+    """The text displays of a layout message, in order (the first is the line that asks)."""
+    return [c.get("content") or "" for c in walk(message.get("components") or []) if c.get("type") == 10]
+
+
+def beside(message: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The buttons that sit beside a player's block: {the player's name: the button}."""
+    out = {}
+    for comp in walk(message.get("components") or []):
+        accessory = comp.get("accessory") or {}
+        if comp.get("type") == 9 and accessory.get("type") == 2:
+            text = next((c.get("content") or "" for c in comp.get("components") or [] if c.get("type") == 10), "")
+            seat = SEAT_LINE.match(text.split("\n")[0])
+            if seat:
+                out[seat["name"]] = accessory
+    return out
+
+
 @dataclass
 class Shot:
     """One public version of the table while a round is being played."""
@@ -95,51 +132,43 @@ class Shot:
     def acting(self) -> list[str]:
         return [name for name, rest in self.status.items() if "⏳" in rest]
 
-    def antes(self) -> dict[str, Counter[int]]:
-        """The "Antes:" line, once the antes are revealed: {name: dice}."""
-        text = self.line("Antes: ")
-        assert text is not None, self.lines
-        shown = {}
-        for part in text.removeprefix("Antes: ").split(" · "):
-            found = re.match(r"^(?P<name>.+?) (?P<dice>(?:\d+×)?d\d+.*)$", part)
-            assert found, part
-            shown[found["name"]] = dice_of(found["dice"])
-        return shown
-
     def comparable(self) -> str:
-        """The table minus what a sealed phase may change: who has chosen."""
-        embed = copy.deepcopy(self.message["embeds"][0])
-        embed.pop("footer", None)
-        text = json.dumps(embed, sort_keys=True, ensure_ascii=False)
-        return text.replace("✅ **", "**").replace("⏳ **", "**")
+        """The table minus what a sealed phase may change: who has chosen (the marks and the
+        words that say it), the line that asks (it names who is still choosing) and the footer
+        (the countdown)."""
+        shown = [b for b in blocks(self.message)[1:] if not b.startswith("-# ")]
+        text = "\n".join(shown).replace("✅ **", "**").replace("⏳ **", "**")
+        return re.sub(r"ante sealed|choosing \d+ dic?e to ante|choosing an ante|die picked|picking a die", "(choice)", text)
 
 
 def shot_of(message: dict[str, Any] | None) -> Shot | None:
-    embeds = (message or {}).get("embeds") or []
-    if not embeds:
+    if not message or not ch.is_layout(message):
         return None
-    found = TITLE.match(embeds[0].get("title") or "")
-    if not found:
+    shown = blocks(message)
+    head = next((b for b in shown if TITLE.match(b.split("\n")[0])), None)
+    if head is None:
         return None
-    assert message is not None
-    lines = (embeds[0].get("description") or "").splitlines()
-    phase = next(p for p, word in PHASES if lines[0].startswith(word))
+    found = TITLE.match(head.split("\n")[0])
+    assert found is not None
+    lines = [ln for b in shown for ln in b.split("\n")]
     seats: dict[str, Counter[int]] = {}
     status: dict[str, str] = {}
-    for line in lines:
-        seat = SEAT_LINE.match(line)
-        if seat:
-            seats[seat["name"]] = dice_of(seat["dice"])
-            assert sum(seats[seat["name"]].values()) == int(seat["total"]), line
-            status[seat["name"]] = (seat["mark"] or "").strip() + seat["rest"]
-    return Shot(message, int(found[1]), int(found[2] or 1), phase, seats, status, lines)
+    for block in shown:
+        first, _, second = block.partition("\n")
+        seat, dice = SEAT_LINE.match(first), DICE_LINE.match(second)
+        if seat and dice:
+            seats[seat["name"]] = dice_of(dice["dice"])
+            assert sum(seats[seat["name"]].values()) == int(dice["total"]), block
+            status[seat["name"]] = (seat["mark"] or "").strip() + " · " + seat["rest"]
+    return Shot(message, int(found[1]), int(found[2] or 1), PHASES[found[3]], seats, status, lines)
 
 
 def pictured(message: dict[str, Any]) -> tuple[tuple[int, int], dict[str, tuple[int, int, bool]]] | None:
     """The roll a table version's picture shows, from its words: ((round, roll), {name: (sides,
     face, bone)})."""
-    for attachment in message.get("attachments") or []:
-        words = attachment.get("description") or ""
+    described = [item.get("description") or "" for c in walk(message.get("components") or [])
+                 if c.get("type") == 12 for item in c.get("items") or []]
+    for words in described + [a.get("description") or "" for a in message.get("attachments") or []]:
         head = PICTURE.match(words)
         if head:
             entries = [ROLLED.match(e) for e in words[head.end():].split(". ")[0].split("; ")]
@@ -153,6 +182,30 @@ def pictured(message: dict[str, Any]) -> tuple[tuple[int, int], dict[str, tuple[
 def reveals(record: PublicRecord) -> dict[tuple[int, int], dict[str, tuple[int, int, bool]]]:
     """Every roll the channel's pictures showed, by (round, roll)."""
     return {found[0]: found[1] for m in record.versions if (found := pictured(m)) is not None}
+
+
+def history_lines(messages: list[dict[str, Any]]) -> list[str]:
+    """The lines of history older tables became."""
+    return [ch.said(m) for m in messages if not ch.is_table(m) and ch.said(m).startswith("**")]
+
+
+def revealed_antes(lines: list[str], names: list[str]) -> dict[tuple[int, int], dict[str, Counter[int]]]:
+    """The antes the lines of history revealed, by (round, roll): "Antes: Ann 2×d4 · Bob d8, d10
+    (all they can spare)", the story of the table that saw the ante phase close."""
+    out: dict[tuple[int, int], dict[str, Counter[int]]] = {}
+    for line in lines:
+        found = HISTORY.match(line)
+        if not found or "Antes: " not in found["story"]:
+            continue
+        shown: dict[str, Counter[int]] = {}
+        for part in found["story"].split("Antes: ", 1)[1].split(" · "):
+            name = next((n for n in names if part.startswith(n + " ")), None)
+            ante = ANTE.match(part.removeprefix(f"{name} ")) if name is not None else None
+            if name is None or ante is None or name in shown:
+                break  # the antes end where the story goes on
+            shown[name] = dice_of(ante["dice"])
+        out[(int(found[1]), int(found[2] or 1))] = shown
+    return out
 
 
 # -- what the players sealed -------------------------------------------------------------------
@@ -172,17 +225,17 @@ def audit(record: PublicRecord, sealed: Sealed, names: list[str]) -> dict[str, i
 
     - No private view ever reaches the channel.
     - While an ante or a pick is sealed, the table is the same as when the phase opened, apart
-      from who has chosen; its text names no die outside the table; every collection still
-      holds the dice its owner is putting in or will roll; no picture shows this roll.
-    - Once the ante phase closes, the antes shown are exactly the ones sealed, and they have
-      left the collections; once the dice are rolled, the picture shows exactly the picks."""
+      from who has chosen; its line that asks names no die; every collection still holds the
+      dice its owner is putting in or will roll; no picture shows this roll.
+    - Once the ante phase closes, the antes the line of history reveals are exactly the ones
+      sealed, and they have left the collections; once the dice are rolled, the picture shows
+      exactly the picks."""
     checked = Counter[str]()
     first: dict[tuple[int, int, str], Shot] = {}
-    antes_seen: set[tuple[int, int]] = set()
+    after_ante: dict[tuple[int, int], Shot] = {}
     for message in record.versions:
-        for embed in message.get("embeds") or []:
-            assert " · your " not in (embed.get("title") or ""), "a private view reached the channel"
-            assert "**Your " not in (embed.get("description") or ""), "a private view reached the channel"
+        said = ch.said(message)
+        assert "· your " not in said and "**Your " not in said, "a private view reached the channel"
         shot = shot_of(message)
         if shot is None:
             continue
@@ -193,8 +246,7 @@ def audit(record: PublicRecord, sealed: Sealed, names: list[str]) -> dict[str, i
             assert shot.comparable() == baseline.comparable(), (
                 f"the public table changed during a sealed {shot.phase} phase:\n"
                 f"{baseline.comparable()}\n->\n{shot.comparable()}")
-            assert not DIE_NAME.search(message.get("content") or ""), message["content"]
-            assert shot.line("Antes: ") is None or shot.phase == "pick"
+            assert not DIE_NAME.search(ch.top(message)), ch.top(message)
             shown = pictured(message)
             assert shown is None or shown[0] != cycle, "this roll is shown before the dice are thrown"
             if shot.phase == "ante":
@@ -205,18 +257,23 @@ def audit(record: PublicRecord, sealed: Sealed, names: list[str]) -> dict[str, i
                 if shot.phase == "pick":
                     assert shot.seats[name][sides] >= 1, f"{name}'s picked d{sides} left the collection early"
                     checked["sealed picks held"] += 1
-        if shot.phase in ("bone", "pick") and cycle in sealed.antes and cycle not in antes_seen:
-            # the first version after the ante closed: the antes revealed are the ones sealed
-            shown_antes = shot.antes()
-            for name, dice in sealed.antes[cycle].items():
-                assert shown_antes.get(name, Counter()) == dice, \
-                    f"{name} sealed {dice}, the table shows {shown_antes.get(name)}"
-                checked["antes revealed"] += 1
-            before = first[(shot.round, shot.cycle, "ante")]
-            for name in before.seats:
-                assert before.seats[name] - shown_antes.get(name, Counter()) == shot.seats[name], \
-                    f"{name}'s ante did not leave"
-            antes_seen.add(cycle)
+        if shot.phase in ("bone", "pick"):
+            after_ante.setdefault(cycle, shot)
+    shrunk = history_lines(record.versions)
+    antes = revealed_antes(shrunk, names)
+    for cycle, players in sealed.antes.items():
+        if cycle not in after_ante:
+            continue
+        # the antes revealed are the ones sealed, and they left the collections at once
+        shown_antes, shot = antes[cycle], after_ante[cycle]
+        for name, dice in players.items():
+            assert shown_antes.get(name, Counter()) == dice, \
+                f"{name} sealed {dice} in {cycle}, the history shows {shown_antes.get(name)}"
+            checked["antes revealed"] += 1
+        before = first.get((cycle[0], cycle[1], "ante"))
+        for name in before.seats if before is not None else []:
+            assert before.seats[name] - shown_antes.get(name, Counter()) == shot.seats[name], \
+                f"{name}'s ante did not leave"
     for key, rolled in reveals(record).items():
         for name, sides in sealed.picks.get(key, {}).items():
             assert rolled[name][0] == sides, f"{name} sealed d{sides}, the picture shows {rolled[name]}"
@@ -273,20 +330,28 @@ def live_shot(fd: FakeDiscord) -> Shot | None:
     return shot_of(ch.live_table(fd, CHANNEL))
 
 
-def content_of(fd: FakeDiscord) -> str:
-    """The live table's content line, or nothing while no table is out yet."""
-    return (ch.live_table(fd, CHANNEL) or {}).get("content") or ""
+def top_of(fd: FakeDiscord) -> str:
+    """The live table's line that asks, or nothing while no table is out yet."""
+    table = ch.live_table(fd, CHANNEL)
+    return ch.top(table) if table is not None else ""
 
 
 def act_buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [b for b in FakeDiscord.buttons(message) if b["custom_id"].startswith(("bn:act:", "bn:all:"))]
 
 
+def heading(message: dict[str, Any]) -> str:
+    """A private copy's heading ("Round 1 · your ante"), or its one line once superseded."""
+    for block in blocks(message):
+        if block.startswith("### "):
+            return block.split("\n")[0].removeprefix("### ")
+    return ch.said(message)
+
+
 def is_current(dm: dict[str, Any], shot: Shot) -> bool:
     """A private copy that holds this player's controls for the phase the table is in."""
-    title = dm["embeds"][0].get("title", "") if dm.get("embeds") else ""
-    tie = f" · tie roll {shot.cycle}" if shot.cycle > 1 else ""
-    return title == f"Round {shot.round}{tie} · {PRIVATE_TITLE[shot.phase]}" and bool(act_buttons(dm))
+    tie = f", roll {shot.cycle}" if shot.cycle > 1 else ""
+    return heading(dm) == f"Round {shot.round}{tie} · {PRIVATE_TITLE[shot.phase]}" and bool(act_buttons(dm))
 
 
 def acting_users(shot: Shot | None, players: list[Player]) -> set[int]:
@@ -309,10 +374,7 @@ class Game:
         await ch.settle(self.fd)
         table = table_of(self.fd)
         if self.checks is not None:
-            shot = shot_of(table)
-            shows = any(line.startswith("🎲 ") for line in (shot.lines if shot else
-                        (table["embeds"][0].get("description") or "").splitlines()))
-            self.checks.look(acting_users(shot, self.players), shows_dice=shows)
+            self.checks.look(acting_users(shot_of(table), self.players), shows_dice=pictured(table) is not None)
         return table
 
     async def click(self, user: FakeUser, message: dict[str, Any], custom_id: str) -> dict[str, Any]:
@@ -371,25 +433,20 @@ class Game:
             message = fresh
 
     async def bone_click(self, player: Player, shot: Shot, label: str) -> None:
-        """Press ``label`` on the table: a button for everyone, or one labelled with the names of
-        the players it is for."""
-        def mine(b: dict[str, Any]) -> bool:
-            whose, _, what = b["label"].rpartition(": ")
-            return what == label and (not whose or player.name in re.split(r", | and ", whose))
-
-        target = next(b for b in act_buttons(shot.message) if mine(b))
-        await self.click(player.user, shot.message, target["custom_id"])
+        """Press ``label`` on the table: the button beside the player's own block, else the one
+        in the row below, which is for everyone asked."""
+        await self.click(player.user, shot.message, bone_button(shot.message, player.name, label))
 
     async def step(self, table: dict[str, Any]) -> None:
         """One move: a bone call or Ready on the table, or one player's sealed choice."""
         by_name = {p.name: p for p in self.players}
         shot = shot_of(table)
-        assert shot is not None, table["embeds"][0].get("title")
+        assert shot is not None, ch.said(table)
         if shot.phase == "bone":
             owing = [by_name[n] for n in shot.acting() if n in by_name]
             callers = [p for p in owing if p.caller and "🦴 called" not in shot.status[p.name]
                        and shot.seats[p.name][rtb.BONE]]
-            await self.bone_click(callers[0] if callers else owing[0], shot, "Call my bone" if callers else "Ready")
+            await self.bone_click(callers[0] if callers else owing[0], shot, "Call my bone" if callers else READY)
         else:
             owing = [p for p in self.players if p.name in shot.acting()]
             assert owing, f"nobody owes a choice in {shot.status}"
@@ -407,9 +464,28 @@ class Game:
         raise AssertionError("the game did not end")
 
 
+def bone_button(message: dict[str, Any], name: str, label: str) -> str:
+    """The custom id of ``label`` for this player: beside their block, else in the row."""
+    own = beside(message).get(name)
+    if own is not None and own["label"] == label:
+        return str(own["custom_id"])
+    mine = {b["custom_id"] for b in beside(message).values()}
+    row = [b for b in act_buttons(message) if b["custom_id"] not in mine and b["label"] == label]
+    assert len(row) == 1, (name, label, [b["label"] for b in act_buttons(message)])
+    return str(row[0]["custom_id"])
+
+
+def row_labels(message: dict[str, Any]) -> list[str]:
+    """The labels of the open choices in the row below the blocks: everyone's."""
+    mine = {b["custom_id"] for b in beside(message).values()}
+    return [b["label"] for b in FakeDiscord.buttons(message)
+            if b["custom_id"].startswith("bn:all:") and b["custom_id"] not in mine]
+
+
 async def settled_table(fd: FakeDiscord, channel: str) -> dict[str, Any]:
     """The table once the bot has gone quiet: the antes are sealed in private, so the first
     table may have nothing to press on it."""
+    await fd.wait_until(lambda: ch.live_table(fd, channel), what="the first table")
     await ch.settle(fd)
     return table_of(fd)
 
@@ -463,8 +539,10 @@ def now(fd: FakeDiscord, message: dict[str, Any]) -> dict[str, Any]:
     return fresh
 
 
-def description(message: dict[str, Any]) -> str:
-    return message["embeds"][0].get("description") or ""
+def gallery_words(message: dict[str, Any]) -> str:
+    """What a message's picture shows, in its words for screen readers."""
+    return " ".join(item.get("description") or "" for c in walk(message.get("components") or [])
+                    if c.get("type") == 12 for item in c.get("items") or [])
 
 
 # -- the seed: the same players, played on the engine alone ------------------------------------
@@ -509,7 +587,7 @@ def seed_with_a_tie(rounds: int) -> int:
 
 
 AWARD = re.compile(r"^\*\*(?P<pot>Main pot|Side pot \d+)\*\* \((?P<n>\d+): (?P<dice>[^)]*)\), "
-                   r"open to (?P<open>[^→]+) → \*\*(?P<taker>[^*]+)\*\*")
+                   r"(?P<open>anyone rolling|only [^→]+?) could win it → \*\*(?P<taker>[^*]+)\*\*")
 
 
 def check_reveal(text: str, total: int) -> list[str]:
@@ -521,7 +599,7 @@ def check_reveal(text: str, total: int) -> list[str]:
         assert award is not None
         assert sum(dice_of(award["dice"]).values()) == int(award["n"]), award[0]
         could = award["open"].strip()
-        assert could == "all" or award["taker"] in could.split(", "), award[0]
+        assert could == "anyone rolling" or award["taker"] in re.split(r", | or ", could.removeprefix("only ")), award[0]
     counts = re.search(r"^Dice now: (.*)$", text, re.M)
     assert counts, text
     after = [int(x) for x in re.findall(r"\d+→(\d+)", counts[1])]
@@ -531,13 +609,18 @@ def check_reveal(text: str, total: int) -> list[str]:
 
 
 async def details_of_round(fd: FakeDiscord, user: FakeUser, number: int) -> str:
-    """The Details answer's account of round ``number``: where every die went."""
+    """Details' page on round ``number``: where every die went. Details opens on what matters
+    now, a phone screen a page; the round is a tap away in its menu."""
     table = table_of(fd)
     answer = await (await fd.click(user, table, button(fd, table, "Details"))).response_message()
     assert answer["flags"] & 64, "Details answers privately"
-    assert sum(ch.text_length({"embeds": [e]}) for e in answer["embeds"]) <= 6000
-    fields = {f["name"]: f["value"] for e in answer["embeds"] for f in e.get("fields", [])}
-    return fields[f"Round {number}: where the dice went"]
+    assert ch.is_layout(answer) and blocks(answer)[0].startswith(f"### Round {number + 1} now")
+    assert "**Your " in ch.said(answer)  # what matters now: her own dice first
+    (menu,) = fd.selects(answer)
+    page = next(o["value"] for o in menu["options"] if o["label"] == f"Round {number}: where the dice went")
+    turned = await (await fd.select(user, answer, menu["custom_id"], [page])).response_message()
+    assert ch.text_length(turned) <= 1200
+    return ch.said(turned)
 
 
 # -- the tests ---------------------------------------------------------------------------------
@@ -548,7 +631,8 @@ async def test_a_whole_game_reads_well_on_a_phone(tmp_path: Path) -> None:
     bone whenever she holds one. Measured as the players live it: every change of who must act
     pings them, the live table stays phone-sized and carries the dice as a PNG whenever it shows
     a roll, private copies are short and only the newest has buttons, a private draft never
-    touches the channel, and the channel keeps one line of history per phase."""
+    touches the channel, and the channel keeps one line of history per phase, which the table
+    below it does not repeat."""
     rounds = 3
     seed = seed_with_a_tie(rounds)
     async with running_fake() as fd:
@@ -568,35 +652,36 @@ async def test_a_whole_game_reads_well_on_a_phone(tmp_path: Path) -> None:
             assert checks.turn_changes >= 3 * rounds, checks.turn_changes
             assert game.quiet_drafts >= rounds, game.quiet_drafts  # Bob drafts a die first each time
 
-            # the story: one line per finished table, the round results pinged as they happen
-            history = [m for m in fd.messages(CHANNEL) if not m["embeds"] and m["id"] != final["id"]]
-            assert all(not m["components"] and "\n" not in m["content"] for m in history)
-            lines = [m["content"] for m in history]
+            # the story: one line per finished table, with the round results
+            history = [m for m in fd.messages(CHANNEL) if not ch.is_table(m) and m["id"] != final["id"]]
+            assert all(not fd.buttons(m) and "\n" not in ch.said(m) for m in history)
+            lines = history_lines(fd.messages(CHANNEL))
             for number in range(1, rounds + 1):
-                result = rf"^\*\*Round {number}(?: · tie roll \d+)?\*\* · .* → \w+ takes \d+ dice"
+                result = rf"^\*\*Round {number}(?:, roll \d+)?\*\* · .* → \w+ takes \d+ dice"
                 assert any(re.match(result, ln) for ln in lines), lines
                 assert any(ln.startswith(f"**Round {number}") and ln.count("Antes: ") for ln in lines), lines
             assert any(" → tie at " in ln for ln in lines), lines
             assert not any(re.search(r"\b[A-Z]{2}-\d+\b", ln) for ln in lines), lines  # no ruling codes
+            # the table below a line of history never says its result again
+            for old, new in zip(fd.messages(CHANNEL), fd.messages(CHANNEL)[1:], strict=False):
+                result = re.search(r"→ (\w+) takes (\d+) dice", ch.said(old)) if not ch.is_table(old) else None
+                if result and ch.is_table(new):
+                    assert f"{result[1]} takes {result[2]}" not in ch.said(new), ch.said(new)
             ids = {p.name: p.user.id for p in players}
-            headlines = [v["content"] for v in record.versions if (v.get("content") or "").startswith("🏆 <@")]
-            for number in range(1, rounds):
-                assert any(re.match(rf"^🏆 <@\d+> wins round {number} rolling \d+ and takes \d+ dice\.", h)
-                           for h in headlines), headlines
-            over, standings = final["embeds"]
-            winner = re.match(r"🏆 (\w+) wins with (\d+) dice!", standings["description"])
-            assert winner and f"<@{ids[winner[1]]}>" in final["content"]
+            winner = re.match(r"🏆 <@(\d+)> wins with (\d+) dice!", ch.top(final).split("\n")[-1])
+            assert winner and int(winner[1]) in ids.values(), ch.top(final)
+            assert ch.said(final).count("wins with") == 1  # the winner is named once
             assert [b["label"] for b in fd.buttons(final)] == ["Rematch", "Details"]
             assert pictured(final) is not None and fd.attachments(final)[0][1].startswith(ch.PNG)
 
-            # the bone call: two buttons that say which way they turn, none of them red
-            bone_rows = [[(b["label"], b["style"]) for b in fd.buttons(v) if b["custom_id"].startswith("bn:all:")]
-                         for v in record.versions if (s := shot_of(v)) is not None and s.phase == "bone"]
-            labels = {label for row in bone_rows for label, _ in row}
-            assert "Call my bone" in labels and "Ready" in labels, labels
-            assert any(lb.endswith(": Withdraw my call") and "Ann" in lb for lb in labels), labels
-            assert not any("Call or withdraw" in lb for lb in labels), labels
-            assert all(style != DANGER for row in bone_rows for _, style in row)
+            # the bone call: buttons that say which way they turn, none of them red; a call that
+            # is one player's own sits beside that player's block
+            bone_versions = [v for v in record.versions if (s := shot_of(v)) is not None and s.phase == "bone"]
+            labels = {b["label"] for v in bone_versions for b in fd.buttons(v) if b["custom_id"].startswith("bn:all:")}
+            assert {"Call my bone", READY, "Withdraw my call"} <= labels, labels
+            assert any(beside(v).get("Ann", {}).get("label") == "Withdraw my call" for v in bone_versions)
+            assert all(READY not in [b["label"] for b in beside(v).values()] for v in bone_versions)
+            assert all(b["style"] != DANGER for v in bone_versions for b in fd.buttons(v))
 
             # the sealed choices came by DM, one copy live at a time, and were revealed faithfully
             assert all(p.via_dm and not p.dms_missing and not p.via_hand for p in players)
@@ -618,35 +703,35 @@ async def test_dms_closed_plays_through_my_hand(tmp_path: Path) -> None:
             lobby = await (await fd.slash(ann, CHANNEL, "roll-the-bones new",
                                           {"dice_set": "all_d6", "side_pots": "simple", "max_rounds": 2})
                            ).response_message()
-            house = next(f["value"] for f in lobby["embeds"][0]["fields"] if f["name"] == "House options")
+            house = ch.said(lobby).split("House options", 1)[1]
             assert "10×d6 and the bone d12" in house and "simple side pots" in house and "round 2" in house
             await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
             await (await fd.click(ann, lobby, button(fd, lobby, "Start"))).wait_response()
 
             told = await fd.wait_until(
-                lambda: f"<@{bob.id}>: I could not DM you, so press **My hand**" in content_of(fd),
+                lambda: f"<@{bob.id}>: I could not DM you, so press **My hand**" in top_of(fd),
                 timeout=5, what="the table to send Bob to My hand")
             assert told
             assert any(r.path.endswith("/messages") and r.code == 50007 for r in fd.requests)  # the DM was refused
             shot = shot_of(table_of(fd))
             assert shot is not None and shot.seats["Bob"] == Counter({6: 10, 12: 1})  # all_d6
             dm = await current_dm(fd, ann, shot)  # Ann's DMs are open: her controls came by DM
-            assert "**Your 11 dice**: 10×d6 d12🦴" in description(dm)
+            assert "**Your 11 dice**: 10×d6 d12🦴" in ch.said(dm)
 
             hand = await my_hand(fd, bob)
-            assert hand["embeds"][0]["title"] == "Round 1 · your ante"
-            assert "**Your 11 dice**: 10×d6 d12🦴" in description(hand)
+            assert heading(hand) == "Round 1 · your ante"
+            assert "**Your 11 dice**: 10×d6 d12🦴" in ch.said(hand)
+            assert gallery_words(hand) == "Your dice: 10×d6 d12🦴. In your ante: nothing yet."  # what he decides about
             assert [b["label"] for b in act_buttons(hand)][-1].startswith("Fill with my smallest: 2×d6")
-            assert ch.text_length(hand) <= 400 and "Players" not in json.dumps(hand["embeds"])
+            assert ch.text_length(hand) <= 400 and "Players" not in ch.said(hand) and "Ann" not in ch.said(hand)
             nobody = await (await fd.click(stranger, table_of(fd), button(fd, table_of(fd), "My hand"))).wait_response()
             assert nobody["type"] == 4 and nobody["data"]["flags"] & 64 and "no hand" in nobody["data"]["content"]
 
             players = [Player(ann, smallest, caller=True), Player(bob, largest_first)]
             game = Game(fd, players, Sealed())
             final = await game.play()
-            assert finished(final) and "Roll the Bones: game over" == final["embeds"][0]["title"]
-            assert re.match(r"🏆 (Ann|Bob) (wins|and)", final["embeds"][1]["description"]) or \
-                "share the win" in final["embeds"][1]["description"]
+            assert finished(final) and "### Game over" in ch.said(final)
+            assert re.search(r"🏆 <@\d+> (wins|and <@\d+> share the win)", ch.top(final)), ch.top(final)
             assert players[1].via_hand >= 2 and players[1].via_dm == 0 and fd.dm_messages(bob) == []
             assert players[0].via_dm >= 1
             assert audit(record, game.sealed, ["Ann", "Bob"])["antes revealed"] >= 2
@@ -661,15 +746,17 @@ async def test_a_sealed_choice_made_twice_counts_once(tmp_path: Path) -> None:
         record = PublicRecord(fd, CHANNEL)
         async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
             await open_table(fd, ann, [bob], {"max_rounds": 1})
-            shot = shot_of(await fd.wait_until(lambda: "My hand" in content_of(fd) and table_of(fd)))
+            shot = shot_of(await fd.wait_until(lambda: "My hand" in top_of(fd) and table_of(fd)))
             assert shot is not None and shot.phase == "ante"
             dm = await current_dm(fd, ann, shot)
 
             # Ann adds a d8 with a double click: one d8 in her ante
             await twice_at_once(fd, ann, dm, labelled(dm, "Ante a d8"))
             dm = now(fd, dm)
-            assert "**Your ante** 1 of 2: d8" in description(dm)
-            assert [b["label"] for b in act_buttons(dm) if b["label"].startswith("Ante a d8")] == ["Ante a d8 (2 free)"]
+            assert "**Your ante** (1 of 2): d8\n" in ch.said(dm) + "\n"
+            assert gallery_words(dm) == "Your dice: 2×d4 3×d6 3×d8 2×d10 d12🦴. In your ante: d8."
+            assert [b["label"] for b in act_buttons(dm) if b["label"].startswith("Take back")] == \
+                ["Take back a d8 (3 take-backs left)"]
 
             # a second copy of her controls (My hand) retires the DM's buttons; the d10 pressed in
             # both, the live copy first, then the DM as her phone still shows it: that one is late
@@ -680,12 +767,12 @@ async def test_a_sealed_choice_made_twice_counts_once(tmp_path: Path) -> None:
             late = await refused(fd, ann, dm, labelled(dm, "Ante a d10"))
             assert "moment has passed" in late["data"]["content"]
             copy_ = now(fd, copy_)
-            assert "**Your ante** 2 of 2: d8 d10" in description(copy_)
+            assert "**Your ante** (2 of 2): d8 d10" in ch.said(copy_)
 
             # sealing twice at once seals once
             await twice_at_once(fd, ann, copy_, labelled(copy_, "Seal my ante: d8, d10"))
             sealed = Sealed(antes={(1, 1): {"Ann": Counter({8: 1, 10: 1})}})
-            assert "sealed" in description(now(fd, copy_))
+            assert "**Your ante, sealed**: d8 d10" in ch.said(now(fd, copy_))
 
             # Bob (DMs closed) opens My hand twice: the first copy is retired, a press there refused
             first, second = await my_hand(fd, bob), await my_hand(fd, bob)
@@ -694,7 +781,7 @@ async def test_a_sealed_choice_made_twice_counts_once(tmp_path: Path) -> None:
             assert (await (await fd.click(bob, second, fill)).wait_response())["type"] == 7
             await refused(fd, bob, first, fill)
             second = now(fd, second)
-            assert "**Your ante** 2 of 2: 2×d4" in description(second)
+            assert "**Your ante** (2 of 2): 2×d4" in ch.said(second)
             await twice_at_once(fd, bob, second, labelled(second, "Seal my ante: 2×d4"))
             sealed.antes[(1, 1)]["Bob"] = Counter({4: 2})
 
@@ -703,11 +790,11 @@ async def test_a_sealed_choice_made_twice_counts_once(tmp_path: Path) -> None:
             table = table_of(fd)
             shot = shot_of(table)
             assert shot is not None and shot.phase == "bone"
-            await twice_at_once(fd, ann, table, button(fd, table, "Ready"))
+            await twice_at_once(fd, ann, table, button(fd, table, READY))
             shot = shot_of(table_of(fd))
             assert shot is not None and shot.phase == "bone" and shot.status["Bob"].startswith("⏳")
             assert shot.status["Ann"].startswith("✅")
-            await (await fd.click(bob, shot.message, button(fd, shot.message, "Ready"))).wait_response()
+            await (await fd.click(bob, shot.message, button(fd, shot.message, READY))).wait_response()
 
             # the picks: Bob rolls his smallest die with a double click in My hand
             await ch.settle(fd)
@@ -730,7 +817,8 @@ async def test_a_sealed_choice_made_twice_counts_once(tmp_path: Path) -> None:
 async def test_each_decision_comes_in_one_dm_edited_by_its_own_clicks(tmp_path: Path) -> None:
     """Whoever owes a decision gets it by a new DM, including the player whose Ready on the
     public table closed the bone calls; their own clicks update that DM in place rather than
-    sending a fresh one each time, and only the newest DM keeps buttons."""
+    sending a fresh one each time, and only the newest DM keeps buttons. An older DM keeps only
+    what happened, never a question it can no longer answer."""
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
@@ -745,10 +833,14 @@ async def test_each_decision_comes_in_one_dm_edited_by_its_own_clicks(tmp_path: 
             # one DM per sealed decision, updated in place by their own clicks: the ante and the
             # pick. The bone call is made on the table, which asks for it, so it brings no DM of
             # its own; Bob sealed last, which closed the antes, so his ante DM turned into the
-            # bone call in place.
-            titles = {user.name: [m["embeds"][0]["title"] for m in fd.dm_messages(user)] for user in (ann, bob)}
-            assert titles == {"ann": ["Round 1 · your ante", "Round 1 · your die"],
-                              "bob": ["Round 1 · your bone call", "Round 1 · your die"]}, titles
+            # bone call in place, and the pick's DM superseded it.
+            headings = {user.name: [heading(m) for m in fd.dm_messages(user)] for user in (ann, bob)}
+            assert headings == {"ann": ["Round 1 · your ante", "Round 1 · your die"],
+                                "bob": ["A newer copy of this is below.", "Round 1 · your die"]}, headings
+            # Ann's old DM reads as what she did, with no instruction left in it
+            old = ch.said(fd.dm_messages(ann)[0])
+            assert "**Your ante, sealed**: d4 d10" in old
+            assert not re.search(r"[Ww]aiting|Choose|press|Pick the", old), old
             for user in (ann, bob):
                 assert [bool(act_buttons(m)) for m in fd.dm_messages(user)][-1] is True
                 assert sum(bool(act_buttons(m)) for m in fd.dm_messages(user)) == 1
@@ -771,7 +863,7 @@ async def test_timeouts_play_the_rulings_defaults(tmp_path: Path) -> None:
                 return shot.message if shot is not None and shot.key == (1, 1, phase) else None
 
             table = await fd.wait_until(lambda: phase_table("bone"), timeout=8, what="the ante to time out")
-            assert "Time ran out for Ann and Bob" in (table.get("content") or "")
+            assert "Time ran out for Ann and Bob" in ch.top(table)
             shot = shot_of(table)
             assert shot is not None
             await Game(fd, [], Sealed()).bone_click(Player(ann, smallest), shot, "Call my bone")
@@ -779,14 +871,14 @@ async def test_timeouts_play_the_rulings_defaults(tmp_path: Path) -> None:
             assert "🦴 called" in shot_of(table_of(fd)).status["Ann"]  # type: ignore[union-attr]
             final = await fd.wait_until(lambda: (t := ch.live_table(fd, CHANNEL)) and finished(t) and t, timeout=30,
                                         what="the game to play itself out")
-            assert final["embeds"][1]["title"] == "Final standings"
+            assert "### Final standings" in ch.said(final)
             # what the defaults sealed, checked like any sealed choice
             sealed = Sealed(antes={(1, 1): {"Ann": Counter({4: 2}), "Bob": Counter({4: 2})}},
                             picks={(1, 1): {"Ann": rtb.BONE, "Bob": 10}})
             checked = audit(record, sealed, ["Ann", "Bob"])
             assert checked["antes revealed"] == 2 and checked["picks revealed"] >= 2, checked
             assert reveals(record)[(1, 1)]["Ann"][::2] == (rtb.BONE, True)
-            history = [m["content"] for m in fd.messages(CHANNEL) if not m["embeds"]]
+            history = history_lines(fd.messages(CHANNEL))
             late = "**Round 1** · ⏰ Ann and Bob ran out of time · Antes: "
             assert any(ln.startswith(late) for ln in history), history
         clean(fd, bot)
@@ -807,13 +899,13 @@ async def test_ai_seats_ante_smallest_call_the_bone_and_roll_it(tmp_path: Path) 
             await open_table(fd, ann, [], {"max_rounds": 2}, bots=2)
             game = Game(fd, [Player(ann, smallest)], Sealed(), ch.Audit(fd, CHANNEL))
             final = await game.play()
-            assert final["embeds"][1]["title"] == "Final standings"
+            assert finished(final)
             first = next(s for m in record.versions if (s := shot_of(m)) is not None and s.key == (1, 1, "pick"))
-            assert first.line("Antes: ") == "Antes: Ann 2×d4 · Bot 1 2×d4 · Bot 2 2×d4"
-            assert "🦴 rolls the bone" in first.status["Bot 1"] and "🦴 rolls the bone" in first.status["Bot 2"]
+            assert "🦴 rolls the bone die" in first.status["Bot 1"] and "🦴 rolls the bone die" in first.status["Bot 2"]
             assert (1, 1) not in reveals(record)
-            history = [m["content"] for m in fd.messages(CHANNEL) if not m["embeds"]]
-            round_one = next(line for line in history if line.startswith("**Round 1** · "))
+            history = history_lines(fd.messages(CHANNEL))
+            round_one = next(line for line in history if line.startswith("**Round 1** · ") and " → " in line)
+            assert "Antes: Ann 2×d4 · Bot 1 2×d4 · Bot 2 2×d4" in round_one
             tied, _, deciding = round_one.partition(" → tie at ")
             assert re.search(r"Ann d\d+ \d+ · Bot 1 d12🦴 (\d+) · Bot 2 d12🦴 \1$", tied), round_one
             assert re.search(r"roll again · Bot 1 d\d+ \d+ · Bot 2 d\d+ \d+ → Bot \d takes \d+ dice$",
@@ -822,19 +914,19 @@ async def test_ai_seats_ante_smallest_call_the_bone_and_roll_it(tmp_path: Path) 
             audit(record, game.sealed, ["Ann", "Bot 1", "Bot 2"])
             assert game.checks is not None
             game.checks.assert_targets()
-            mentioned = {m for v in record.versions for m in re.findall(r"<@!?(\d+)>", v.get("content") or "")}
+            mentioned = {m for v in record.versions for m in re.findall(r"<@!?(\d+)>", ch.said(v))}
             assert mentioned == {str(ann.id)}, mentioned  # bots are named, never mentioned
         clean(fd, bot)
 
 
 async def test_two_players_pressing_ready_together_both_count(tmp_path: Path) -> None:
-    """Ready is one row of buttons for everyone who owes a call: a press by one player leaves
-    the row as it is, so a press by another arriving at the same time counts."""
+    """Ready is one button for everyone who owes a call: a press by one player leaves the row
+    as it is, so a press by another arriving at the same time counts."""
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann", dms_closed=True), fd.add_user("bob", dms_closed=True)
         async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
             await open_table(fd, ann, [bob], {"max_rounds": 1})
-            await fd.wait_until(lambda: "My hand" in content_of(fd), what="the ante")
+            await fd.wait_until(lambda: "My hand" in top_of(fd), what="the ante")
             for user in (ann, bob):
                 hand = await my_hand(fd, user)
                 fill = labelled(hand, "Fill with my smallest")
@@ -843,7 +935,8 @@ async def test_two_players_pressing_ready_together_both_count(tmp_path: Path) ->
                 assert (await (await fd.click(user, hand, labelled(hand, "Seal my ante"))).wait_response())["type"] == 7
             table = await fd.wait_until(lambda: (s := live_shot(fd)) is not None and s.phase == "bone" and s.message,
                                         what="the bone calls")
-            ready = button(fd, table, "Ready")
+            assert "each of you presses **I'm ready**" in ch.top(table)  # the button is everyone's, and says so
+            ready = button(fd, table, READY)
             first, second = await fd.click(ann, table, ready), await fd.click(bob, table, ready)
             answers = [await first.wait_response(), await second.wait_response()]
             assert [a["type"] for a in answers] == [7, 7], answers
@@ -854,9 +947,10 @@ async def test_two_players_pressing_ready_together_both_count(tmp_path: Path) ->
 
 
 async def test_the_bone_call_buttons_say_which_way_they_turn(tmp_path: Path) -> None:
-    """Ann calls, then withdraws: the row offers "Call my bone" to whoever has not called and
-    "Withdraw my call" to whoever has, each naming its players when not everyone's; a press on
-    the other's button is refused privately, and nothing on the row is red."""
+    """Ann calls, then withdraws: the table offers "Call my bone" to whoever has not called and
+    "Withdraw my call" to whoever has; one that is a single player's own sits beside that
+    player's block, which says where they stand. A press on the other's button is refused
+    privately, and nothing is red."""
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
@@ -864,24 +958,55 @@ async def test_the_bone_call_buttons_say_which_way_they_turn(tmp_path: Path) -> 
             game = Game(fd, [Player(ann, smallest), Player(bob, smallest)], Sealed())
             table = await game.play(until=lambda shot: shot.phase == "bone")
 
-            def row(message: dict[str, Any]) -> list[str]:
-                return [b["label"] for b in fd.buttons(message) if b["custom_id"].startswith("bn:all:")]
-
-            assert row(table) == ["Call my bone", "Ready"]
+            assert row_labels(table) == ["Call my bone", READY] and beside(table) == {}
             await game.bone_click(game.players[0], shot_of(table), "Call my bone")  # type: ignore[arg-type]
             table = await game.look()
-            assert row(table) == ["Bob: Call my bone", "Ann: Withdraw my call", "Ready"]
+            assert {name: b["label"] for name, b in beside(table).items()} == {
+                "Ann": "Withdraw my call", "Bob": "Call my bone"}
+            assert row_labels(table) == [READY]
             assert all(b["style"] != DANGER for b in fd.buttons(table))
             shot = shot_of(table)
-            assert shot is not None and shot.status["Ann"] == "⏳ · 🦴 called"
+            assert shot is not None and shot.status["Ann"] == "⏳ · not ready · 🦴 called"
+            assert shot.status["Bob"] == "⏳ · not ready · bone die not called"
             # the call is made on the table, which asks for it: no DM copy of it holds live buttons
             assert not any(act_buttons(m) for m in fd.dm_messages(ann))
-            wrong = await (await fd.click(bob, table, button(fd, table, "Ann: Withdraw my call"))).wait_response()
+            wrong = await (await fd.click(bob, table, beside(table)["Ann"]["custom_id"])).wait_response()
             assert wrong["type"] == 4 and wrong["data"]["flags"] & 64
             await game.bone_click(game.players[0], shot, "Withdraw my call")
             table = await game.look()
             # her two changes are spent, so she is Ready: the row is Bob's alone
-            assert row(table) == ["Call my bone", "Ready"]
+            assert row_labels(table) == ["Call my bone", READY] and beside(table) == {}
             shot = shot_of(table)
-            assert shot is not None and shot.status["Ann"] == "✅" and shot.acting() == ["Bob"]
+            assert shot is not None and shot.status["Ann"] == "✅ · ready · bone die not called"
+            assert shot.acting() == ["Bob"] and ch.top(table).startswith(f"<@{bob.id}>: ")
+        clean(fd, bot)
+
+
+async def test_a_ready_undone_by_a_change_of_call_is_asked_again_by_a_new_message(tmp_path: Path) -> None:
+    """Bob presses Ready, then Ann calls her bone: his Ready no longer counts. He is told by a
+    new table that pings him and says why, not by an edit of the one he pressed."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
+            await open_table(fd, ann, [bob], {"max_rounds": 1})
+            players = [Player(ann, smallest), Player(bob, smallest)]
+            game = Game(fd, players, Sealed(), ch.Audit(fd, CHANNEL))
+            table = await game.play(until=lambda shot: shot.phase == "bone")
+            await game.bone_click(players[1], shot_of(table), READY)  # type: ignore[arg-type]
+            pressed = await game.look()
+            assert pressed["id"] == table["id"]  # his Ready edits the table in place
+            shot = shot_of(pressed)
+            assert shot is not None and shot.status["Bob"].startswith("✅") and shot.acting() == ["Ann"]
+            since = len(fd.calls)
+            await game.bone_click(players[0], shot, "Call my bone")
+            again = await game.look()
+            assert again["id"] != table["id"], "the re-ask must be a new message"
+            assert bob.id in ch.pinged(fd, since, fd.channel(CHANNEL).id)
+            assert ch.top(again).split("\n")[0] == (f"🔁 <@{bob.id}>: a change of bone call undoes every Ready, "
+                                                    f"so press **{READY}** again.")
+            shot = shot_of(again)
+            assert shot is not None and set(shot.acting()) == {"Ann", "Bob"}
+            old = fd.message(table["id"])
+            assert old is not None and ch.said(old) == "**Round 1** · Ann calls their bone die"
+            assert game.checks is not None and not game.checks.unnotified, game.checks.unnotified
         clean(fd, bot)
