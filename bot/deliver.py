@@ -273,7 +273,7 @@ class Deliverer:
         and the table tells them to use My hand."""
         sent = await send_private(self.client, dm.user_id, **await self.kwargs(dm.shown, edit=False))
         if sent is not None:
-            await self._retire(table, book, dm.user_id)
+            await self._retire(table, book, dm.user_id, shown=dm.superseded)
             book.dm_copies[dm.user_id] = [sent.channel.id, sent.id, 1]
         closed = set(book.dm_closed)
         if sent is None:

@@ -134,6 +134,8 @@ class Dm:
     seat: int
     user_id: int
     shown: Shown
+    #: what the older copy shows once this one is out
+    superseded: Shown | None = None
 
 
 @dataclass(frozen=True)
@@ -280,7 +282,8 @@ def dms(moment: Moment, book: Book, seats: list[int]) -> list[Dm]:
             continue
         if all(a in moment.shared for a in moment.legal(seat)):
             continue
-        out.append(Dm(seat, info.user_id, private_message(moment, seat)))
+        out.append(Dm(seat, info.user_id, private_message(moment, seat), private_message(
+            moment, seat, notice="↓ A newer copy of this is below; only that one can answer.", asking=False)))
     return out
 
 
@@ -448,15 +451,16 @@ def _ride(shown: Shown, extras: list[dict[str, Any]]) -> None:
     shown.files = files
 
 
-def private_message(moment: Moment, seat: int, *, notice: str | None = None) -> Shown:
+def private_message(moment: Moment, seat: int, *, notice: str | None = None, asking: bool = True) -> Shown:
     """One seat's own view: what they decide about, in words and as a picture, with its
-    controls, and nothing of the table they do not need."""
+    controls, and nothing of the table they do not need. ``asking=False``: what they hold,
+    without the question (an old copy that can no longer answer it)."""
     spec, table = moment.spec, moment.table
     seen = moment.view(seat)
     top: list[str | None] = [notice]
     controls: list[discord.ui.Item[Any]] = []
     picture = None
-    if moment.playing and not table.paused and seat in moment.acting:
+    if asking and moment.playing and not table.paused and seat in moment.acting:
         top.append(spec.prompt(table, seen, seat))
         controls = _actions(moment, seat, seen, PRIVATE_CONTROLS)
         picture = spec.private_picture(table, seat, seen)

@@ -836,7 +836,10 @@ async def test_each_decision_comes_in_one_dm_edited_by_its_own_clicks(tmp_path: 
             # bone call in place, and the pick's DM superseded it.
             headings = {user.name: [heading(m) for m in fd.dm_messages(user)] for user in (ann, bob)}
             assert headings == {"ann": ["Round 1 · your ante", "Round 1 · your die"],
-                                "bob": ["A newer copy of this is below.", "Round 1 · your die"]}, headings
+                                "bob": ["Round 1 · your die", "Round 1 · your die"]}, headings
+            # Bob's superseded copy keeps what he holds and points to the newer one, with no question
+            superseded = ch.said(fd.dm_messages(bob)[0])
+            assert "A newer copy of this is below" in superseded and not act_buttons(fd.dm_messages(bob)[0])
             # Ann's old DM reads as what she did, with no instruction left in it
             old = ch.said(fd.dm_messages(ann)[0])
             assert "**Your ante, sealed**: d4 d10" in old
