@@ -172,7 +172,7 @@ class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.K
     def story(self, table: Table, view: kb.KnucklebonesView, events: list[Event]) -> str | None:
         """A turn in a line: what was scored (the runes that led there are in /game log)."""
         scored = [kb.event_text(e.kind, e.seats, e.data) for e in events if e.kind in ("score", "timeout")]
-        return "; ".join(scored) if scored else super().story(table, view, events)
+        return "; ".join(line.rstrip(".") for line in scored) if scored else super().story(table, view, events)
 
     def action_label(self, view: kb.KnucklebonesView, action: kb.KnucklebonesAction) -> str:
         return kb.action_label(view, action)
