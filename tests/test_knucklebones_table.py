@@ -201,3 +201,14 @@ def test_the_history_line_tells_the_turn_and_the_score_reads_in_words() -> None:
     line = present.history_line(table, "Turn 1", SPEC.story(table, ENGINE.view(state, None), events))
     assert re.fullmatch(r"\*\*Turn 1\*\* · (Ann|Bob) scored Three of a Kind for 10", line), line
     assert SPEC.score_text(1) == "1 point" and SPEC.score_text(12) == "12 points"
+
+
+def test_a_sheet_title_shows_a_name_without_markdown() -> None:
+    """A page's title is a heading and a menu's option at once: a name made of markdown, a link
+    or a mention reads the same, harmless, in both."""
+    state = staged([6, 6, 6, 1, 1])
+    names = ["[click](http://evil.example/x)", "**Bo**||b|| <@1> # hi"]
+    titles = list(details(state, names))
+    sheets = [t for t in titles if t.endswith("'s sheet")]
+    assert sorted(sheets) == ["Bo b 1 hi's sheet", "click http //evil.example/x's sheet"]
+    assert "Bob_The_Brave's sheet" in details(state, ["Ann", "Bob_The_Brave"])

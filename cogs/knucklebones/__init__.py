@@ -6,6 +6,7 @@ its options as slash-command options.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from bot.client import Boneyard
 
 NBSP = "\u00a0"
+WORD_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 #: what each rune does, for the legend behind Details
 RUNE_ACTIONS = {
     1: "does nothing by itself",
@@ -82,6 +84,14 @@ def score_lines(table: Table, view: kb.KnucklebonesView) -> str:
         lines.append(f"**{clip(safe(table.seats[sheet.seat].name), 40)}**: {points(sheet.total)}, "
                      f"{left} {'item' if left == 1 else 'items'} left")
     return "\n".join(lines)
+
+
+def title_name(name: str) -> str:
+    """A name for a page's title, which shows both as a heading and as a menu's option: without
+    the characters markdown, links and mentions are made of, it reads the same in both."""
+    inside = WORD_UNDERSCORE.sub(" ", name)  # an underscore within a word formats nothing
+    kept = "".join(" " if c in "*~|`[]()<>#@\\:" else c for c in inside)
+    return " ".join(kept.split()) or "A player"
 
 
 def points(n: int) -> str:
@@ -149,8 +159,8 @@ class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.K
         order = [first] + [s.seat for s in view.sheets if s.seat != first]
         pages = []
         for s in order:
-            title = "Your sheet" if s == seat else f"{table.seats[s].name}'s sheet"
-            pages.append(Page(clip(title, 80), [Part(sheet_lines(view, view.sheets[s]))]))
+            title = "Your sheet" if s == seat else f"{clip(title_name(table.seats[s].name), 60)}'s sheet"
+            pages.append(Page(title, [Part(sheet_lines(view, view.sheets[s]))]))
         pages.append(Page("What each item needs", [Part(items_text(view))]))
         pages.append(Page("The dice", [Part(dice_legend())]))
         return pages
