@@ -80,7 +80,7 @@ def test_the_end_names_the_winner_once_and_the_match_its_games() -> None:
     assert SPEC.chapter(ENGINE.view(match, None)) == "Game 2"
     details = SPEC.details_pages(table_for(match), ENGINE.view(match, None), 1)
     assert [p.title for p in details] == ["Both grids", "The match"]
-    assert "Game 1: Ann\nGame 2: being played" in details[1].parts[0].text
+    assert "Game 1: Ann won\nGame 2: being played" in details[1].parts[0].text
 
 
 def test_details_show_the_askers_grid_first_column_by_column() -> None:

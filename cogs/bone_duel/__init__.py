@@ -78,10 +78,11 @@ def grid_text(table: Table, view: bd.BoneDuelView, seat: int) -> str:
 
 
 def match_text(table: Table, view: bd.BoneDuelView) -> str:
-    played = [f"Game {n}: {'a draw' if w is None else safe(table.seats[w].name)}"
+    played = [f"Game {n}: {'a draw' if w is None else safe(table.seats[w].name) + ' won'}"
               for n, w in enumerate(view.results, start=1)]
-    now = [] if view.over else [f"Game {view.game}: being played"]
-    return "\n".join(played + now + ["The first to win two games wins the match."])
+    if view.over:
+        return "\n".join(played)
+    return "\n".join([*played, f"Game {view.game}: being played", "The first to win two games wins the match."])
 
 
 class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptions]):
