@@ -473,7 +473,7 @@ def test_view_has_what_a_renderer_needs() -> None:
     assert view.met == ["wild"]
     assert [i.key for i in view.items] == list(ITEMS)
     labels = [action_label(view, a) for a in ENGINE.legal_actions(state, state.current)]
-    assert labels == ["Keep the 2", "Reroll die 2 (1)", "Reroll die 3 (1)", "Reroll die 4 (5)",
+    assert labels == ["Keep die 1 (2)", "Reroll die 2 (1)", "Reroll die 3 (1)", "Reroll die 4 (5)",
                       "Reroll die 5 (6)"]
     state, _ = act(state, A(kind="reroll", die=0, target=4))
     view = ENGINE.view(state, None)

@@ -1,17 +1,26 @@
-"""What the Knucklebones table shows: rune dice, the runes in order, and the score sheet."""
+"""What the Knucklebones table shows: the dice, each by the number the picture and the buttons
+give it, the runes still to act in order, the scores, and Details and the rules a page a screen."""
 
 from __future__ import annotations
 
-from bot.models import Table
+import re
+
+from bot import present
+from bot.models import Book, Table
+from bot.step import Moment
 from cogs.knucklebones import SPEC
+from cogs.knucklebones.pictures import die_key
 from rules.knucklebones import ENGINE, KnucklebonesAction, KnucklebonesOptions, KnucklebonesState, start_turn
 from tests import kit
 
 A = KnucklebonesAction
+NAMES = ["Ann", "Bob"]
+#: about one phone screen of text, the host's measure of a page of Details or of the rules
+SCREEN = 900
 
 
 def table_for(state: KnucklebonesState, names: list[str]) -> Table:
-    return kit.table_for(state, names, game=ENGINE.key)
+    return kit.table_for(state, names, game=ENGINE.key, id=1, status="active")
 
 
 def staged(faces: list[int], seats: int = 2, then: tuple[int, ...] = ()) -> KnucklebonesState:
@@ -22,51 +31,96 @@ def staged(faces: list[int], seats: int = 2, then: tuple[int, ...] = ()) -> Knuc
     return start_turn(state)[0]
 
 
-def embed_text(state: KnucklebonesState, names: list[str]) -> tuple[str, dict[str, str]]:
-    embed = SPEC.table_embed(table_for(state, names), ENGINE.view(state, None))
-    return embed.description or "", {f.name or "": f.value or "" for f in embed.fields}
+def shown(state: KnucklebonesState, names: list[str] = NAMES) -> present.Shown:
+    """The live table as the host builds it."""
+    return present.table_message(Moment(SPEC, table_for(state, names)), Book())
 
 
-def details_text(state: KnucklebonesState, names: list[str]) -> dict[str, str]:
-    embeds = SPEC.details(table_for(state, names), ENGINE.view(state, None), None)
-    return {f.name or "": f.value or "" for e in embeds for f in e.fields} | {
-        e.title or "": e.description or "" for e in embeds}
+def said(state: KnucklebonesState, names: list[str] = NAMES) -> str:
+    """Everything the table says, a die's words (kept on one line by no-break spaces) as plain."""
+    return kit.words(shown(state, names)).replace("\u00a0", " ")
+
+
+def details(state: KnucklebonesState, names: list[str] = NAMES, seat: int | None = None) -> dict[str, str]:
+    pages = SPEC.details_pages(table_for(state, names), ENGINE.view(state, seat), seat)
+    return {p.title: "\n".join(part.text for part in p.parts) for p in pages}
 
 
 def test_spent_dice_are_struck_and_doubled_dice_marked() -> None:
     state = staged([2, 4, 1, 1, 6], then=(5,))
     state, _ = ENGINE.apply(state, state.current, A(kind="reroll", die=0, target=4))  # 6 -> 5
-    described, _ = embed_text(state, ["Ann", "Bob"])
-    roll = described.splitlines()[0]
-    assert "~~ᚱ2~~" in roll and "ᚠ5" in roll
-    assert "▶ᛞ4" in roll  # the 4 waits for its decision
+    words = said(state)
+    assert "die 1: ~~2~~, spent" in words and "die 5: **5**" in words
+    assert "die 2: **4**, deciding now" in words  # the 4 waits for its decision
 
     state, _ = ENGINE.apply(state, state.current, A(kind="double", die=1, target=2))
-    described, _ = embed_text(state, ["Ann", "Bob"])
-    assert "ᛁ1×2" in described and "~~ᛞ4~~" in described
-    assert "Could score: 3 of a Kind 10" in described
+    words = said(state)
+    assert "die 3: **1**, doubled" in words and "die 2: ~~4~~, spent" in words
+    # what each item would score is on its button, named as everywhere else
+    assert "Three of a Kind: 10" in kit.labels(shown(state))
 
 
 def test_the_runes_still_to_act_are_named_in_order() -> None:
     state = staged([4, 2, 1, 3, 6], then=(5, 5))
-    described, _ = embed_text(state, ["Ann", "Bob"])
+    words = said(state)
     # lowest rune first: the 2 is being decided, then the 3 adds a die, then the 4 may double
-    assert "▶ᚱ2" in described and "Runes still to act: ᚷ3, ᛞ4" in described
+    assert "die 2: **2**, deciding now" in words and "Still to act, in order: die 4 (a 3), die 1 (a 4)." in words
+
+
+def test_the_die_decided_has_one_number_in_the_words_the_picture_and_the_buttons() -> None:
+    """Issue 19: the prompt, the words, the picture's ring and the buttons all name die 3, and
+    two dice showing the same rune are told apart by their numbers."""
+    state = staged([6, 1, 4, 1, 4], then=(5,))
+    table = shown(state)
+    view = ENGINE.view(state, None)
+    assert view.pending is not None and view.pending.die == 2
+    assert "Die 3 shows a 4" in kit.top(table) and "die 3: **4**, deciding now" in said(state)
+    ringed = [key[0] for key in (die_key(d) for d in view.dice) if key[5]]
+    assert ringed == [3]
+    picture = SPEC.picture(table_for(state, NAMES), view)
+    assert picture is not None and "die 3: 4, deciding now" in picture.description
+    labels = kit.labels(table)
+    assert labels[0] == "Keep die 3 (4)"
+    # the two 1s and the two 4s: each button names its own die
+    assert {"Double die 2 (1)", "Double die 4 (1)", "Double die 5 (4)"} <= set(labels)
+    assert len(set(labels)) == len(labels)
 
 
 def test_each_player_has_one_score_line_and_details_has_the_full_sheet() -> None:
     state = staged([6, 6, 6, 1, 1])
     mover = state.current
     state, _ = ENGINE.apply(state, mover, A(kind="score", item="full_house"))
-    described, fields = embed_text(state, ["Ann", "Bob"])
-    assert not fields  # nothing but the essentials on the live table
-    lines = {line.split("**")[1]: line for line in described.splitlines() if line.count("**") == 2
+    words = said(state)
+    lines = {line.split("**")[1]: line for line in words.splitlines() if line.count("**") == 2
              and " left" in line}
-    assert lines[["Ann", "Bob"][mover]].endswith("20 · 6 left")
-    assert lines[["Ann", "Bob"][1 - mover]].endswith("0 · 7 left")
-    assert lines[["Ann", "Bob"][state.current]].startswith("▸ ")  # whose turn it is
-    sheet = details_text(state, ["Ann", "Bob"])[["Ann", "Bob"][mover]]
-    assert "Full House **20**" in sheet and "Wild ·" in sheet and sheet.endswith("**Total 20**")
+    assert lines[NAMES[mover]].endswith("20 points, 6 items left")
+    assert lines[NAMES[1 - mover]].endswith("0 points, 7 items left")
+    assert kit.top(shown(state)).startswith(f"<@{state.current + 1}>:")  # whose turn it is, pinged
+    sheet = details(state)[f"{NAMES[mover]}'s sheet"]
+    assert "Full House: **20**" in sheet and "Wild: not scored yet" in sheet
+    assert sheet.endswith("**Total: 20 points**")
+
+
+def test_a_sheet_is_one_line_an_item_named_as_the_buttons_name_it() -> None:
+    """Issue 19: no run-on line, no "·" for an item not scored yet, "Three of a Kind"
+    everywhere; the player to act sees what each open item would score now."""
+    state = staged([6, 6, 6, 1, 1])
+    mover = state.current
+    sheets = details(state, seat=mover)
+    first = next(iter(sheets))
+    assert first == "Your sheet"  # Details opens on the asker's own sheet
+    lines = sheets[first].splitlines()
+    view = ENGINE.view(state, None)
+    assert [line.split(":")[0] for line in lines[:-1]] == [i.name for i in view.items]
+    assert "Full House: not scored yet (scores 20 now)" in lines
+    assert "Four of a Kind: not scored yet (not met now)" in lines
+    names_on_buttons = {label.split(":")[0] for label in kit.labels(shown(state)) if ":" in label}
+    assert names_on_buttons == {i.name for i in view.items}
+    for text in sheets.values():
+        assert "·" not in text and "|" not in text and "3 of a Kind" not in text
+        assert len(text) <= SCREEN
+    other = sheets[f"{NAMES[1 - mover]}'s sheet"]
+    assert "Full House: not scored yet" in other.splitlines() and "now" not in other
 
 
 def test_six_players_with_long_names_fit_a_phone() -> None:
@@ -76,14 +130,15 @@ def test_six_players_with_long_names_fit_a_phone() -> None:
     for _ in range(60):
         seat = ENGINE.to_act(state)[0]
         state, _ = ENGINE.apply(state, seat, ENGINE.ai_action(state, seat, None))  # type: ignore[arg-type]
-        embed = SPEC.table_embed(table_for(state, names), ENGINE.view(state, None))
-        sizes.append(len(embed))
-    assert max(sizes) <= 1100  # the 6-player target of 1,200 leaves room for the prompt line
+        sizes.append(len(said(state, names)))
+    assert max(sizes) <= 1100  # the 6-player target of 1,200
     view = ENGINE.view(state, None)
-    for line in (embed.description or "").splitlines()[-6:]:
-        assert len(line) <= 60  # one line per player, no wide sheet to wrap
+    for part in SPEC.table_parts(table_for(state, names), view)[1:]:
+        for line in part.text.splitlines():
+            assert len(line) <= 65  # one line per player, no wide sheet to wrap
     for action in ENGINE.legal_actions(state, ENGINE.to_act(state)[0]):
         assert 0 < len(SPEC.action_label(view, action)) <= 80
+    assert len(kit.controls(shown(state, names))) <= 8
 
 
 def test_the_finished_table_shows_the_totals_and_details_the_full_sheet() -> None:
@@ -91,21 +146,69 @@ def test_the_finished_table_shows_the_totals_and_details_the_full_sheet() -> Non
     while not ENGINE.is_over(state):
         seat = ENGINE.to_act(state)[0]
         state, _ = ENGINE.apply(state, seat, ENGINE.ai_action(state, seat, None))  # type: ignore[arg-type]
-    described, _ = embed_text(state, ["Ann", "Bob"])
-    assert "every sheet is full" in described.lower() or "Details" in described
-    assert SPEC.picture(table_for(state, ["Ann", "Bob"]), ENGINE.view(state, None)) is None
-    for name in ("Ann", "Bob"):
-        assert "·" not in details_text(state, ["Ann", "Bob"])[name].replace(" · ", "")  # every item filled
+    table = table_for(state, NAMES).model_copy(update={"status": "finished"})
+    final = present.table_message(Moment(SPEC, table), Book())
+    words = kit.words(final)
+    assert "every sheet is full" in words.lower() and "Details" in words
+    assert words.count("🏆") == 1 and "Final standings" in words  # the winner is named once
+    assert SPEC.picture(table, ENGINE.view(state, None)) is None
+    for name in NAMES:
+        assert "not scored yet" not in details(state)[f"{name}'s sheet"]  # every item filled
 
 
 def test_the_dice_picture_is_a_png_cached_by_what_it_shows() -> None:
     state = staged([2, 4, 1, 1, 6], then=(5,))
     view = ENGINE.view(state, None)
-    picture = SPEC.picture(table_for(state, ["Ann", "Bob"]), view)
+    picture = SPEC.picture(table_for(state, NAMES), view)
     assert picture is not None and picture.draw().startswith(b"\x89PNG\r\n\x1a\n")
-    assert "Active dice: 2, 4, 1, 1, 6" in picture.description
-    again = SPEC.picture(table_for(state, ["Ann", "Bob"]), ENGINE.view(state, None))
+    assert "die 1: 2, deciding now · die 2: 4 · die 3: 1 · die 4: 1 · die 5: 6" in picture.description
+    again = SPEC.picture(table_for(state, NAMES), ENGINE.view(state, None))
     assert again is not None and again.key == picture.key
     state, _ = ENGINE.apply(state, state.current, A(kind="reroll", die=0, target=4))
-    changed = SPEC.picture(table_for(state, ["Ann", "Bob"]), ENGINE.view(state, None))
+    changed = SPEC.picture(table_for(state, NAMES), ENGINE.view(state, None))
     assert changed is not None and changed.key != picture.key
+
+
+def test_the_rules_are_how_to_play_on_one_screen_the_full_rules_and_the_words() -> None:
+    pages = SPEC.rules_pages(KnucklebonesOptions(min_active=3))
+    assert pages[0].title == "How to play" and pages[-1].title == "Words"
+    first = pages[0].parts[0].text
+    assert "at least **3** active dice" in first
+    for page in pages:
+        text = "\n".join(p.text for p in page.parts)
+        assert len(text) <= SCREEN, page.title
+        assert not re.search(r"\bpts\b|3 of a Kind", text)
+    glossary = pages[-1].parts[0].text
+    for word in ("Rune", "Spend", "Doubled", "Item", "Wild"):
+        assert f"**{word}**" in glossary
+
+
+def test_a_turn_is_logged_from_its_roll() -> None:
+    """The roll that begins a turn comes in the move that ends the turn before: it opens the
+    new turn's chapter, so /game log files it under the turn it begins."""
+    state = staged([6, 6, 6, 1, 1])
+    before = SPEC.chapter(ENGINE.view(state, None))
+    state, events = ENGINE.apply(state, state.current, A(kind="score", item="three_kind"))
+    opens = [e.kind for e in events if SPEC.opens_chapter(e)]
+    assert opens == ["roll"] and events[0].kind == "score" and not SPEC.opens_chapter(events[0])
+    assert (before, SPEC.chapter(ENGINE.view(state, None))) == ("Turn 1", "Turn 2")
+
+
+def test_the_history_line_tells_the_turn_and_the_score_reads_in_words() -> None:
+    state = staged([6, 6, 6, 1, 1])
+    table = table_for(state, NAMES)
+    state, events = ENGINE.apply(state, state.current, A(kind="score", item="three_kind"))
+    line = present.history_line(table, "Turn 1", SPEC.story(table, ENGINE.view(state, None), events))
+    assert re.fullmatch(r"\*\*Turn 1\*\* · (Ann|Bob) scored Three of a Kind for 10", line), line
+    assert SPEC.score_text(1) == "1 point" and SPEC.score_text(12) == "12 points"
+
+
+def test_a_sheet_title_shows_a_name_without_markdown() -> None:
+    """A page's title is a heading and a menu's option at once: a name made of markdown, a link
+    or a mention reads the same, harmless, in both."""
+    state = staged([6, 6, 6, 1, 1])
+    names = ["[click](http://evil.example/x)", "**Bo**||b|| <@1> # hi"]
+    titles = list(details(state, names))
+    sheets = [t for t in titles if t.endswith("'s sheet")]
+    assert sorted(sheets) == ["Bo b 1 hi's sheet", "click http //evil.example/x's sheet"]
+    assert "Bob_The_Brave's sheet" in details(state, ["Ann", "Bob_The_Brave"])

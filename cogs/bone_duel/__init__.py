@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import guarded
-from bot.games import GameSpec, Tavern
+from bot.games import GameSpec, Page, Part, Tavern, split_screens
 from bot.models import Seat, Table
 from bot.pictures import Picture
 from bot.render import safe
@@ -28,52 +28,61 @@ if TYPE_CHECKING:
 #: the engine's columns, named as the rulebook does; the picture draws each as a lane across,
 #: labelled with this name, the left column on top
 LANES = ("Left", "Middle", "Right")
+#: each side's colour in the picture (its name's disc, its scores), as a mark in words
+SIDES = ("🔵", "🔴")
 
 
 def faces(values: list[int]) -> str:
-    return " ".join(str(v) for v in values) or "—"
+    return ", ".join(str(v) for v in values)
 
 
 def knock_words(knocks: list[int]) -> str:
     if not knocks:
         return ""
-    return f"knocks out {len(knocks)}×{knocks[0]}" if len(knocks) > 1 else f"knocks out a {knocks[0]}"
+    return f"knocks out {bd.faces_text(knocks)}"
 
 
-#: each side's colour in the picture (its dice run left or right from the middle), as a mark
-SIDES = ("🔵", "🔴")
+def points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
 
 
-def score_line(table: Table, view: bd.BoneDuelView) -> str:
-    """Both players, their side's colour and their totals, the one to act marked."""
-    parts = []
+def players_lines(table: Table, view: bd.BoneDuelView) -> str:
+    """Both players, their side's colour and their totals (and games won in a match)."""
+    lines = []
     for seat in (0, 1):
-        mark = "▸ " if not view.over and view.current == seat else ""
-        wins = f" ({view.wins[seat]} won)" if view.best_of_three else ""
-        parts.append(f"{mark}{SIDES[seat]} **{safe(table.seats[seat].name)}** {view.totals[seat]}{wins}")
-    return " · ".join(parts)
-
-
-def last_line(table: Table, view: bd.BoneDuelView) -> str:
-    last = view.last
-    if last is None or last.game != view.game:
-        return ""
-    who = safe(table.seats[last.seat].name)
-    victim = safe(table.seats[1 - last.seat].name)
-    line = f"{who} put a **{last.face}** in the {LANES[last.column].lower()} column"
-    if last.knocked:
-        line += f", knocking out {victim}'s {faces(last.knocked)}"
-    return line + "."
+        won = view.wins[seat]
+        wins = f", {won} {'game' if won == 1 else 'games'} won" if view.best_of_three else ""
+        lines.append(f"{SIDES[seat]} **{safe(table.seats[seat].name)}**: {points(view.totals[seat])}{wins}")
+    return "\n".join(lines)
 
 
 def grid_words(table: Table, view: bd.BoneDuelView) -> str:
-    """The picture in words, for screen readers and for Details."""
+    """The picture in words, for screen readers."""
     lines = []
     for seat in (0, 1):
-        lanes = ", ".join(f"{LANES[c].lower()} {faces(view.grids[seat][c])} ({view.column_scores[seat][c]})"
+        lanes = ", ".join(f"{LANES[c].lower()} {faces(view.grids[seat][c]) or 'empty'} ({view.column_scores[seat][c]})"
                           for c in range(3))
         lines.append(f"{table.seats[seat].name}: {lanes}; total {view.totals[seat]}.")
+    if view.die is not None and not view.over:
+        lines.append(f"{table.seats[view.current].name} has a {view.die} to place.")
     return " ".join(lines)
+
+
+def grid_text(table: Table, view: bd.BoneDuelView, seat: int) -> str:
+    """One player's grid, a column a line: its dice and what they score."""
+    lines = [f"{SIDES[seat]} **{safe(table.seats[seat].name)}**: {points(view.totals[seat])}"]
+    for c in range(3):
+        dice = view.grids[seat][c]
+        lines.append(f"{LANES[c]}: {faces(dice)} = {view.column_scores[seat][c]}" if dice else f"{LANES[c]}: empty")
+    return "\n".join(lines)
+
+
+def match_text(table: Table, view: bd.BoneDuelView) -> str:
+    played = [f"Game {n}: {'a draw' if w is None else safe(table.seats[w].name) + ' won'}"
+              for n, w in enumerate(view.results, start=1)]
+    if view.over:
+        return "\n".join(played)
+    return "\n".join([*played, f"Game {view.game}: being played", "The first to win two games wins the match."])
 
 
 class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptions]):
@@ -83,49 +92,55 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
     blurb = "Roll one die, place it in a lane, knock out your rival's matching dice. 2 players, about 2 minutes."
     tavern = Tavern()
 
-    def table_embed(self, table: Table, view: bd.BoneDuelView) -> discord.Embed:
-        match = f" · game {view.game}" if view.best_of_three else ""
+    def table_parts(self, table: Table, view: bd.BoneDuelView) -> list[Part]:
+        """The title and both players' totals: the last placement is the history line just
+        above, the die to place is in the line that asks and in the picture."""
         if view.over:
-            title = "Bone Duel · the match is over" if view.best_of_three else "Bone Duel · the grid is full"
-        else:
-            title = f"Bone Duel{match}"
-        lines = [score_line(table, view)]
-        said = last_line(table, view)
-        if said:
-            lines.append(said)
-        if not view.over and view.die is not None:
-            lines.append(f"🎲 {safe(table.seats[view.current].name)} rolled a **{view.die}**.")
-        return discord.Embed(title=title, description="\n".join(lines), colour=self.colour)
+            title = "Bone Duel · the match is over" if view.best_of_three else "Bone Duel · the game is over"
+            parts = [Part(f"### {title}")]
+            if view.best_of_three:
+                parts.append(Part(match_text(table, view)))
+            return parts
+        match = f" · game {view.game}" if view.best_of_three else ""
+        return [Part(f"### Bone Duel{match}\n{players_lines(table, view)}")]
 
     def picture(self, table: Table, view: bd.BoneDuelView) -> Picture | None:
-        return grids_picture(view, grid_words(table, view))
+        return grids_picture(view, grid_words(table, view), names=(table.seats[0].name, table.seats[1].name))
 
-    def details(self, table: Table, view: bd.BoneDuelView, seat: int | None) -> list[discord.Embed]:
-        embed = discord.Embed(title="Both grids", colour=self.colour)
-        for s in (0, 1):
-            embed.add_field(name=safe(table.seats[s].name), inline=False, value="\n".join(
-                f"{LANES[c]}: {faces(view.grids[s][c])} → {view.column_scores[s][c]}" for c in range(3)
-            ) + f"\n**Total {view.totals[s]}**")
+    def details_pages(self, table: Table, view: bd.BoneDuelView, seat: int | None) -> list[Page]:
+        """Both grids in words, the asker's first; in a match, the games so far."""
+        order = (seat, 1 - seat) if seat in (0, 1) else (0, 1)
+        pages = [Page("Both grids", [Part(grid_text(table, view, s)) for s in order]
+                      + [Part("-# Matching dice multiply: 2, 2, 4 scores 2 × 2 × 2 + 4 = 12.")])]
         if view.best_of_three:
-            played = [("draw" if w is None else safe(table.seats[w].name)) for w in view.results]
-            embed.add_field(name="Match", inline=False,
-                            value=f"Games: {', '.join(played) or 'none finished yet'} · first to 2 wins")
-        return [embed]
+            pages.append(Page("The match", [Part(match_text(table, view))]))
+        return pages
+
+    def rules_pages(self, options: bd.BoneDuelOptions) -> list[Page]:
+        full = bd.rules_summary(options) + (
+            "\n**Tavern mode** (`/bone-duel …`): `new gm_mode:True` runs the table without a seat, "
+            "`npc` seats a named NPC.")
+        screens = split_screens(full)
+        rules = [Page("Full rules" if len(screens) == 1 else f"Full rules {n} of {len(screens)}", [Part(text)])
+                 for n, text in enumerate(screens, start=1)]
+        return [Page("How to play", [Part(bd.how_to_play(options))]), *rules,
+                Page("Words", [Part("\n".join(f"**{word}**: {meaning}" for word, meaning in bd.WORDS))])]
 
     def chapter(self, view: bd.BoneDuelView) -> str:
+        """A single game needs no heading; a match names its game."""
         if view.over:
             return "Match over" if view.best_of_three else "Game over"
-        return f"Game {view.game}" if view.best_of_three else "The duel"
+        return f"Game {view.game}" if view.best_of_three else ""
 
     def story(self, table: Table, view: bd.BoneDuelView, events: list[Event]) -> str | None:
-        """The placements while a table was live, and any knock-out."""
+        """The placements while a table was live, and what each knocked out."""
         parts: list[str] = []
         for e in events:
             if e.kind == "place" and e.seat is not None:
-                parts.append(f"Seat {e.seat + 1} {e.data['face']} → {LANES[e.data['column']].lower()}")
+                parts.append(f"Seat {e.seat + 1} put a {e.data['face']} in the {bd.column_name(e.data['column'])}")
             elif e.kind == "knock" and parts:
-                parts[-1] += f", knocking out {faces(list(e.data['faces']))}"
-        return " · ".join(parts) or None
+                parts[-1] += f", knocking out Seat {e.seats[1] + 1}'s {bd.faces_text(list(e.data['faces']))}"
+        return "; ".join(parts) + "." if parts else None
 
     def headline(self, table: Table, view: bd.BoneDuelView, events: list[Event]) -> str | None:
         """The end of a game of a match: whom it concerns, pinged."""
@@ -133,10 +148,11 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
         if not done or view.over:
             return None
         e = done[-1]
-        totals = "–".join(str(t) for t in e.data["totals"])
+        a, b = e.data["totals"]
         if len(e.seats) == 1:
-            return f"🏆 Seat {e.seats[0] + 1} wins game {e.data['game']} ({totals})."
-        return f"Game {e.data['game']} is a draw ({totals}): it counts for nobody."
+            win, lose = (a, b) if e.seats[0] == 0 else (b, a)
+            return f"🏆 Seat {e.seats[0] + 1} wins game {e.data['game']}, {win} to {lose}."
+        return f"Game {e.data['game']} is a draw, {a} to {b}: it counts for nobody."
 
     def action_label(self, view: bd.BoneDuelView, action: bd.BoneDuelAction) -> str:
         preview = next((p for p in view.previews if p.column == action.column), None)
@@ -152,18 +168,10 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
             discord.ButtonStyle.primary
 
     def prompt(self, table: Table, view: bd.BoneDuelView, seat: int) -> str:
-        return f"you rolled a **{view.die}**: pick its column."
+        return f"you rolled a **{view.die}**: pick the column to put it in."
 
     def score_text(self, score: int) -> str:
-        return f"{score} points"
-
-    def rules_text(self, options: bd.BoneDuelOptions) -> str:
-        return bd.rules_summary(options) + (
-            "\n\nOn the table each column is drawn as a lane across, labelled left, middle and right "
-            "from top to bottom: yours run from the middle to your side, your rival's opposite "
-            "column on the same line. "
-            "\n**Tavern mode** (`/bone-duel …`): `new gm_mode:True` runs the table without a seat, "
-            "`npc` seats a named NPC.")
+        return points(score)
 
     def option_lines(self, options: bd.BoneDuelOptions) -> list[str]:
         lines = []

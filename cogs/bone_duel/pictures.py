@@ -3,9 +3,11 @@
 A phone shows an embed's picture at most about 400 px wide and 300 px high, so the grids are
 drawn as three lanes across, labelled with the columns' names (left on top): the first player's
 dice run left from the middle and the second's right, so a column and its opposite sit on one
-line and a knock-out reads at a glance. The middle shows each lane's name and its two scores. The die just placed is ringed; dice it
-knocked out stay in the victim's lane, struck through, for this one picture. A row on top names
-each side, its colour beside the name (the colour of its scores), so a player finds their side.
+line and a knock-out reads at a glance. The middle shows each lane's name and its two scores. The
+die just placed is ringed; dice it knocked out stay in the victim's lane, struck through, for this
+one picture. A row on top names each side, its colour beside the name (the colour of its scores),
+so a player finds their side; between the names sits the die to place, ringed in its roller's
+colour and pointing to their side, so the picture shows what the buttons decide.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from rules.base import seat_name
 DIE = 96
 GAP = 10
 MIDDLE = 170
-#: the row of names on top, and its font: 826 px wide, the names are 14.5 px tall on a phone
-HEAD = 52
+#: the row of names and the die to place on top, and the names' font: 826 px wide, the names
+#: are 14.5 px tall on a phone
+HEAD = 112
+ROLLED = 96
 NAME_FONT = 30
 LANE_FONT = 28
 BONE = (236, 228, 208)
@@ -30,9 +34,11 @@ NAMES = ("left", "middle", "right")
 #: the two sides' score colours, matching nothing else on the table
 SIDE_INK = ((88, 166, 255), (255, 123, 114))
 
-#: (seat, lane) -> (faces, placed row or -1, knocked faces); the lane scores; the two names
+#: (seat, lane) -> (faces, placed row or -1, knocked faces); the lane scores; the two names;
+#: the die to place and its roller's seat (None when the game is over)
 LaneKey = tuple[tuple[int, ...], int, tuple[int, ...]]
-Key = tuple[tuple[tuple[LaneKey, ...], ...], tuple[tuple[int, ...], ...], tuple[str, str]]
+Rolled = tuple[int, int] | None
+Key = tuple[tuple[tuple[LaneKey, ...], ...], tuple[tuple[int, ...], ...], tuple[str, str], Rolled]
 
 
 def picture_key(view: bd.BoneDuelView, names: tuple[str, str] | None = None) -> Key:
@@ -47,13 +53,15 @@ def picture_key(view: bd.BoneDuelView, names: tuple[str, str] | None = None) -> 
             knocked = tuple(last.knocked) if last is not None and last.seat != seat and last.column == column else ()
             mine.append((tuple(view.grids[seat][column]), placed, knocked))
         lanes.append(tuple(mine))
-    return tuple(lanes), tuple(tuple(s) for s in view.column_scores), names or (seat_name(0), seat_name(1))
+    rolled = (view.die, view.current) if view.die is not None and not view.over else None
+    return (tuple(lanes), tuple(tuple(s) for s in view.column_scores), names or (seat_name(0), seat_name(1)),
+            rolled)
 
 
 def _names(pen: ImageDraw.ImageDraw, names: tuple[str, str], side_width: int, width: int) -> None:
     """Each name over its own grid, the side's colour as a disc on the outer edge."""
     r = 13
-    cy = HEAD / 2 + 2
+    cy = HEAD / 2
     room = side_width - 3 * GAP - 2 * r
     face = font(NAME_FONT)
     for seat, (disc_x, text_x, anchor) in enumerate(((GAP + r, GAP + 2 * r + GAP, "lm"),
@@ -62,8 +70,24 @@ def _names(pen: ImageDraw.ImageDraw, names: tuple[str, str], side_width: int, wi
         pen.text((text_x, cy), fit_text(names[seat], room, NAME_FONT), font=face, fill=INK, anchor=anchor)
 
 
+def _rolled(pen: ImageDraw.ImageDraw, rolled: Rolled, left_edge: int) -> None:
+    """The die to place, between the names, ringed in its roller's colour, a point to their side."""
+    if rolled is None:
+        return
+    face, seat = rolled
+    x, y = left_edge + (MIDDLE - ROLLED) // 2, (HEAD - ROLLED) // 2
+    draw_die(pen, DieFace(str(face), fill=BONE, ring=SIDE_INK[seat]), x, y, ROLLED)
+    cy, tip = HEAD / 2, 14
+    if seat == 0:
+        base = x - 4
+        pen.polygon(((base - tip, cy), (base, cy - tip), (base, cy + tip)), fill=SIDE_INK[seat])
+    else:
+        base = x + ROLLED + 4
+        pen.polygon(((base + tip, cy), (base, cy - tip), (base, cy + tip)), fill=SIDE_INK[seat])
+
+
 def draw(key: Key) -> bytes:
-    lanes, scores, names = key
+    lanes, scores, names, rolled = key
     side_width = 3 * DIE + 4 * GAP  # one grid; the left one meets the middle here
     width = 2 * side_width + MIDDLE
     height = HEAD + 3 * DIE + 3 * GAP
@@ -71,6 +95,7 @@ def draw(key: Key) -> bytes:
     pen = ImageDraw.Draw(image)
     _names(pen, names, side_width, width)
     left_edge = side_width
+    _rolled(pen, rolled, left_edge)
     for lane in range(3):
         y = HEAD + lane * (DIE + GAP)
         for seat in (0, 1):

@@ -1,4 +1,4 @@
-"""Knucklebones at a Discord table: rune dice, the pending runes in order, and the score sheet.
+"""Knucklebones at a Discord table: rune dice, each named by its number, and the score sheets.
 
 The engine (rules/knucklebones/) decides everything; this module only draws it and offers
 its options as slash-command options.
@@ -6,6 +6,7 @@ its options as slash-command options.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -13,10 +14,10 @@ from discord import app_commands
 
 from bot.errors import guarded
 from bot.game_cog import GameCog
-from bot.games import GameSpec
+from bot.games import GameSpec, Page, Part
 from bot.models import Table
 from bot.pictures import Picture
-from bot.render import FIELD_VALUE, clip, safe
+from bot.render import clip, safe
 from cogs.knucklebones.pictures import dice_picture
 from rules import knucklebones as kb
 from rules.base import Event
@@ -24,100 +25,108 @@ from rules.base import Event
 if TYPE_CHECKING:
     from bot.client import Boneyard
 
-#: one rune per face, so a glance reads the rune and the number next to it confirms it
-RUNES = {1: "ᛁ", 2: "ᚱ", 3: "ᚷ", 4: "ᛞ", 5: "ᚠ", 6: "ᚺ"}
+NBSP = "\u00a0"
+WORD_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 #: what each rune does, for the legend behind Details
 RUNE_ACTIONS = {
     1: "does nothing by itself",
     2: "may be spent to reroll another die",
-    3: "adds and rolls an inactive die",
+    3: "adds an inactive die and rolls it",
     4: "may be spent to double another die",
     5: "adds an inactive die after scoring, if one is left",
-    6: "removes itself after scoring, unless that leaves too few",
-}
-SHORT_NAMES = {
-    "two_pairs": "Two Pairs",
-    "three_kind": "3 of a Kind",
-    "full_house": "Full House",
-    "four_kind": "4 of a Kind",
-    "all_different": "All Different",
-    "five_kind": "5 of a Kind",
-    "wild": "Wild",
+    6: "leaves the active dice after scoring, unless that leaves too few",
 }
 
 
-def rune(face: int | None) -> str:
-    return "?" if face is None else f"{RUNES[face]}{face}"
+def in_picture_order(view: kb.KnucklebonesView) -> list[kb.DieView]:
+    """The dice as the picture draws them: active first, then inactive, each by its number."""
+    return sorted(view.dice, key=lambda d: (not d.active, d.number))
 
 
-def die_word(die: kb.DieView) -> str:
-    """`ᚷ3`; struck through when spent, ×2 when doubled, ▶ when its rune is being decided."""
+def die_words(die: kb.DieView, *, marked: bool = True) -> str:
+    """"die 3: **4**, doubled": an active die by the number the picture and the buttons give
+    it, so two dice showing the same rune are told apart in words too."""
     if die.face is None:
-        return "new die"  # a 5 added it; it is rolled next turn
-    text = rune(die.face)
+        return f"die {die.number}: new, rolled next turn"  # a 5 added it
     if die.spent:
-        return f"~~{text}~~"
-    if die.counts_as > 1:
-        text += f"×{die.counts_as}"
+        face = f"~~{die.face}~~" if marked else str(die.face)
+        return f"die {die.number}: {face}, spent"
+    text = f"die {die.number}: " + (f"**{die.face}**" if marked else str(die.face))
+    if die.doubled:
+        text += ", doubled" if die.doubled == 1 else f", doubled {die.doubled} times"
     if die.pending:
-        text = f"▶{text}"
+        text += ", deciding now"
     return text
 
 
-def roll_line(view: kb.KnucklebonesView) -> str:
-    """The roll in one line of words: what the picture shows, for screen readers and search."""
-    active = [d for d in view.dice if d.active]
-    inactive = len(view.dice) - len(active)
-    spare = f" · {inactive} inactive" if inactive else ""
-    return " ".join(die_word(d) for d in active) + spare
+def dice_line(view: kb.KnucklebonesView, *, marked: bool = True) -> str:
+    """The dice in the picture's order: the active ones, then which are inactive. ``marked``:
+    in markdown, each die's words kept on one line (a phone wraps between dice only)."""
+    order = in_picture_order(view)
+    active = [die_words(d, marked=marked) for d in order if d.active]
+    if marked:
+        active = [words.replace(" ", NBSP) for words in active]
+    inactive = [f"die {d.number}" for d in order if not d.active]
+    rest = f"; inactive: {' and '.join(inactive) if len(inactive) <= 2 else ', '.join(inactive)}" if inactive else ""
+    return " · ".join(active) + rest
 
 
-def plain_roll(view: kb.KnucklebonesView) -> str:
-    words = []
-    for d in (d for d in view.dice if d.active):
-        if d.face is None:
-            words.append("a new die")
-            continue
-        state = " spent" if d.spent else f" doubled ×{d.counts_as}" if d.counts_as > 1 else ""
-        words.append(f"{d.face}{state}")
-    return "Active dice: " + ", ".join(words) + f"; {len(view.dice) - len(words)} inactive."
+def still_to_act(view: kb.KnucklebonesView) -> str:
+    """The dice whose runes act before scoring after this decision, in order."""
+    return ", ".join(f"die {view.dice[i].number} (a {view.dice[i].face})" for i in view.waiting)
 
 
-def next_runes(view: kb.KnucklebonesView) -> str:
-    """The runes still to act this turn, in order, as one short line."""
-    return ", ".join(rune(view.dice[i].face) for i in view.waiting)
-
-
-def chances(view: kb.KnucklebonesView, limit: int = 3) -> str:
-    """What the acting player would score with the dice as they lie, best first."""
-    if not view.preview:
-        return ""
-    names = {i.key: SHORT_NAMES.get(i.key, i.name) for i in view.items}
-    met = sorted(view.met, key=lambda k: -view.preview[k])
-    if not met:
-        return "nothing met (Wild is always open once)"
-    more = f" +{len(met) - limit}" if len(met) > limit else ""
-    return ", ".join(f"{names[k]} {view.preview[k]}" for k in met[:limit]) + more
-
-
-def score_lines(table: Table, view: kb.KnucklebonesView) -> list[str]:
+def score_lines(table: Table, view: kb.KnucklebonesView) -> str:
     """One short line per player, so six players read on a phone: the total and items left."""
     lines = []
     for sheet in view.sheets:
-        name = safe(table.seats[sheet.seat].name)
         left = len(view.items) - sheet.filled
-        mark = "▸ " if view.current_seat == sheet.seat else ""
-        lines.append(f"{mark}**{clip(name, 20)}** {sheet.total} · {left} left")
-    return lines
+        lines.append(f"**{clip(safe(table.seats[sheet.seat].name), 40)}**: {points(sheet.total)}, "
+                     f"{left} {'item' if left == 1 else 'items'} left")
+    return "\n".join(lines)
 
 
-def sheet_field(view: kb.KnucklebonesView, sheet: kb.SheetView) -> str:
-    cells = []
+def title_name(name: str) -> str:
+    """A name for a page's title, which shows both as a heading and as a menu's option: without
+    the characters markdown, links and mentions are made of, it reads the same in both."""
+    inside = WORD_UNDERSCORE.sub(" ", name)  # an underscore within a word formats nothing
+    kept = "".join(" " if c in "*~|`[]()<>#@\\:" else c for c in inside)
+    return " ".join(kept.split()) or "A player"
+
+
+def points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def sheet_lines(view: kb.KnucklebonesView, sheet: kb.SheetView) -> str:
+    """A score sheet, one line per item; an item not scored yet says so, and for the player
+    to act, what it would score with the dice as they lie."""
+    lines = []
     for item in view.items:
-        points = sheet.items.get(item.key)
-        name = SHORT_NAMES.get(item.key, item.name)
-        cells.append(f"{name} **{points}**" if points is not None else f"{name} ·")
-    return " | ".join(cells) + f"\n**Total {sheet.total}**"
+        scored = sheet.items.get(item.key)
+        if scored is not None:
+            lines.append(f"{item.name}: **{scored}**")
+            continue
+        line = f"{item.name}: not scored yet"
+        if sheet.seat == view.current_seat and item.key in view.preview:
+            now = view.preview[item.key]
+            line += f" (scores {now} now)" if item.key in view.met else " (not met now)"
+        lines.append(line)
+    return "\n".join(lines) + f"\n**Total: {points(sheet.total)}**"
+
+
+def items_text(view: kb.KnucklebonesView) -> str:
+    return "\n".join(
+        f"**{i.name}** ({'the sum of the dice' if i.points == 'sum' else points(i.points)}): {i.requirement}"
+        for i in view.items)
+
+
+def dice_legend() -> str:
+    runes = "\n".join(f"**{face}** {what}" for face, what in RUNE_ACTIONS.items())
+    return (f"Each die shows a rune, its number (1 to 6) in the corner, and its own number under it "
+            f"(die 1 to die 7), which the buttons use.\n{runes}\n\n"
+            "In the picture: an orange ring is the die being decided; a red cross, a die spent this "
+            "turn; x2, a doubled die; grey, an inactive die.")
 
 
 class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.KnucklebonesOptions]):
@@ -126,51 +135,54 @@ class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.K
     colour = discord.Colour.from_rgb(138, 94, 58)
     blurb = "Roll seven rune dice, bend them with their runes, fill a score sheet. 2–6 players, about 5 minutes a player."
 
-    def table_embed(self, table: Table, view: kb.KnucklebonesView) -> discord.Embed:
+    def table_parts(self, table: Table, view: kb.KnucklebonesView) -> list[Part]:
         if view.over:
-            return discord.Embed(title="Knucklebones: every sheet is full", colour=self.colour,
-                                 description=f"{view.turns_total} turns played. **Details** shows every sheet.")
+            return [Part(f"### Knucklebones · every sheet is full\n{view.turns_total} turns played. "
+                         "**Details** shows every sheet.")]
         who = safe(table.seats[view.current_seat or 0].name)
-        lines = [f"**{who}** rolled {roll_line(view)}"]
-        if view.pending is None:
-            could = chances(view)
-            if could:
-                lines.append(f"Could score: {could}")
-        else:
-            later = next_runes(view)
-            if later:
-                lines.append(f"Runes still to act: {later}")
-        lines.append("")
-        lines += score_lines(table, view)
-        return discord.Embed(title=f"Knucklebones · turn {view.turn} of {view.turns_total}",
-                             description=clip("\n".join(lines), 4096), colour=self.colour)
+        lines = [f"### Knucklebones · turn {view.turn} of {view.turns_total}",
+                 f"**{who}'s dice:** {dice_line(view)}"]
+        later = still_to_act(view)
+        if later:
+            lines.append(f"Still to act, in order: {later}.")
+        return [Part("\n".join(lines)), Part(score_lines(table, view))]
 
     def picture(self, table: Table, view: kb.KnucklebonesView) -> Picture | None:
         if view.over or not any(d.active and d.face is not None for d in view.dice):
             return None
-        return dice_picture(view, plain_roll(view))
+        return dice_picture(view, "Dice: " + dice_line(view, marked=False) + ".")
 
-    def details(self, table: Table, view: kb.KnucklebonesView, seat: int | None) -> list[discord.Embed]:
-        sheet = discord.Embed(title="Score sheets", colour=self.colour)
-        for s in view.sheets:
-            sheet.add_field(name=safe(clip(table.seats[s.seat].name, 256)), value=clip(sheet_field(view, s), FIELD_VALUE),
-                            inline=False)
-        legend = discord.Embed(title="The runes", colour=self.colour, description="\n".join(
-            f"**{rune(face)}** {what}" for face, what in RUNE_ACTIONS.items()
-        ) + "\n~~struck~~ = spent this turn · ×2 = doubled · ▶ = deciding now")
-        if not view.over:
-            could = chances(view, limit=len(view.items))
-            if could:
-                legend.add_field(name="Could score now", value=clip(could, FIELD_VALUE), inline=False)
-        return [sheet, legend]
+    def details_pages(self, table: Table, view: kb.KnucklebonesView, seat: int | None) -> list[Page]:
+        """The asker's sheet first (else the sheet of whoever is playing), then the others',
+        what each item needs, and what the dice and their marks mean."""
+        first = seat if seat is not None else view.current_seat if view.current_seat is not None else 0
+        order = [first] + [s.seat for s in view.sheets if s.seat != first]
+        pages = []
+        for s in order:
+            title = "Your sheet" if s == seat else f"{clip(title_name(table.seats[s].name), 60)}'s sheet"
+            pages.append(Page(title, [Part(sheet_lines(view, view.sheets[s]))]))
+        pages.append(Page("What each item needs", [Part(items_text(view))]))
+        pages.append(Page("The dice", [Part(dice_legend())]))
+        return pages
+
+    def rules_pages(self, options: kb.KnucklebonesOptions) -> list[Page]:
+        pages = [Page("How to play", [Part(kb.how_to_play(options))])]
+        pages += [Page(f"Rules: {title.lower()}", [Part(text)]) for title, text in kb.rules_sections(options)]
+        pages.append(Page("Words", [Part("\n".join(f"**{word}**: {meaning}" for word, meaning in kb.WORDS))]))
+        return pages
 
     def chapter(self, view: kb.KnucklebonesView) -> str:
         return "Game over" if view.over else f"Turn {view.turn}"
 
+    def opens_chapter(self, event: Event) -> bool:
+        """A turn begins with its roll, which the move that ends the turn before makes: the log
+        files the roll, and the runes that act by themselves after it, under the new turn."""
+        return event.kind == "roll"
+
     def story(self, table: Table, view: kb.KnucklebonesView, events: list[Event]) -> str | None:
         """A turn in a line: what was scored (the runes that led there are in /game log)."""
         scored = [kb.event_text(e.kind, e.seats, e.data) for e in events if e.kind in ("score", "timeout")]
-        return " · ".join(scored) if scored else super().story(table, view, events)
+        return "; ".join(line.rstrip(".") for line in scored) if scored else super().story(table, view, events)
 
     def action_label(self, view: kb.KnucklebonesView, action: kb.KnucklebonesAction) -> str:
         return kb.action_label(view, action)
@@ -185,10 +197,10 @@ class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.K
     def prompt(self, table: Table, view: kb.KnucklebonesView, seat: int) -> str:
         if view.pending is not None:
             return view.pending.prompt
-        return "your turn: pick the item to score (green ones are met; an unmet one scores 0)."
+        return "pick an item to score: the green ones are met; one not met scores 0."
 
-    def rules_text(self, options: kb.KnucklebonesOptions) -> str:
-        return kb.rules_summary(options)
+    def score_text(self, score: int) -> str:
+        return points(score)
 
     def option_lines(self, options: kb.KnucklebonesOptions) -> list[str]:
         lines = []

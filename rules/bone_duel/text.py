@@ -1,4 +1,4 @@
-"""Bone Duel in words: the log's line for each event and the rules summary.
+"""Bone Duel in words: the log's line for each event, the rules and the game's own words.
 
 An event's line is made from its kind, seats and figures alone (``event_text``), so the log and
 a cog that tells the same thing say the same words; seats are "Seat N" (the host puts names in).
@@ -20,7 +20,7 @@ def column_name(column: int) -> str:
     return f"{COLUMN_NAMES[column]} column"
 
 
-def _faces(faces: list[int]) -> str:
+def faces_text(faces: list[int]) -> str:
     """"a 4", "two 4s", "three 4s"."""
     face = faces[0]
     return f"a {face}" if len(faces) == 1 else f"{('two', 'three')[len(faces) - 2]} {face}s"
@@ -44,7 +44,7 @@ def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> st
         return (f"{who} places a {data['face']} in the {column_name(data['column'])} "
                 f"(total {data['score_after']}).")
     if kind == "knock":
-        return (f"{who}'s {data['faces'][0]} knocks {_faces(data['faces'])} out of "
+        return (f"{who}'s {data['faces'][0]} knocks {faces_text(data['faces'])} out of "
                 f"{seat_name(seats[1])}'s {column_name(data['column'])} "
                 f"(total {data['victim_after']}).")
     raise ValueError(f"no words for a {kind!r} event: {dict(data)}")
@@ -81,3 +81,33 @@ def rules_summary(options: BoneDuelOptions | None = None) -> str:
 {match}
 **Timeout**: the die goes into the leftmost column with room.
 """
+
+
+def how_to_play(options: BoneDuelOptions | None = None) -> str:
+    """The essentials on one phone screen."""
+    options = options or BoneDuelOptions()
+    knock = ("**Knock-outs:** every die of the same number in your rival's facing column is removed."
+             if options.knockouts else "**No knock-outs** at this table: dice stay where they are.")
+    match = ("\n**Best of three:** the first to win two games wins the match." if options.best_of_three
+             else "")
+    return f"""Two players, a grid of {COLUMNS} columns each, one die.
+
+**Your turn:** the die is rolled for you; put it in one of your columns that has room.
+{knock}
+**Scoring:** a column scores the sum of its dice, but matching dice multiply: a number twice scores number × 2 × 2 (two 4s: 16), three times number × 3 × 3.
+**End:** as soon as either grid is full ({COLUMNS * ROWS} dice); the higher total wins.{match}
+
+In the picture your grid is on your side, next to your name; each column faces your rival's on the same line, with both scores between. The buttons say what each column adds and knocks out."""
+
+
+#: the game's own words, as the glossary page explains them
+WORDS: tuple[tuple[str, str], ...] = (
+    ("Column", f"one of your {COLUMNS} places for dice (left, middle, right), up to {ROWS} dice each. "
+               "The picture draws each column as a line across, left on top."),
+    ("Facing column", "your rival's column of the same name, on the same line of the picture."),
+    ("Knock out", "placing a die removes every die of that number from your rival's facing column."),
+    ("Column score", "the sum of its dice, matching dice multiplied: 2, 2, 5 scores 2 × 2 × 2 + 5 = 13."),
+    ("Total", "your three column scores added up; the higher total wins."),
+    ("Grid", f"a player's {COLUMNS} columns; the game ends when one grid holds {COLUMNS * ROWS} dice."),
+    ("Best of three", "a match option: the first to win two games; the loser of a game starts the next."),
+)

@@ -48,14 +48,14 @@ from rules.knucklebones.scoring import (
     timeout_item,
     totals,
 )
-from rules.knucklebones.text import action_label, event_text, rules_summary
+from rules.knucklebones.text import WORDS, action_label, event_text, how_to_play, rules_sections, rules_summary
 
 __all__ = [
     "ADD", "ADD_AFTER", "AIM_RATE", "DOUBLE", "ENGINE", "FACES", "ITEMS", "MAX_SEATS",
     "POOL_SIZE", "PRE_SCORING", "REMOVE_AFTER", "REROLL", "SHEET", "START_ACTIVE", "WILD_MEAN",
-    "ActionKind", "Die", "DieView", "Hand", "ItemView", "KnucklebonesAction",
+    "WORDS", "ActionKind", "Die", "DieView", "Hand", "ItemView", "KnucklebonesAction",
     "KnucklebonesEngine", "KnucklebonesOptions", "KnucklebonesState", "KnucklebonesView",
     "PendingView", "Phase", "ScoreItem", "ScoreSheet", "SheetView", "action_label", "best_item",
-    "evaluate", "event_text", "hand_meets", "hand_of", "hand_points", "keep_value", "meets",
-    "rules_summary", "start_turn", "timeout_item", "totals", "turns_total",
+    "evaluate", "event_text", "hand_meets", "how_to_play", "hand_of", "hand_points", "keep_value", "meets",
+    "rules_sections", "rules_summary", "start_turn", "timeout_item", "totals", "turns_total",
 ]

@@ -71,7 +71,8 @@ def action_label(view: KnucklebonesView, action: KnucklebonesAction) -> str:
     """A short button label (under 80 characters) for one legal action."""
     dice = {d.id: d for d in view.dice}
     if action.kind in ("skip_reroll", "skip_double"):
-        return f"Keep the {dice[action.die].face if action.die is not None else '?'}"
+        die = dice[action.die] if action.die is not None else None
+        return f"Keep die {die.number if die else '?'} ({die.face if die else '?'})"
     if action.kind in ("reroll", "double"):
         target = dice[action.target] if action.target is not None else None
         verb = "Reroll" if action.kind == "reroll" else "Double"
@@ -82,19 +83,35 @@ def action_label(view: KnucklebonesView, action: KnucklebonesAction) -> str:
 
 
 def _points_text(item: ScoreItem) -> str:
-    return "sum of runes" if item.points == "sum" else str(item.points)
+    return "the sum of the dice" if item.points == "sum" else f"{item.points} points"
 
 
-def rules_summary(options: KnucklebonesOptions | None = None) -> str:
-    """The rulebook turn, the score sheet and the rulings in force, for the rules command."""
+def how_to_play(options: KnucklebonesOptions | None = None) -> str:
+    """The essentials on one phone screen: enough to play a first turn."""
+    options = options or KnucklebonesOptions()
+    items = len(SHEET.items)
+    return f"""Seven rune dice and a score sheet of {items} items; the highest total wins. Each die shows a rune with its number (1 to 6) in the corner. Five dice start active, two inactive.
+
+**Your turn**
+1. Your active dice are rolled.
+2. Runes act, lowest first: a **2** may reroll another die, a **3** adds an inactive die, a **4** may double another die. Spending a 2 or a 4 is your choice.
+3. Score one item of your sheet that is still open: 0 if the dice do not meet it.
+4. After scoring, each **5** adds an inactive die for the next turn and each **6** leaves, as long as at least **{options.min_active}** active dice remain.
+5. The active dice pass to the next player.
+
+Everyone plays {items} turns, one per item. Each button says what it would do; the picture numbers each die as the buttons do. **Details** shows your sheet."""
+
+
+def rules_sections(options: KnucklebonesOptions | None = None) -> list[tuple[str, str]]:
+    """The full rules as (title, text) sections, each short enough for one phone screen: the
+    rulebook turn, the score sheet and the rulings in force."""
     options = options or KnucklebonesOptions()
     sheet = "\n".join(f"- **{i.name}** ({_points_text(i)}): {i.requirement}" for i in SHEET.items)
     stacking = ("a die may be doubled again (each double doubles what it counts)"
                 if options.stack_doubles else "each die at most once")
     players = "1-6 players (solo allowed)" if options.solo else "2-6 players"
-    return f"""**Knucklebones** (rules v0.1): seven rune dice, five active and two inactive at the start.
+    turn = """**Knucklebones** (rules v0.1): seven rune dice, five active and two inactive at the start.
 
-**Your turn**
 1. Roll all active dice.
 2. Runes before scoring, lowest rune first:
  - **2**: you may spend it to reroll another die.
@@ -103,18 +120,38 @@ def rules_summary(options: KnucklebonesOptions | None = None) -> str:
 3. Score one open item of your sheet (0 if its requirement isn't met; you must choose one).
 4. After scoring: every **5** adds an inactive die (rolled next turn), then every **6** removes itself.
 5. The active dice pass to the next player.
-A spent die is out for the rest of your turn: it can't be spent again, targeted or scored.
-
-**Score sheet** ({len(SHEET.items)} items, so {len(SHEET.items)} turns each)
-{sheet}
-
-**House rulings**
-- Only unspent dice count; a doubled die counts as two of its rune, for Wild too.
+A spent die is out for the rest of your turn: it can't be spent again, targeted or scored."""
+    sheet_text = f"{len(SHEET.items)} items, so {len(SHEET.items)} turns each.\n{sheet}"
+    rulings = f"""- Only unspent dice count; a doubled die counts as two of its rune, for Wild too.
 - Runes act from 1 to 6; a rerolled or added die brings its own rune, lowest first. After scoring, 5s act before 6s.
 - Doubling: {stacking}.
 - Added dice stay active until a 6 removes them; spent dice are still passed on.
 - There are always at least **{options.min_active}** active dice; a 6 at that floor stays.
 - All Different needs at least 5 dice, none doubled; Two Pairs and Full House need different runes.
 - {players}; a random player starts; the highest total wins, and ties share the win.
-- Timeout: no dice are spent, then the highest-value item met is scored (else Wild, else the cheapest open item for 0).
-"""
+- Timeout: no dice are spent, then the highest-value item met is scored (else Wild, else the cheapest open item for 0)."""
+    return [("Your turn", turn), ("Score sheet", sheet_text), ("House rulings", rulings)]
+
+
+def rules_summary(options: KnucklebonesOptions | None = None) -> str:
+    """The full rules in one text: every section under its title."""
+    return "\n\n".join(f"**{title}**\n{text}" for title, text in rules_sections(options))
+
+
+#: the game's own words, as the glossary page explains them
+WORDS: tuple[tuple[str, str], ...] = (
+    ("Rune", "the symbol a die shows, its number (1 to 6) in the corner; words name it by "
+             "number (\"a 4\")."),
+    ("Die 1 to die 7", "each die's own number, under it in the picture and on the buttons; two dice "
+                       "showing the same rune are told apart by it."),
+    ("Active, inactive", "active dice are rolled and scored; inactive ones (grey) wait for a 3 or a 5 "
+                         "to add them."),
+    ("Spend", "use a 2 to reroll another die, or a 4 to double one. A spent die (crossed out) does "
+              "not score this turn."),
+    ("Doubled", "marked x2: counts as two dice of its rune, for Wild too."),
+    ("Deciding now", "the die with the orange ring: its 2 or 4 waits for a choice."),
+    ("Item", "a line of the score sheet, such as Two Pairs; each is scored once."),
+    ("Met", "the dice meet an item's requirement: it scores its points (a green button); an item "
+            "not met scores 0."),
+    ("Wild", "always met: the sum of the dice."),
+)

@@ -4,10 +4,11 @@ bot rendered."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from tests.e2e import play
-from tests.e2e.channel import Audit, actor, clean, finished, live_table, next_table, settle
+from tests.e2e.channel import Audit, actor, clean, finished, is_table, live_table, lobby_seats, next_table, said, settle, texts, top
 from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, running_bot, running_fake
 
 CHANNEL = "games"
@@ -38,8 +39,13 @@ async def test_two_friends_play_a_duel_on_their_phones(tmp_path: Path) -> None:
         players = [fd.add_user(n) for n in ("ann", "bob")]
         async with running_bot(fd, {}, tmp_path / "duel.sqlite3") as bot:
             table = await open_duel(fd, players[0], players[1:])
-            text = json.dumps(table["embeds"])
-            assert "Ann" in text and "Bob" in text and "attachment://duel.png" in text
+            assert "Ann" in said(table) and "Bob" in said(table)
+            assert "attachment://duel.png" in json.dumps(table["components"])
+            # the die to place is in the question, and the picture (its words say so) names both
+            die = re.search(r"you rolled a \*\*(\d)\*\*", top(table))
+            assert die is not None
+            alt = json.dumps(table["components"])
+            assert f"has a {die.group(1)} to place" in alt and "Ann:" in alt and "Bob:" in alt
             labels = [b["label"] for b in lanes(fd, table)]
             assert [label.split(":")[0] for label in labels] == ["Left", "Middle", "Right"]
             assert all("+" in label for label in labels), labels
@@ -47,8 +53,13 @@ async def test_two_friends_play_a_duel_on_their_phones(tmp_path: Path) -> None:
             audit.look({actor(table, players).id})
             final = await play_to_end(fd, players, audit)
             assert finished(final)
-            standings = json.dumps(final["embeds"])
-            assert "Final standings" in standings and "points" in standings
+            assert "Final standings" in said(final) and "points" in said(final)
+            assert said(final).count("🏆") == 1  # the winner is named once
+            # each turn became a line of history that says what was placed; the table below
+            # it never repeats that
+            lines = [said(m) for m in fd.messages(CHANNEL) if not is_table(m)][1:]  # the lobby first
+            assert len(lines) >= 9 and all(re.match(r"\S.* put a \d in the \w+ column", line) for line in lines), lines
+            assert not any("put a" in said(m) for m in fd.messages(CHANNEL) if is_table(m))
             assert audit.unnotified == [] and audit.missing_pictures == [] and audit.busy_steps == []
             assert audit.turn_changes >= 9  # nine placements each at least; knock-outs make more
             audit.assert_targets(median=500, most=700)
@@ -63,7 +74,7 @@ async def test_a_best_of_three_match_against_the_bot(tmp_path: Path) -> None:
         async with running_bot(fd, {}, tmp_path / "duel.sqlite3") as bot:
             lobby = await (await fd.slash(ann, CHANNEL, "bone-duel new",
                                           {"vs_bot": True, "best_of_three": True})).response_message()
-            assert "Bot 1" in json.dumps(lobby["embeds"])
+            assert "2. Bot 1" in lobby_seats(lobby)
             await (await fd.click(ann, lobby, next(b["custom_id"] for b in fd.buttons(lobby)
                                                     if b["label"] == "Start"))).wait_response()
             await next_table(fd, CHANNEL)
@@ -74,12 +85,12 @@ async def test_a_best_of_three_match_against_the_bot(tmp_path: Path) -> None:
                 assert table is not None
                 if finished(table):
                     break
-                games_seen.add(table["embeds"][0]["title"])
+                games_seen.add(texts(table)[1].splitlines()[0])
                 await click_once(fd, [ann])
             table = live_table(fd, CHANNEL)
             assert table is not None and finished(table)
-            assert "match is over" in table["embeds"][0]["title"]
-            assert {"Bone Duel · game 1", "Bone Duel · game 2"} <= games_seen, games_seen
+            assert "match is over" in said(table) and said(table).count("🏆") == 1
+            assert {"### Bone Duel · game 1", "### Bone Duel · game 2"} <= games_seen, games_seen
         clean(fd, bot)
 
 
@@ -115,9 +126,9 @@ async def test_time_running_out_places_the_die_in_the_leftmost_lane_with_room(tm
             table = await open_duel(fd, players[0], players[1:])
             late = actor(table, players)
             notice = await fd.wait_until(
-                lambda: next((m for m in fd.messages(CHANNEL) if "Time ran out" in (m.get("content") or "")), None),
+                lambda: next((m for m in fd.messages(CHANNEL) if "Time ran out" in said(m)), None),
                 timeout=6)
-            assert late.name.title() in notice["content"]
+            assert late.name.title() in top(notice)
             log = await (await fd.slash(players[0], CHANNEL, "game log")).response_message()
             assert "top" in log["embeds"][0]["description"].lower() or "left" in log["embeds"][0]["description"]
         clean(fd, bot)

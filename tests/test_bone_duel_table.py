@@ -1,0 +1,108 @@
+"""What the Bone Duel table shows: both grids as a picture that names the players and shows the
+die to place, the totals in words, a history line per turn, and Details and the rules a page a
+screen."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bot import present
+from bot.models import Book, Table
+from bot.step import Moment
+from cogs.bone_duel import SPEC
+from cogs.bone_duel.pictures import picture_key
+from rules.bone_duel import ENGINE, BoneDuelAction, BoneDuelOptions, BoneDuelState
+from tests import kit
+
+A = BoneDuelAction
+NAMES = ["Ann", "Bob"]
+#: about one phone screen of text, the host's measure of a page of Details or of the rules
+SCREEN = 900
+
+
+def staged(mine: Sequence[Sequence[int]], theirs: Sequence[Sequence[int]], die: int, *,
+           then: Sequence[int] = (), **options: bool) -> BoneDuelState:
+    """Seat 0 to place a rolled ``die`` with grids ``mine`` and ``theirs``."""
+    state = ENGINE.new_game(2, BoneDuelOptions(**options), seed=7)
+    state.grids = [[list(c) for c in mine], [list(c) for c in theirs]]
+    state.current = state.starter = 0
+    state.die = die
+    state.dice.forced = list(then)
+    return state
+
+
+def table_for(state: BoneDuelState, status: str = "active") -> Table:
+    return kit.table_for(state, NAMES, game=ENGINE.key, id=1, status=status)
+
+
+def shown(state: BoneDuelState, status: str = "active") -> present.Shown:
+    return present.table_message(Moment(SPEC, table_for(state, status)), Book())
+
+
+def test_the_table_asks_with_the_die_and_the_picture_shows_it_and_both_names() -> None:
+    state = staged([[4], [], [2]], [[4, 4], [1], []], die=4)
+    table = shown(state)
+    assert kit.top(table) == "<@1>: you rolled a **4**: pick the column to put it in."
+    words = kit.words(table)
+    assert "🔵 **Ann**: 6 points" in words and "🔴 **Bob**: 17 points" in words
+    assert kit.labels(table) == ["Left: +12, knocks out two 4s", "Middle: +4", "Right: +4", "Details"]
+    picture = SPEC.picture(table_for(state), ENGINE.view(state, None))
+    assert picture is not None and picture.draw().startswith(b"\x89PNG\r\n\x1a\n")
+    key = picture_key(ENGINE.view(state, None), ("Ann", "Bob"))
+    assert picture.key == ("duel", key) and key[2] == ("Ann", "Bob") and key[3] == (4, 0)
+    assert "Ann has a 4 to place" in picture.description
+
+
+def test_a_history_line_tells_the_turn_and_the_table_below_does_not_repeat_it() -> None:
+    state = staged([[4], [], [2]], [[4, 4], [1], []], die=4, then=(3,))
+    table = table_for(state)
+    state, events = ENGINE.apply(state, 0, A(column=0))
+    line = present.history_line(table, SPEC.chapter(ENGINE.view(state, None)),
+                                SPEC.story(table, ENGINE.view(state, None), events))
+    assert line == "Ann put a 4 in the left column, knocking out Bob's two 4s."  # no heading to learn
+    below = kit.words(shown(state))
+    assert "left column" not in below and "knock" not in below
+
+
+def test_the_end_names_the_winner_once_and_the_match_its_games() -> None:
+    state = staged([[6, 6], [5, 5, 5], [4, 4, 4]], [[1], [2], [3]], die=6, then=())
+    state, _ = ENGINE.apply(state, 0, A(column=0))
+    assert ENGINE.is_over(state)
+    words = kit.words(shown(state, "finished"))
+    assert words.count("🏆") == 1 and words.count("Ann") == 1  # pinged once, then in the standings
+    assert "the game is over" in words and "Final standings" in words
+
+    match = staged([[6, 6], [5, 5, 5], [4, 4, 4]], [[1], [2], [3]], die=6, then=(2,), best_of_three=True)
+    match, events = ENGINE.apply(match, 0, A(column=0))
+    headline = SPEC.headline(table_for(match), ENGINE.view(match, None), events)
+    assert headline is not None and re.fullmatch(r"🏆 Seat 1 wins game 1, \d+ to 6\.", headline)
+    assert SPEC.chapter(ENGINE.view(match, None)) == "Game 2"
+    details = SPEC.details_pages(table_for(match), ENGINE.view(match, None), 1)
+    assert [p.title for p in details] == ["Both grids", "The match"]
+    assert "Game 1: Ann won\nGame 2: being played" in details[1].parts[0].text
+
+
+def test_details_show_the_askers_grid_first_column_by_column() -> None:
+    state = staged([[4], [], [2, 2, 5]], [[4, 4], [1], []], die=3)
+    pages = SPEC.details_pages(table_for(state), ENGINE.view(state, None), 1)
+    grids = [p.text for p in pages[0].parts]
+    assert grids[0].startswith("🔴 **Bob**: 17 points") and grids[1].startswith("🔵 **Ann**: 17 points")
+    assert "Left: 4 = 4\nMiddle: empty\nRight: 2, 2, 5 = 13" in grids[1]
+    assert all(len("\n".join(p.text for p in page.parts)) <= SCREEN for page in pages)
+
+
+def test_the_rules_are_how_to_play_on_one_screen_the_full_rules_and_the_words() -> None:
+    for options in (BoneDuelOptions(), BoneDuelOptions(best_of_three=True, knockouts=False)):
+        pages = SPEC.rules_pages(options)
+        assert pages[0].title == "How to play" and pages[1].title.startswith("Full rules")
+        assert pages[-1].title == "Words"
+        for page in pages:
+            assert len("\n".join(p.text for p in page.parts)) <= SCREEN, page.title
+    plain, match = SPEC.rules_pages(BoneDuelOptions())[0], SPEC.rules_pages(BoneDuelOptions(best_of_three=True,
+                                                                                           knockouts=False))[0]
+    assert "Knock-outs" in plain.parts[0].text and "Best of three" not in plain.parts[0].text
+    assert "No knock-outs" in match.parts[0].text and "Best of three" in match.parts[0].text
+    glossary = SPEC.rules_pages(BoneDuelOptions())[-1].parts[0].text
+    for word in ("Column", "Facing column", "Knock out", "Column score"):
+        assert f"**{word}**" in glossary
