@@ -30,11 +30,10 @@ def log_text(entries: list[LogEntry], limit: int = 4000) -> str:
     oldest are dropped, never the newest."""
     blocks: list[tuple[str, list[str]]] = []
     for entry in entries:
-        if not entry.events:
-            continue
-        if not blocks or blocks[-1][0] != entry.chapter:
-            blocks.append((entry.chapter, []))
-        blocks[-1][1].extend(entry.events)
+        for chapter, texts in entry.by_chapter():
+            if not blocks or blocks[-1][0] != chapter:
+                blocks.append((chapter, []))
+            blocks[-1][1].extend(texts)
     lines: list[str] = []
     for chapter, events in blocks:
         if chapter:

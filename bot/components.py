@@ -243,7 +243,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
 
 
 class PageSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=r"bn:page:(?P<gid>\d+):(?P<book>[a-z]+)"):
+                 template=r"bn:page:(?P<gid>\d+):(?P<book>[a-z_]+)"):
     """Which page of Details or of the rules a private answer shows: each page fits a phone
     screen, and the others are a tap away."""
 

@@ -148,6 +148,12 @@ class GameSpec(Generic[V, A, O]):
         Seat 1": "Seat N" becomes the player's name)."""
         return ""
 
+    def opens_chapter(self, event: Event) -> bool:
+        """Whether this event begins the next chapter although the move that made it belongs
+        to the one before (the roll that the last move of a turn makes for the next player):
+        /game log files it, and what follows in that move, under the new chapter."""
+        return False
+
     def story(self, table: Table, view: V, events: list[Event]) -> str | None:
         """One line for history: what happened while a table was live, from its events and the
         public ``view`` after them ("Seat N" names are replaced by the host). None: the line

@@ -164,7 +164,8 @@ class Lobby:
         """A new lobby with the same players and options, seats in reverse order (KB-7), so the
         table does not have to gather again. Whoever asks hosts it."""
         async with self.turn(interaction, game_id):
-            old = (await self.load(game_id, interaction))[0].table
+            ended, book = await self.load(game_id, interaction)
+            old = ended.table
             if old.live:
                 raise Refusal("This game is still going.")
             if old.seat_of(interaction.user.id) is None and interaction.user.id != old.host_id:
@@ -175,9 +176,11 @@ class Lobby:
                               seats=seats, timer_seconds=old.timer_seconds, host_plays=old.host_plays,
                               # a game-master runs the next game too, whoever asked for it
                               host_id=None if old.host_plays else old.host_id)
-        if interaction.message is not None:
+        if interaction.message is not None:  # the final table stays, without its Rematch button
             try:
-                await interaction.message.edit(view=None)
+                shown = present.table_message(ended, book, rematch=False)
+                await interaction.message.edit(**await self.deliverer.kwargs(
+                    shown, edit=True, legacy=legacy_message(interaction.message)))
             except discord.HTTPException:
                 log.info("could not remove the rematch button of game %s", game_id)
 

@@ -98,3 +98,25 @@ class LogEntry(BaseModel):
     events: list[str]
     #: the turn or round the move belongs to, so /game log can group moves under it
     chapter: str = ""
+
+    def by_chapter(self) -> list[tuple[str, list[str]]]:
+        """The move's events under the chapters they belong to. A move that ends a turn may
+        also begin the next (the next player's roll): from its ``NEXT_CHAPTER`` mark on, the
+        events belong to the chapter the mark names."""
+        out: list[tuple[str, list[str]]] = [(self.chapter, [])]
+        for text in self.events:
+            if text.startswith(NEXT_CHAPTER):
+                out.append((text.removeprefix(NEXT_CHAPTER), []))
+            else:
+                out[-1][1].append(text)
+        return [(chapter, texts) for chapter, texts in out if texts]
+
+    @property
+    def texts(self) -> list[str]:
+        """What happened, in words (without chapter marks)."""
+        return [text for text in self.events if not text.startswith(NEXT_CHAPTER)]
+
+
+#: an event text that starts a new chapter within one move's events (what follows is filed
+#: under the chapter after the mark); stored with the events, so the log needs no new column
+NEXT_CHAPTER = "\u241e"

@@ -368,9 +368,10 @@ def lobby_message(spec: GameSpec[Any, Any, Any], table: Table, notice: str | Non
 
 
 def table_message(moment: Moment, book: Book, *, notice: str | None = None, headline: str | None = None,
-                  last_words: bool = False) -> Shown:
+                  last_words: bool = False, rematch: bool = True) -> Shown:
     """The public table: what is asked and of whom, the game's blocks, the picture, and the
-    controls of whoever acts in the open."""
+    controls of whoever acts in the open. ``rematch=False``: a final table whose rematch was
+    asked for already."""
     spec, table, engine = moment.spec, moment.table, moment.engine
     top: list[str | None] = [headline, notice]
     gid = table.id or 0
@@ -386,14 +387,15 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
     public = moment.public
     parts = spec.table_parts(table, public)
     picture = spec.picture(table, public)
-    controls: list[discord.ui.Item[Any]] = []
     accessories: dict[int, discord.ui.Item[Any]] = {}
     after: list[discord.ui.Item[Any]] = []
+    controls: list[discord.ui.Item[Any]] = []
 
     if table.status == "finished":
         standings, winners = standings_part(moment)
         top.append(winners)
-        shown = _message(top, parts + [standings], picture, [RematchButton(gid), DetailsButton(gid)],
+        controls = [RematchButton(gid)] if rematch else []
+        shown = _message(top, parts + [standings], picture, controls + [DetailsButton(gid)],
                          f"Game #{table.id}", spec.colour, pings=True)
         if last_words:
             _ride(shown, _last_words(moment))
@@ -574,12 +576,15 @@ def pages_message(moment: Moment, book: str, pages: list[Page], current: int) ->
     controls: list[discord.ui.Item[Any]] = []
     if len(pages) > 1:
         controls.append(PageSelect(gid, book, [p.title for p in pages], current))
-    heading = f"### {page.title}" + (f"  ·  page {current + 1} of {len(pages)}" if len(pages) > 1 else "")
+    heading = f"### {safe(page.title)}" + (f"  ·  page {current + 1} of {len(pages)}" if len(pages) > 1 else "")
     return _message([heading], page.parts, page.picture, controls, None, moment.spec.colour)
 
 
 def details_pages(moment: Moment, seat: int | None, recent: list[str]) -> list[Page]:
-    pages = moment.spec.details_pages(moment.table, moment.view(seat), seat)
+    """Details for whoever asks (``seat``: theirs, None for a spectator): their own view where
+    the game has secrets, else the public one, and their seat, so their sheet comes first."""
+    seen = moment.view(seat) if moment.engine.has_private_view() else moment.public
+    pages = moment.spec.details_pages(moment.table, seen, seat)
     if recent:
         pages.append(Page("Latest moves", [Part(clip("\n".join(f"· {line}" for line in recent), 1500)),
                                            Part("-# /game log has the whole game, newest last")]))

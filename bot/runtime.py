@@ -344,9 +344,9 @@ class TableRuntime(Lobby):
     async def _details(self, now: Moment, user_id: int) -> list[Page]:
         if now.state is None:
             raise Refusal("The game has not started yet.")
-        seat = now.table.seat_of(user_id) if now.spec.engine.has_private_view() else None
+        seat = now.table.seat_of(user_id)
         moves = await self.store.recent_log(now.table.id or 0, limit=RECENT_EVENTS)
-        recent = [text for entry in moves for text in entry.events][-RECENT_EVENTS:]
+        recent = [text for entry in moves for text in entry.texts][-RECENT_EVENTS:]
         return present.details_pages(now, seat, recent)
 
     async def show_details(self, interaction: discord.Interaction, game_id: int) -> None:

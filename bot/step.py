@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from bot import stamps
 from bot.errors import Refusal
 from bot.games import GameSpec
-from bot.models import LogEntry, Table
+from bot.models import NEXT_CHAPTER, LogEntry, Table
 from bot.render import and_list, safe, seat_names
 from rules.base import Chooser, Event, GameError
 
@@ -58,6 +58,10 @@ class Moment:
     @cached_property
     def public(self) -> BaseModel:
         return self.view(None)
+
+    def known(self, seat: int | None, view: BaseModel) -> None:
+        """A view of this very state read elsewhere already."""
+        self._views[seat] = view
 
     def view(self, seat: int | None) -> BaseModel:
         seen = self._views.get(seat)
@@ -216,10 +220,14 @@ class _Trail:
         self.throughout: set[int] | None = set(before.acting) if before.state is not None else None
         #: the chapter the next move is made in; None: not yet read off the state
         self._chapter: str | None = before.chapter if before.state is not None else None
+        #: the last state whose public view was read here, and that view (the step's result
+        #: reuses it rather than reading it again)
+        self.seen: tuple[BaseModel, BaseModel] | None = None
 
     def _chapter_of(self, state: BaseModel) -> str:
         if self._chapter is None:
-            self._chapter = seat_names(self.table, self.spec.chapter(self.engine.view(state, None)))
+            self.seen = (state, self.engine.view(state, None))
+            self._chapter = seat_names(self.table, self.spec.chapter(self.seen[1]))
         return self._chapter
 
     def apply(self, state: BaseModel, seat: int, action: BaseModel | None) -> BaseModel:
@@ -234,9 +242,16 @@ class _Trail:
             state, events = engine.apply(state, seat, action)
             payload = action.model_dump(mode="json")
         self._chapter = None  # a new state: its chapter is read only if another move follows
+        texts = [seat_names(table, e.text) for e in events]
+        opening = next((i for i, e in enumerate(events) if self.spec.opens_chapter(e)), None)
+        if opening is not None:  # the rest of this move belongs to the chapter it opens
+            self.seen = (state, self.engine.view(state, None))
+            self._chapter = seat_names(table, self.spec.chapter(self.seen[1]))
+            if self._chapter != chapter:
+                texts.insert(opening, NEXT_CHAPTER + self._chapter)
         self.entries.append(LogEntry(
             version=table.version + len(self.entries) + 1, seat=seat, user_id=table.seats[seat].user_id,
-            action=payload, events=[seat_names(table, e.text) for e in events], chapter=chapter,
+            action=payload, events=texts, chapter=chapter,
         ))
         self.events += events
         if self.throughout is not None:
@@ -279,6 +294,8 @@ def _result(trail: _Trail, table: Table, state: BaseModel | None, now: float, *,
             for o in engine.outcomes(state)
         ]
     after = Moment(trail.spec, table, state)
+    if trail.seen is not None and trail.seen[0] is state:
+        after.known(None, trail.seen[1])
     table.deadline = _deadline(after, now)
     throughout = trail.throughout or set()
     newly = [s for s in after.humans if s not in throughout]

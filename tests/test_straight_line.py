@@ -179,3 +179,26 @@ def test_a_step_nobody_can_see_costs_the_channel_nothing() -> None:
     assert [type(op) for op in plan.channel] == [present.Edit]
     scrolled = present.present(noticed, Channel(book, scrolled=True), NOBODY)
     assert [type(op) for op in scrolled.channel] == [Post] and scrolled.channel[0].strip == 77  # type: ignore[union-attr]
+
+
+def test_the_roll_that_ends_a_turn_is_logged_under_the_turn_it_begins() -> None:
+    """Knucklebones: the move that scores also rolls for the next player. /game log files the
+    score under the turn that ends and the roll under the turn it begins."""
+    from bot.commands import log_text
+
+    before = _moment(_knucklebones_table())
+    seat = before.acting[0]
+    for _ in range(20):
+        result = step.play(before, seat, before.legal(seat)[-1], 0.0)
+        if result.newly:
+            break
+        before = result.after
+    assert result.newly
+    ending = result.entries[-1]
+    chapters = [chapter for chapter, _ in ending.by_chapter()]
+    assert chapters == [before.chapter, result.after.chapter] and chapters[0] != chapters[1], chapters
+    (_, scored), (_, rolled) = ending.by_chapter()
+    assert any("scored" in t for t in scored) and any("rolled" in t or "roll" in t for t in rolled), (scored, rolled)
+    assert not any(t.startswith("\u241e") for t in ending.texts)
+    text = log_text(result.entries)
+    assert text.index(f"**{result.after.chapter}**") < text.index(rolled[0])
