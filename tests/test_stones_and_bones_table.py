@@ -351,6 +351,17 @@ def test_a_history_line_tells_what_happened_and_nothing_the_next_table_shows() -
     call, events = act(new(4, then=[7]), 0, "pay")
     assert story(events) == "Seat 1 claims 2 gp 2 sp 1 cp (Float, Stone 7)"
     assert SPEC.headline(table, kit.public(SPEC, table), events) is None
+    # a claim the crew may Grumble about is the next table's: the line says the bet was paid,
+    # and the Grumbles table's own line tells how the claim ended
+    grumble, events = act(new(then=[12], grumbles=True), 0, "pay")
+    assert grumble.phase == "grumble" and ROLL_MARK in text(SPEC.table_parts(table_for(grumble), ENGINE.view(grumble, None)))
+    assert SPEC.story(table, ENGINE.view(grumble, None), events) == "Seat 1 pays 2 gp 1 sp 1 cp"
+    settled = []
+    for seat in (1, 2):
+        grumble, step = act(grumble, seat, "let_stand")
+        settled += step
+    assert grumble.phase == "mutiny_call"  # the Captain claimed again: a plunder, the next table's
+    assert SPEC.story(table, ENGINE.view(grumble, None), settled) == "the claim stands: Seat 2 and Seat 3 let it"
     state = sealed_vote()
     state.dice.forced = [1, 1, 1, 20, 6, 20]  # the d4s, then the Captain's d20 + d6, the Mutineer's d20
     state, first = act(state, 1, "yay")

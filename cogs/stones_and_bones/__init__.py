@@ -60,8 +60,10 @@ __all__ = ["ROLL_MARK", "SPEC", "StonesAndBonesCog", "ledger_csv", "parse_coins"
 
 COLOUR = discord.Colour.from_rgb(60, 110, 150)
 #: the phases whose question is about the dice just thrown (paying for them, Grumbling about
-#: them) or comes of them (a plunder, a Crossbones's anchor): their table shows the throw
-THROW_PHASES = ("turn", "grumble", "object", "mutiny_call", "anchor")
+#: them): their table shows the throw
+THROW_PHASES = ("turn", "grumble", "object")
+#: the claims a table shows (in a Grumbles phase): the line above it leaves them out
+CLAIMS = ("float", "luck", "crossbones", "plank")
 
 
 def ended(table: Table, view: sb.StonesAndBonesView) -> str:
@@ -108,9 +110,9 @@ class StonesAndBonesTavern(Tavern):
 
 def status_line(table: Table, view: sb.StonesAndBonesView) -> str:
     """Where the game stands, in one line: the Tide and Wave, the Captain, the coffer."""
-    line = f"**Tide {view.tide} · Wave {view.wave}** · Captain **{seat_name(table, view.captain)}**"
+    line = f"**Tide {view.tide} · Wave {view.wave}** · 🏴‍☠️ Captain **{seat_name(table, view.captain)}**"
     if view.phase not in ("mutiny_call", "split"):  # (their question names the coffer)
-        line += f" · Coffer **{view.coffer_text}**"
+        line += f" · 💰 Coffer **{view.coffer_text}**"
     if view.tide > 1:
         line += f" · bets × {view.tide}"
     if view.carry:
@@ -167,7 +169,7 @@ class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction
         return parts + [Part(pirate_short(table, p), seat=p.seat) for p in view.pirates]
 
     def picture(self, table: Table, view: sb.StonesAndBonesView) -> Picture | None:
-        """The throw a question is about or comes of, whenever the table's words show it."""
+        """The throw a question is about, whenever the table's words show it."""
         turn = view.turn
         if view.phase not in THROW_PHASES or turn is None or (turn.bones is None and turn.plank is None):
             return None
@@ -198,7 +200,7 @@ class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction
         if view.phase == "vote" and m is not None:
             mine = m.votes[seat] if seat < len(m.votes) else None
             if mine:
-                sealed = f"You voted **{mine.capitalize()}**; the votes show once all are in."
+                sealed = f"You voted **{mine.capitalize()}**, sealed until every vote is in."
             else:
                 sealed = ("The votes show once all are in. A Challenge costs everyone but the Captain "
                           "a roll of 1 to 4 gp.")
@@ -210,7 +212,7 @@ class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction
             if choice is not None:
                 what = f"buy in {money(choice.amount or 0)}" if choice.choice == "buy" else {
                     "stay": "stay", "heave": "Heave Down", "end": "vote to end"}.get(choice.choice or "", "")
-                sealed = f"You chose **{what}**; the choices show once all are in."
+                sealed = f"You chose **{what}**, sealed until everyone has chosen."
             else:
                 sealed = "The choices show once everyone has chosen."
             return [Part(f"🌊 **The Tide rose to {view.tide}**: the ante is now {money(view.ante)} and every "
@@ -244,7 +246,7 @@ class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction
 
     def story(self, table: Table, view: sb.StonesAndBonesView, events: list[Event]) -> str | None:
         """What came of the turns while a table was live, without what the next table shows."""
-        return story(events)
+        return story(events, CLAIMS if view.phase in ("grumble", "object") else ())
 
     # -- buttons ------------------------------------------------------------------------------
 

@@ -24,8 +24,11 @@ _SHOWN_BELOW = ("wave", "ante", "bones", "bet", "stone", "tide", "roll_off", "ca
                 "curse_lifted", "take", "plunder", "grumble_window", "vote", "over", "broke", "mutiny_costs",
                 "challenge", "cutthroat", "mutiny_won", "mutiny_lost", "vote_end", "chosen", "voted", "pass",
                 "ready", "let_stand", "allow")
+#: where the game now stands, which the next table shows in its own words
+_STATE = ("wave", "ante", "bones", "tide", "roll_off", "captain", "carry", "plunder", "grumble_window", "vote",
+          "over", "curse", "curse_lifted")
 #: a decision several seats make, told once for all of them
-_TOGETHER = {"ready": "ready to vote: {}", "let_stand": "nobody Grumbles ({} let the claim stand)",
+_TOGETHER = {"ready": "ready to vote: {}", "let_stand": "the claim stands: {} let it",
              "allow": "the dice are thrown again ({} allowed it)"}
 
 
@@ -65,22 +68,31 @@ def _clause(e: Event, stones: str) -> str | None:
     return None
 
 
-def story(events: list[Event]) -> str | None:
-    """What came of the turns while a table was live, one short clause each. None only when
-    nothing happened at all."""
-    parts, thrown = [], {}
+def story(events: list[Event], shown_below: tuple[str, ...] = ()) -> str | None:
+    """What came of the turns while a table was live, one short clause each. ``shown_below``:
+    kinds of event the next table shows itself (a claim the crew may Grumble about). None only
+    when nothing happened at all."""
+    parts: list[str] = []
+    thrown: dict[int, str] = {}
+    grumbled = any(e.kind in ("let_stand", "object", "stands") for e in events)
     for e in events:
         if e.kind == "stone" and e.seat is not None:
             values = [*e.data.get("stones", []), *([e.data["pilfered"]] if e.data.get("pilfered") else [])]
             thrown[e.seat] = ("Stones " if len(values) > 1 else "Stone ") + ", ".join(map(str, values))
         text = _clause(e, thrown.pop(e.seat, "") if e.seat is not None and e.kind in (*_CLAIMS, "sink") else "")
-        if e.kind not in _SHOWN_BELOW and text:
+        if e.kind == "take" and grumbled:  # the claim the Grumbles were about is settled
+            parts.append(e.text.rstrip("."))
+        elif e.kind not in _SHOWN_BELOW and e.kind not in shown_below and text:
             parts.append(text)
     for kind, words in _TOGETHER.items():
         seats = [e.seat for e in events if e.kind == kind and e.seat is not None]
         if seats and not parts:
             parts.append(words.format(and_list([seat_word(s) for s in seats])))
+    bets = [e for e in events if e.kind == "bet" and e.seat is not None]
+    if not parts and bets:  # the throw's outcome is the next table's: the line says it was paid
+        parts.append(f"{seat_word(bets[-1].seat)} pays {money(bets[-1].data['amount'])}")  # type: ignore[arg-type]
     if not parts and events:
         # nothing but what the next table shows (a sealed choice made, say): its plain words
-        parts.append(events[-1].text.rstrip("."))
+        told = [e for e in events if e.kind not in _STATE] or events
+        parts.append(told[-1].text.rstrip("."))
     return clip(" · ".join(parts), STORY_LIMIT) if parts else None

@@ -14,9 +14,8 @@ import re
 from bot.models import Table
 from bot.render import and_list, clip, safe, seat_names
 from rules import stones_and_bones as sb
-from rules.stones_and_bones import TIER_ABBR, BonesReading, LedgerRow, MutinyView, PirateView, TurnView, money
+from rules.stones_and_bones import BonesReading, LedgerRow, MutinyView, PirateView, TurnView, money
 
-TIER_MARK = {"copper": "🟤", "silver": "⚪", "gold": "🟡"}
 #: the live table's throw line starts with this; a table that shows it carries the picture
 ROLL_MARK = "🎲"
 
@@ -106,22 +105,12 @@ def picture_words(table: Table, turn: TurnView, table_stone: int | None) -> str:
 
 
 def bones_line(reading: BonesReading) -> str:
-    """`12`🟡 `2`🟤 … with the Bane, Blessing and Ill Omens marked on the Bones that make them."""
-    shown = []
-    for bone in reading.bones:
-        marks = ("☠" if bone.bane else "") + ("✚" if bone.blessing else "") + ("◆" if bone.omen else "")
-        shown.append(f"`{bone.face:>2}`{TIER_MARK[bone.tier]}{TIER_ABBR[bone.tier]}{marks}")
-    return "  ".join(shown)
-
-
-def legend(reading: BonesReading) -> str:
-    marks = [text for on, text in ((reading.ill_omens, "◆ Ill Omens"), (reading.bane, "☠ Bane"),
-                                   (reading.blessing, "✚ Blessing")) if on]
-    return f" ({' · '.join(marks)})" if marks else ""
+    """The faces, as thrown: the steps under them say what each does."""
+    return " ".join(f"`{bone.face}`" for bone in reading.bones)
 
 
 def reading_lines(reading: BonesReading, title: str) -> list[str]:
-    lines = [f"**{title}**: {bones_line(reading)}{legend(reading)}"]
+    lines = [f"**{title}**: {bones_line(reading)}"]
     lines += [f"• {step}" for step in reading.steps]
     lines.append(f"= **{money(reading.bet)}**")
     return lines

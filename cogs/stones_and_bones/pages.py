@@ -25,11 +25,12 @@ from rules.stones_and_bones import money, signed_money
 TAVERN_MODE = ("**Tavern mode** (`/stones-and-bones …`): `new gm_mode:True` runs the table without "
                "a seat, `npc` seats a named NPC, `stake` sets a seat's purse; `/game pause`, `/game "
                "resume`; a ledger (on the final table, and as a CSV file) at the end.")
-LEGEND = ("🟤 copper 1–5 = 1 cp · ⚪ silver 6–10 = 1 sp · 🟡 gold 11–20 = 1 gp each\n"
-          "◆ Ill Omens: matching Bones multiply their coin · ☠ Bane: a 20 doubles the bet · "
-          "✚ Blessing: a 1 gives two Stones\n"
-          "In the picture: a ringed Bone is in a matching group, ×2 marks a Bane, green rings a "
-          "Crossbones or a floating Stone; a faded Stone is still to be thrown or lies on the table.")
+LEGEND = ("Each Bone costs 1 cp (copper: 1–5), 1 sp (silver: 6–10) or 1 gp (gold: 11–20).\n"
+          "**Ill Omens**: matching Bones multiply their coin. **Bane**: a 20 doubles the bet. "
+          "**Blessing**: a 1 gives two Stones.\n"
+          "In the picture: a purple ring marks a matching Bone and ×2 a Bane; green rings a Crossbones "
+          "or a floating Stone, gold a Captain's Luck; a faded Stone is still to be thrown, or lies on "
+          "the table to be Pilfered.")
 
 
 def _text(lines: list[str]) -> Part:
@@ -81,7 +82,7 @@ def details_pages(table: Table, view: sb.StonesAndBonesView, seat: int | None,
     if view.phase == "tide" or view.tide_choices:
         (now if view.phase == "tide" else rest).append(_tide_choices(table, view))
     if m is not None:
-        (now if view.phase not in ("turn", "grumble", "object", "anchor") else rest).append(
+        (now if view.phase not in ("turn", "grumble", "object") else rest).append(
             Page("The Mutiny", [_text(mutiny_lines(table, m))]))
     if turn is not None:
         pending = turn.result == "pending"
@@ -92,7 +93,7 @@ def details_pages(table: Table, view: sb.StonesAndBonesView, seat: int | None,
             rest.append(_turn_page(table, view.last_turn, "The turn before"))
     pages = now + [_purses(table, view)] + rest
     pages.append(Page("Reading the Bones", [Part(LEGEND)]))
-    if seat is not None:  # your own purse heads the first page
+    if seat is not None and not view.over:  # your own purse heads the first page
         first = pages[0]
         pages[0] = Page(first.title, [Part(purse_line(view.pirates[seat])), *first.parts], first.picture)
     return pages
