@@ -5,7 +5,7 @@ holds what a player needs on a phone: where the game stands (Tide, Wave, Captain
 throw being decided as a picture (pictures.py) and in one line of words, and one short block per
 pirate, beside which a choice that is that pirate's alone sits. The question above it
 (asking.py) names what the controls decide. Details (pages.py) opens on this bet worked out step
-by step; every purse in every coin, the Mutiny's fine print and the legend are a tap away. An old
+by step; every purse to the copper, the Mutiny's fine print and the legend are a tap away. An old
 table shrinks to one line of what happened on it (history.py).
 
 Public decisions sit on the table itself (Engine.open_actions); the Mutiny vote and the
@@ -217,6 +217,10 @@ class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction
                 sealed = "The choices show once everyone has chosen."
             return [Part(f"🌊 **The Tide rose to {view.tide}**: the ante is now {money(view.ante)} and every "
                          f"bet is × {view.tide}.\n{sealed}\n{purse}")]
+        if view.phase == "split" and m is not None:  # the Challenge, and the seat's own vote in it
+            mine = m.votes[seat] if m.revealed and seat in m.voters else None
+            voted = f"You voted **{mine.capitalize()}**.\n" if mine else ""
+            return [Part(f"{mutiny_state(table, view)}\n{voted}{purse}")]
         if view.phase == "turn" and stone is not None and stone.owner == seat:
             return [Part(f"🪨 Your Stone (**{stone.value}**) lies on the table.\n{purse}")]
         if view.phase in THROW_PHASES and turn is not None and (turn.bones is not None or turn.plank is not None):

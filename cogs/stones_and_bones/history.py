@@ -55,6 +55,7 @@ def _clause(e: Event, stones: str) -> str | None:
         "pick_up": f"{who} picks up their Stone",
         "leave_stone": f"{who} leaves their Stone on the table",
         "cutthroat_tails": "Cutthroat: tails, the Captain keeps the coffer",
+        "last_afloat": f"{who} takes the last coffer ({money(e.data.get('amount', 0))})",
     }
     if e.kind in simple:
         return simple[e.kind]
@@ -63,7 +64,7 @@ def _clause(e: Event, stones: str) -> str | None:
             ". No Yay majority: the Mutiny fails", ": the Mutiny fails")
     if e.kind == "tide_choices":
         return e.text.removeprefix("Tide-rise choices: ").rstrip(".")
-    if e.kind in ("give", "split", "last_afloat", "shared", "object", "reroll", "stands", "void", "timeout"):
+    if e.kind in ("give", "split", "shared", "object", "reroll", "stands", "void", "timeout"):
         return e.text.rstrip(".")
     return None
 

@@ -1,7 +1,7 @@
 """Stones & Bones in lines of Markdown: the throw, the pirates, the Mutiny, the ledger.
 
 The live table takes the short forms (one line for the throw, one per pirate); Details takes the
-long ones (the bet worked out step by step, every purse in every coin). Words, never marks a
+long ones (the bet worked out step by step, every purse with what went in and out). Words, never marks a
 player must learn: "Captain", "Cursed", "voted", not ▶, ☠ or ✅ alone.
 """
 
@@ -156,7 +156,7 @@ def pirate_short(table: Table, p: PirateView) -> str:
 
 
 def pirate_line(table: Table, p: PirateView) -> str:
-    """One pirate in full, for Details: the purse in every coin, the net, Fly the Black used."""
+    """One pirate in full, for Details: the purse, what they bought in, the net, Fly the Black used."""
     name = safe(table.seats[p.seat].name)
     if p.status != "afloat":
         gone = "out of the game" if p.status == "eliminated" else "ashore"

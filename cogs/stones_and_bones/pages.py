@@ -2,8 +2,8 @@
 
 Details opens on what matters now: this turn's bet worked out step by step beside its picture,
 the Mutiny, the Tide-rise choices or, at the end, the ledger; your own purse heads it. Every
-purse in every coin, the turn before and the legend of the marks are a tap away. The rules open
-on How to play (one screen), then the full rules a section a page, then the game's words.
+purse, the turn before and what the picture's marks mean are a tap away. The rules open on How
+to play (one screen), then the full rules a section a page, then the game's words.
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
-"""Stones & Bones in words: button labels, the rules text, and the phrases events and the table
-share (a claim's name, a cry of Mutiny, a Tide rise, a timeout's default).
+"""Stones & Bones in words: button labels, the rules (How to play, the full rules a section at a
+time, the game's own words), and the phrases events and the table share (a claim's name, a cry
+of Mutiny, a Tide rise, a timeout's default). Amounts are told in ``money``: platinum counted in
+gold, so a new player meets one coin fewer.
 
 Seats are "Seat N" (1-based) here, so the host can put names in. The figures of each event are
 also in its ``data``, so a table builds its own lines without reading these.

@@ -28,6 +28,7 @@ from tests.e2e.channel import (
     is_layout,
     is_table,
     live_table,
+    next_table,
     said,
     settle,
     text_length,
@@ -246,7 +247,7 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
                                           f"3. {NPC} (AI) · purse of 30 gp"], seats
             assert "runs this table" in field(lobby, "Game-master")
             await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
-            await settle(fd)
+            await next_table(fd, CHANNEL)
             table = live(fd)
             assert is_layout(table)
             # one short block per pirate, the purse in gold, silver and copper
@@ -327,7 +328,7 @@ async def test_two_players_asked_at_once_each_have_their_own_controls(tmp_path: 
             lobby = await (await fd.slash(ann, CHANNEL, "stones-and-bones new")).response_message()
             await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
             await (await fd.click(ann, lobby, button(fd, lobby, "Start"))).wait_response()
-            await settle(fd)
+            await next_table(fd, CHANNEL)
             for _ in range(40):  # pay and throw until a Sunk Stone lies for the other player
                 table = live(fd)
                 who = asked(table, [ann, bob])
@@ -426,7 +427,7 @@ async def test_the_gm_pauses_and_resumes_without_a_seat(tmp_path: Path) -> None:
             for p in (ann, bob):
                 await (await fd.click(p, lobby, button(fd, lobby, "Join"))).wait_response()
             await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
-            await settle(fd)
+            await next_table(fd, CHANNEL)
             table = live(fd)
             assert choices(fd, table)
             # the GM has no seat, so the table's buttons are not theirs
@@ -512,7 +513,7 @@ async def test_a_row_drawn_for_one_turn_never_plays_the_next(tmp_path: Path) -> 
             lobby = await (await fd.slash(ann, CHANNEL, "stones-and-bones new", {"pilfer": "off"})).response_message()
             await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
             await (await fd.click(ann, lobby, button(fd, lobby, "Start"))).wait_response()
-            await settle(fd)
+            await next_table(fd, CHANNEL)
             table = live(fd)
             assert asked(table, [ann, bob]) == [ann]
             row = [c.label for c in choices(fd, table)]
