@@ -34,10 +34,12 @@ from rules.stones_and_bones import (
     crossbones_of,
     expected_bet,
     ledger,
+    money,
     options_with_purses,
     read_bones,
     rules_summary,
     signed_coins,
+    signed_money,
     start_turn,
 )
 from rules.stones_and_bones.flow import stone_result
@@ -92,6 +94,10 @@ def test_coins_are_copper_with_change_made() -> None:
     assert coins(347) == "3 gp 4 sp 7 cp"
     assert coins(2400) == "2 pp 4 gp"
     assert coins(0) == "0 cp" and coins(5000) == "5 pp" and coins(10) == "1 sp"
+    # the table counts platinum in gold, so purses compare at a glance and stay exact
+    assert [money(cp) for cp in (0, 7, 95, 100, 3000, 3147, 4999, 2400)] == [
+        "0 cp", "7 cp", "9 sp 5 cp", "1 gp", "30 gp", "31 gp 4 sp 7 cp", "49 gp 9 sp 9 cp", "24 gp"]
+    assert signed_money(-3147) == "-31 gp 4 sp 7 cp" and signed_money(2400) == "+24 gp"
     assert signed_coins(-212) == "-2 gp 1 sp 2 cp" and signed_coins(5) == "+5 cp"
 
 
@@ -406,7 +412,7 @@ def test_a_player_who_cannot_pay_the_bet_may_not_fold_sb10() -> None:
     player who can pay."""
     broke = restage(new(3, fold=True, purses=[5000, 300, 5000]), 1, (17, 17, 20, 17),
                     then=[2, 5, 9, 14])
-    assert kinds(broke, 1) == ["plank", "fly"]  # 2 pp 4 gp against 2 gp 9 sp
+    assert kinds(broke, 1) == ["plank", "fly"]  # 24 gp against 2 gp 9 sp
     with pytest.raises(IllegalAction):
         ENGINE.apply(broke, 1, A(kind="fold"))
     assert ENGINE.timeout_action(broke, 1).kind == "plank"
@@ -441,7 +447,7 @@ def test_walk_the_plank_and_drown() -> None:
     state = restage(new(3, purses=[5000, 300, 5000]), 1, (17, 17, 20, 17), then=[2, 5, 9, 14])
     assert kinds(state, 1) == ["plank", "fly"]  # 2400 cp against 290 cp
     label = action_label(ENGINE.view(state, 1), ENGINE.legal_actions(state, 1)[0])
-    assert label == "Walk the Plank (can't cover 2 pp 4 gp)"
+    assert label == "Walk the Plank (can't cover 24 gp)"
     state, texts = act(state, 1, "plank")
     assert state.pirates[1].status == "eliminated" and state.pirates[1].purse == 0
     assert any("out of the game" in t for t in texts)
@@ -504,7 +510,7 @@ def test_fly_the_black_into_a_bet_too_big_walks_the_plank_sb9() -> None:
     state = restage(new(3, purses=[5000, 300, 5000]), 1, QUIET, then=[17, 17, 20, 17, 2, 5, 9, 14])
     assert kinds(state, 1) == ["pay", "fly"]  # the first bet (2 gp 1 sp 1 cp) could be paid
     state, texts = act(state, 1, "fly")
-    assert "Seat 2 cannot cover the new bet of 2 pp 4 gp." in texts
+    assert "Seat 2 cannot cover the new bet of 24 gp." in texts
     record = state.last_turn
     assert record is not None and record.flown == [17, 17, 20, 17] and record.plank == [2, 5, 9, 14]
     assert record.result == "drowned" and record.stones == [] and record.paid == 290  # all in
@@ -829,8 +835,8 @@ def test_tide_rise_sealed_choices_heave_down_buy_in_and_a_new_captain() -> None:
     state, _ = act(state, 1, "buy", amount=1000)
     state.dice.forced = [5, 9, *QUIET]  # the roll-off between seats 2 and 3, then the Bones
     state, texts = act(state, 2, "stay")
-    assert texts[1] == ("Tide-rise choices: Seat 1 Heaves Down with 4 pp 7 gp 7 sp 9 cp; "
-                        "Seat 2 buys in 1 pp; Seat 3 stays.")
+    assert texts[1] == ("Tide-rise choices: Seat 1 Heaves Down with 47 gp 7 sp 9 cp; "
+                        "Seat 2 buys in 10 gp; Seat 3 stays.")
     assert state.pirates[0].status == "ashore" and state.pirates[0].cashed_out == 4779
     assert state.pirates[1].purse == 5221 + 1000 and state.pirates[1].bought_in == 6000
     assert state.captain == 2 and state.current == 2 and state.turn is not None
@@ -936,12 +942,12 @@ def test_view_has_what_the_table_needs() -> None:
     assert isinstance(view, StonesAndBonesView)
     assert (view.wave, view.tide, view.captain, view.current_seat) == (1, 1, 0, 0)
     assert view.coffer == 10 and view.coffer_text == "1 sp" and view.ante == 10
-    assert [p.purse_text for p in view.pirates] == ["4 pp 9 gp 9 sp", "5 pp", "5 pp"]
+    assert [p.purse_text for p in view.pirates] == ["49 gp 9 sp", "50 gp", "50 gp"]
     assert view.pirates[0].captain and view.pirates[0].acting and view.pirates[0].can_fly
     assert view.turn is not None and view.turn.bones is not None
     assert view.turn.bones.final.text() == "12 cp, 2 gp" and view.turn.bones.bane
     assert view.turn.bones.steps[-1] == "× Tide 1 = 12 cp, 2 gp = 2 gp 1 sp 2 cp"
-    assert [r.net for r in view.ledger] == [-10, 0, 0] and view.ledger[1].bought_in_text == "5 pp"
+    assert [r.net for r in view.ledger] == [-10, 0, 0] and view.ledger[1].bought_in_text == "50 gp"
     assert "pay the bet of 2 gp 1 sp 2 cp" in view.question
     labels = [action_label(view, a) for a in ENGINE.legal_actions(state, 0)]
     assert labels == ["Pay 2 gp 1 sp 2 cp & throw the Stone",
@@ -961,7 +967,7 @@ def test_rules_summary_has_the_options_and_no_errata() -> None:
     assert len(text) < 4000
     # players read the rules as played, not the rulebook's slips
     assert "Errata" not in text and "«4sp, 1gp»" not in text and not re.search(r"\bSB-\d", text)
-    for words in ("5 pp each",
+    for words in ("50 gp each",
                   "Daggers", "Rum Runner", "Captain's Luck", "Cutthroat", "Heave Down", "Pilfer!"):
         assert words in text, words
     text = rules_summary(Options(ante="per_wave_all", ill_omens="max_group", fold=True,
@@ -974,11 +980,12 @@ def test_rules_summary_has_the_options_and_no_errata() -> None:
         assert words in text, words
 
 
-def test_rules_summary_shows_the_rulings_in_force_and_fits_one_embed() -> None:
+def test_rules_summary_shows_the_rulings_in_force_and_every_page_fits_a_screen() -> None:
     """SB-7, the end and the cap, the house choices where the rulings are silent, and every
-    timeout default; ``/game rules`` shows only the embed description (clipped at 4,096), so
-    the whole text, with the tavern-mode note, must fit it under any options."""
-    from bot.render import EMBED_DESCRIPTION, clip
+    timeout default. The rules are pages of one phone screen each: How to play first, then the
+    whole rules text a section a page with the tavern-mode note, nothing clipped under any
+    options, then the game's words."""
+    from bot.games import SCREEN
     from cogs.stones_and_bones import SPEC
 
     text = rules_summary(Options())
@@ -997,13 +1004,18 @@ def test_rules_summary_shows_the_rulings_in_force_and_fits_one_embed() -> None:
     ):
         assert words in text, words
     assert "Grumbles" not in text  # the Grumbles rulings only when Grumbles is on
-    widest = 999_999_999  # "999999 pp 9 gp 9 sp 9 cp", five times
+    widest = 999_999_999  # "9999999 gp 9 sp 9 cp", five times
     for options in (Options(), Options(fold=True, grumbles=True, mutiny_trigger="any_claim",
                                        ante="per_wave_all", ill_omens="max_group",
                                        purses=[100, 200], buy_ins=[widest - n for n in range(5)])):
-        shown = SPEC.rules_text(options)
-        assert shown.startswith(rules_summary(options)) and shown.endswith("at the end.")
-        assert len(shown) <= EMBED_DESCRIPTION and clip(shown, EMBED_DESCRIPTION) == shown
+        pages = SPEC.rules_pages(options)
+        titles = [p.title for p in pages]
+        assert titles[0] == "How to play" and titles[-1].startswith("Words") and "Tavern mode" in titles
+        shown = ["\n".join(part.text for part in p.parts) for p in pages]
+        assert all(len(page) <= SCREEN for page in shown), [len(page) for page in shown]
+        rules = "\n\n".join(shown[1:titles.index("Tavern mode") + 1])
+        assert rules.startswith(rules_summary(options)) and rules.endswith("at the end.")
+        assert "Fly the Black" in shown[-1] or "Fly the Black" in shown[-2]  # the game's words
 
 
 # -- random games -----------------------------------------------------------------------------------
@@ -1247,16 +1259,15 @@ def test_the_table_pieces_render_every_moment_of_many_games_within_discord_limit
         while not ENGINE.is_over(state):
             for seat in [None, *ENGINE.to_act(state)]:
                 view = ENGINE.view(state, seat)
-                embed = SPEC.table_embed(table, view) if seat is None else SPEC.private_embed(table, seat, view)
-                assert len(embed) <= 6000 - 1024 and len(embed.description or "") <= 4096
-                assert all(len(f.value or "") <= 1024 for f in embed.fields)
+                parts = SPEC.table_parts(table, view) if seat is None else SPEC.private_parts(table, seat, view)
+                assert sum(len(p.text) for p in parts) <= 4000 - 1000 and len(parts) <= 12  # room for the host's
                 for action in ENGINE.open_actions(state) if seat is None else ENGINE.legal_actions(state, seat):
                     assert 0 < len(SPEC.action_label(view, action)) <= 80
             if seat_is_voting := state.phase in ("vote", "tide"):
                 # sealed until all are in: the public view holds no vote or choice, and the table
                 # names none of the words a vote or a Tide-rise choice is shown with
                 seen = ENGINE.view(state, None)
-                public = str(SPEC.table_embed(table, seen).to_dict())
+                public = "\n".join(p.text for p in SPEC.table_parts(table, seen))
                 if state.phase == "vote":
                     assert seen.mutiny is not None and not seen.mutiny.revealed
                     assert seen.mutiny.votes == [None] * seats and "Votes:" not in public
@@ -1307,7 +1318,7 @@ def test_seat_purses_the_mutiny_window_and_the_standings_words() -> None:
     state = ENGINE.new_game(3, options, 5)
     assert [p.bought_in for p in state.pirates] == [850, 2000, 3000]
     assert [tavern.stake_text(Options(starting_purse=2000), s.stake) for s in table.seats] == [
-        "purse of 8 gp 5 sp", "purse of 2 pp", "purse of 3 pp"]
+        "purse of 8 gp 5 sp", "purse of 20 gp", "purse of 30 gp"]
     assert decision_seconds(ENGINE, table.timer_seconds, plundered()) == MUTINY_WINDOW
     assert decision_seconds(ENGINE, table.timer_seconds, new(3)) == 300
     assert tavern.starting_options(Options(), [850]) == Options()  # too few seats: the start refuses

@@ -1,8 +1,8 @@
 """What the Stones & Bones table shows a player on a phone, and what moves behind Details.
 
 The live table, the private views, the picture of the Bones and the channel's story are drawn
-from engine states staged with forced dice, and read the way the host renders them
-(bot.render), so the sizes measured here are those of the real messages.
+from engine states staged with forced dice, and read as the host builds them (layout messages,
+bot.present), so the sizes measured here are those of the real messages.
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ from collections.abc import Sequence
 import discord
 from PIL import Image
 
-from bot import present, render
+from bot import present
+from bot.components import OpenSelect
+from bot.games import SCREEN, Part
 from bot.models import Book, Table
-from bot.step import Moment
 from bot.pictures import CAPTION, DIE, GAP
-from cogs.stones_and_bones import ROLL_MARK, SPEC, short_coins, throw_line
+from bot.step import Moment
+from cogs.stones_and_bones import ROLL_MARK, SPEC, throw_line
 from cogs.stones_and_bones.pictures import STONE_FILL, TIER_FILL, WIN
 from rules.base import Event
 from rules.stones_and_bones import ENGINE, StonesAndBonesAction, StonesAndBonesOptions, StonesAndBonesState, start_turn
@@ -54,18 +56,12 @@ def table_for(state: StonesAndBonesState, names: Sequence[str] = NAMES, bots: Se
 
 
 def length(shown: present.Shown) -> int:
-    """What a player reads: the content and every embed's text (as tests/e2e/channel.py counts)."""
-    total = len(shown.content or "")
-    for embed in shown.embeds:
-        data = embed.to_dict()
-        total += len(data.get("title", "")) + len(data.get("description", ""))
-        total += len((data.get("footer") or {}).get("text", ""))
-        total += sum(len(f["name"]) + len(f["value"]) for f in data.get("fields", []))
-    return total
+    """What a player reads: every text display (as tests/e2e/channel.py counts)."""
+    return sum(len(block) for block in kit.words(shown).split("\n"))
 
 
-def labels(shown: present.Shown) -> list[str]:
-    return [item.item.label or "" for item in shown.view.children] if shown.view else []  # type: ignore[attr-defined]
+def text(parts: Sequence[Part]) -> str:
+    return "\n".join(p.text for p in parts)
 
 
 def pixel(data: bytes, x: float, y: float) -> tuple[int, int, int]:
@@ -102,7 +98,7 @@ def test_a_crossbones_rings_every_bone_and_a_float_rings_the_stone() -> None:
     data = SPEC.picture(table_for(cross), ENGINE.view(cross, None)).draw()  # type: ignore[union-attr]
     assert near(pixel(data, GAP + DIE / 2, GAP + 6), WIN, 40)  # the ring at a Bone's top vertex
     assert Image.open(io.BytesIO(data)).size[0] == 4 * DIE + 5 * GAP  # a Crossbones throws no Stone
-    floated, _ = act(new(then=[12]), 0, "pay")
+    floated, _ = act(new(then=[12], grumbles=True), 0, "pay")  # the crew may Grumble about it
     view = ENGINE.view(floated, None)
     picture = SPEC.picture(table_for(floated), view)
     assert picture is not None and "Stone 12: Float." in picture.description
@@ -124,7 +120,7 @@ def test_a_picture_is_drawn_once_per_throw_and_every_table_that_shows_a_roll_has
         table = table_for(state)
         while not ENGINE.is_over(state):
             view = ENGINE.view(state, None)
-            shows = ROLL_MARK in (SPEC.table_embed(table, view).description or "")
+            shows = ROLL_MARK in text(SPEC.table_parts(table, view))
             assert shows == (SPEC.picture(table, view) is not None), state.phase
             seen += shows
             seat = ENGINE.to_act(state)[0]
@@ -153,34 +149,29 @@ def test_the_roll_reads_in_one_line_of_words() -> None:
 
 
 def test_purses_fold_platinum_into_gold_and_stay_exact() -> None:
-    assert [short_coins(cp) for cp in (0, 7, 95, 100, 3000, 3147, 4999)] == [
-        "0 cp", "7 cp", "9 sp 5 cp", "1 gp", "30 gp", "31 gp 4 sp 7 cp", "49 gp 9 sp 9 cp"]
+    state = new()
+    state.pirates[1].purse = 3147
+    lines = [p.text for p in SPEC.table_parts(table_for(state), ENGINE.view(state, None)) if p.seat is not None]
+    assert lines == ["**Ann** 49 gp 9 sp · Captain", "**Bob** 31 gp 4 sp 7 cp", "**Cy** 50 gp"]
 
 
 def live_tables(seats: int, names: Sequence[str], game: int) -> list[present.Shown]:
-    """Every live table of a whole game, as the host posts it: a new table, with the news of
-    the turns before it as its headline, whenever someone new must act; else the same table
-    redrawn. Every seat is a person, the options add every moment they can."""
+    """Every live table of a whole game, as the host posts it (the game has no headlines: the
+    history line above a table is its news). Every seat is a person, the options add every
+    moment they can."""
     options = StonesAndBonesOptions(mutiny_trigger="any_claim", grumbles=game % 2 == 0, fold=game % 3 == 0)
     state = ENGINE.new_game(seats, options, 100 + game)
     rng = random.Random(game)
-    shown, events, acting = [], [], set(ENGINE.to_act(state))
-    headline = None
+    shown = []
     while True:
         table = table_for(state, names)
-        shown.append(present.table_message(Moment(SPEC, table, state), Book(), headline=headline))
+        shown.append(present.table_message(Moment(SPEC, table, state), Book()))
         if ENGINE.is_over(state):
             return shown
         seat = ENGINE.to_act(state)[0]
         legal = ENGINE.legal_actions(state, seat)
         action = rng.choice(legal) if rng.random() < 0.4 else ENGINE.ai_action(state, seat, None)  # type: ignore[arg-type]
-        state, step = ENGINE.apply(state, seat, action)
-        events += step
-        now = set(ENGINE.to_act(state))
-        if now - acting or ENGINE.is_over(state):
-            news = SPEC.headline(table, kit.public(SPEC, table), events)
-            headline, events = (render.seat_names(table, news, mentions=True) if news else None), []
-        acting = now
+        state, _ = ENGINE.apply(state, seat, action)
 
 
 def test_the_live_table_fits_a_phone_over_whole_games() -> None:
@@ -193,29 +184,39 @@ def test_the_live_table_fits_a_phone_over_whole_games() -> None:
         longest = [length(t) for game in range(5) for t in live_tables(seats, long_names, game)]
         assert max(longest) <= most, (seats, sorted(longest)[-3:])
         for table in live_tables(seats, long_names, 0):
-            text = (table.content or "") + "".join(e.description or "" for e in table.embeds)
-            assert "```" not in text and "• " not in text and "bought in" not in text
-            assert len(labels(table)) <= 25
+            words = kit.words(table)
+            assert "```" not in words and "• " not in words and "bought in" not in words
+            # (a parley where some gifts are one giver's alone waits for the host to gather the
+            # gifts into one "Give…" menu: each giver's own gifts are a menu of their own today)
+            assert len(kit.controls(table)) <= 8 or "parley" in kit.top(table)
+            assert all(len(getattr(c.item, "options", ())) <= 25 for c in kit.controls(table))
         if seats <= 4:
             sizes = [length(t) for game in range(3) for t in live_tables(seats, everyday, game)]
             assert statistics.median(sizes) <= 700 and max(sizes) <= most, (seats, statistics.median(sizes))
             assert statistics.median(longest) <= 800, (seats, statistics.median(longest))
 
 
-def test_two_players_asked_at_once_each_see_their_own_buttons() -> None:
-    """A Sunk Stone lies on the table: the roller and its owner are asked together. Every
-    button names its player, and the prompt says whose choice is which."""
+def test_two_players_asked_at_once_each_have_their_own_controls() -> None:
+    """A Sunk Stone lies on the table: the roller and its owner are asked together. The question
+    gives each their own part by name; each one's choices are theirs alone, grouped under their
+    name, and no label carries a name."""
     state, _ = act(new(then=[5, *QUIET]), 0, "pay")  # Ann sinks a 5; Bob throws QUIET next
     assert ENGINE.to_act(state) == [1, 0]
     shown = present.table_message(Moment(SPEC, table_for(state), state), Book())
-    row = labels(shown)
-    assert row[:5] == ["Bob: Pay 2 gp 1 sp 1 cp & throw the Stone", "Bob: Pay 2 gp 1 sp 1 cp, Pilfer! & throw (+ their 5)",
-                       "Bob: Fly the Black: new Bones, new bet, no Stone", "Ann: Leave my Stone on the table",
-                       "Ann: Pick up my Stone (5)"]
-    assert shown.content == (
-        "<@101>, <@100>: **Bob**: pay **2 gp 1 sp 1 cp** and throw the Stone, or Pilfer Ann's Stone or Fly "
-        "the Black. **Ann**: pick up your Stone (5) before it is Pilfered, or leave it. Each button names its "
-        "player.")
+    assert kit.top(shown) == (
+        "<@101>, <@100>: **Bob**, your throw: pay **2 gp 1 sp 1 cp** and throw your Stone, or Pilfer Ann's "
+        "Stone too or Fly the Black. **Ann**, your Stone (5) lies on the table: pick it up before Bob Pilfers "
+        "it, or leave it.")
+    assert "names its player" not in kit.words(shown)
+    menus = {m.item.placeholder: [o.label for o in m.item.options] for m in kit.controls(shown, OpenSelect)}
+    assert menus == {
+        "Bob: choose…": ["Pay 2 gp 1 sp 1 cp & throw the Stone", "Pay 2 gp 1 sp 1 cp, Pilfer Ann's 5 & throw",
+                         "Fly the Black: new Bones, new bet, no Stone"],
+        "Ann: choose…": ["Leave my Stone on the table", "Pick up my Stone (5)"]}
+    assert not any(label.startswith(("Bob: ", "Ann: ")) for label in kit.labels(shown))
+    # each seat's block is its own, so its choices can sit beside it
+    seats = [p.seat for p in SPEC.table_parts(table_for(state), ENGINE.view(state, None))]
+    assert seats[-3:] == [0, 1, 2]
     # said to each of them alone (a DM), each hears only their own part
     assert SPEC.prompt(table_for(state), ENGINE.view(state, 0), 0) == (
         "Your Stone (5) lies on the table: pick it up before Bob Pilfers it, or leave it.")
@@ -226,9 +227,9 @@ def test_a_choice_for_everyone_says_so_and_no_button_is_red() -> None:
     call, _ = act(new(4, then=[7]), 0, "pay")  # the Captain Floats: a plunder
     assert call.phase == "mutiny_call"
     shown = present.table_message(Moment(SPEC, table_for(call), call), Book())
-    assert shown.content == ("<@101>, <@102>, <@103>: Captain **Ann** plunders the coffer (**2 gp 2 sp 1 cp**). "
-                             "Each of you: cry **Mutiny!** (the first cry leads it) or let it be, within 60 s.")
-    assert labels(shown)[:2] == ["Let it be", "Mutiny!"]  # everyone's: no names on them
+    assert kit.top(shown) == ("<@101>, <@102>, <@103>: Captain **Ann** plunders the coffer (**2 gp 2 sp 1 cp**). "
+                              "Each of you: cry **Mutiny!** (the first cry leads it) or let it be, within 60 s.")
+    assert kit.labels(shown)[:2] == ["Let it be", "Mutiny!"]  # everyone's: no names on them
     kinds = ["pay", "pilfer", "fly", "fold", "plank", "pick_up", "leave_stone", "grumble", "let_stand", "object",
              "allow", "mutiny", "pass", "ready", "give", "yay", "nay", "keep", "share_all", "share_side",
              "refund", "give_half", "anchor", "stay_aboard", "stay", "heave", "buy", "end"]
@@ -236,6 +237,25 @@ def test_a_choice_for_everyone_says_so_and_no_button_is_red() -> None:
     styles = {kind: SPEC.action_style(view, A(kind=kind)) for kind in kinds}  # type: ignore[arg-type]
     assert discord.ButtonStyle.danger not in styles.values()
     assert styles["pay"] == discord.ButtonStyle.success and styles["fly"] == discord.ButtonStyle.primary
+
+
+def test_a_parley_gift_is_the_givers_own_and_every_choice_names_no_one_else() -> None:
+    """Three players parley at once: each gift is one menu option, "Give Bob 1 gp from my
+    purse", made by whoever picks it; the question says every one of them gives from their own
+    purse. No label joins two players' names."""
+    call, _ = act(new(3, then=[7]), 0, "pay")
+    parley, _ = act(call, 2, "mutiny")  # Cy cries Mutiny against Captain Ann
+    assert parley.phase == "parley" and ENGINE.to_act(parley) == [0, 1, 2]
+    shown = present.table_message(Moment(SPEC, table_for(parley), parley), Book())
+    assert kit.top(shown).startswith("<@100>, <@101>, <@102>: parley before the sealed vote. Each of you may give "
+                                     "coins from your own purse (up to 3 gifts), then choose **Ready to vote**.")
+    offered = kit.labels(shown)
+    assert "Ready to vote" in offered and "Give Bob 1 gp from my purse" in offered
+    gifts = [label for label in offered if label.startswith("Give")]
+    assert len(gifts) == 9 and all(label.endswith(" from my purse") for label in gifts)
+    assert not any(" and " in label or ": Give" in label for label in offered)
+    assert len(kit.controls(shown)) <= 8
+    assert "⚔️ **Cy**'s Mutiny against Captain **Ann** · gifts left: Ann 3, Bob 3, Cy 3" in kit.words(shown)
 
 
 # -- private views --------------------------------------------------------------------------------
@@ -254,17 +274,18 @@ def test_a_private_view_holds_the_sealed_choice_and_one_line_of_context() -> Non
     state = sealed_vote()
     table = table_for(state)
     shown = present.private_message(Moment(SPEC, table, state), 1)
-    text = (shown.content or "") + "".join(e.description or "" for e in shown.embeds)
-    assert length(shown) <= 400 and labels(shown) == ["Nay (stand by the Captain)", "Yay (back the Mutineer)"]
-    assert shown.content == "Your sealed vote: **Yay** backs Mutineer Cy, **Nay** stands by Captain Ann."
-    assert "Your purse: **5 pp**" in text and "Dee" not in text and ROLL_MARK not in text  # no copy of the table
+    words = kit.words(shown)
+    assert length(shown) <= 400 and kit.labels(shown) == ["Nay (stand by the Captain)", "Yay (back the Mutineer)"]
+    assert kit.top(shown) == "Your sealed vote: **Yay** backs Mutineer Cy, **Nay** stands by Captain Ann."
+    assert "Your purse: **50 gp**" in words and "Dee" not in words and ROLL_MARK not in words  # no copy of the table
     state, _ = act(state, 1, "yay")
-    mine, theirs = present.private_message(Moment(SPEC, table, state), 1), present.private_message(Moment(SPEC, table, state), 3)
-    assert "You voted **Yay**" in mine.embeds[0].description  # type: ignore[operator]
-    assert "Yay" not in (theirs.embeds[0].description or "") and length(theirs) <= 400
+    mine = present.private_message(Moment(SPEC, table, state), 1)
+    theirs = SPEC.private_parts(table, 3, ENGINE.view(state, 3))
+    assert "You voted **Yay**" in kit.words(mine)  # an old copy keeps what its player chose
+    assert "Yay" not in text(theirs) and length(present.private_message(Moment(SPEC, table, state), 3)) <= 400
     public = present.table_message(Moment(SPEC, table, state), Book())
-    assert "Yay" not in (public.embeds[0].description or "") and "Sealed vote: Bob ✅ · Dee ⏳" in (
-        public.embeds[0].description or "")
+    assert "Yay" not in kit.words(public) and "Voted, sealed until all are in: Bob" in kit.words(public)
+    assert kit.top(public) == "Waiting for Dee (choosing in DMs)."
 
 
 def test_the_tide_rise_choice_by_dm_is_short() -> None:
@@ -274,63 +295,98 @@ def test_the_tide_rise_choice_by_dm_is_short() -> None:
         state, _ = ENGINE.apply(state, seat, ENGINE.ai_action(state, seat, None))  # type: ignore[arg-type]
     table = table_for(state)
     shown = present.private_message(Moment(SPEC, table, state), 0)
-    assert shown.embeds[0].title == "The Tide rises to 2" and length(shown) <= 400
-    assert shown.content.startswith("Your sealed choice for Tide 2")  # type: ignore[union-attr]
-    row = labels(shown)
+    assert "The Tide rose to 2" in kit.words(shown) and length(shown) <= 400
+    assert kit.top(shown).startswith("Your sealed choice for Tide 2")
+    row = kit.labels(shown)
     assert row[0] == "Stay" and row[1].startswith("Heave Down (cash out ") and row[2] == "Vote to end the game"
     public = present.table_message(Moment(SPEC, table, state), Book())
-    assert public.picture is None and "🌊 The Tide rose to **2**" in (public.embeds[0].description or "")
+    assert public.picture is None and "🌊 **The Tide rose to 2**" in kit.words(public)
+    assert kit.top(public).startswith("Waiting for Ann, Bob and Cy")
 
 
-# -- Details --------------------------------------------------------------------------------------
+# -- Details and the rules ------------------------------------------------------------------------
 
 
-def test_details_hold_every_coin_and_the_bet_step_by_step() -> None:
+def test_details_open_on_this_bet_and_hold_every_coin_a_page_a_screen() -> None:
     state = new(bones=(20, 2, 4, 2))
     state.pirates[1].purse = 3147
-    shown = SPEC.details(table_for(state), ENGINE.view(state, None), None)
-    titles = [e.title for e in shown]
-    assert titles == ["This turn", "Purses", "Reading the Bones"]
-    assert "× Tide 1 = 12 cp, 2 gp = 2 gp 1 sp 2 cp" in (shown[0].description or "")
-    assert "**Bob**: 3 pp 1 gp 4 sp 7 cp · bought in 5 pp · net -1 pp 8 gp 5 sp 3 cp" in (shown[1].description or "")
-    assert sum(len(e) for e in shown) <= 6000 - 1000  # room for the host's latest moves
+    table = table_for(state)
+    pages = SPEC.details_pages(table, ENGINE.view(state, 1), 1)
+    assert [p.title for p in pages] == ["This turn", "Purses", "Reading the Bones"]
+    first = text(pages[0].parts)
+    assert first.startswith("Your purse: **31 gp 4 sp 7 cp** (net -18 gp 5 sp 3 cp).")  # yours first
+    assert "× Tide 1 = 12 cp, 2 gp = 2 gp 1 sp 2 cp" in first
+    assert pages[0].picture is not None and pages[0].picture.key == SPEC.picture(table, ENGINE.view(state, None)).key  # type: ignore[union-attr]
+    assert "**Bob**: 31 gp 4 sp 7 cp · bought in 50 gp · net -18 gp 5 sp 3 cp" in text(pages[1].parts)
+    assert all(len(text(p.parts)) <= SCREEN for p in pages)
+
+
+def test_the_rules_open_on_how_to_play_then_the_rules_then_the_words() -> None:
+    pages = SPEC.rules_pages(StonesAndBonesOptions(grumbles=True, fold=True))
+    titles = [p.title for p in pages]
+    assert titles[0] == "How to play" and "Mutiny and Grumbles" in titles and titles[-1].startswith("Words")
+    how = text(pages[0].parts)
+    assert len(how) <= SCREEN and "**Floats**" in how and "10 cp (copper) = 1 sp (silver)" in how
+    words = "\n".join(text(p.parts) for p in pages if p.title.startswith("Words"))
+    for word in ("**Bones**", "**Coffer**", "**Crossbones**", "**Fly the Black**", "**Grumbles**", "**Fold**",
+                 "**Net**", "**d4, d6, d20**", "**cp, sp, gp**"):
+        assert word in words, word
 
 
 # -- the channel's story --------------------------------------------------------------------------
 
 
-def test_claims_mutinies_and_tide_rises_are_news_and_sinks_are_history() -> None:
+def story(events: list[Event]) -> str | None:
+    table = table_for(new())
+    return SPEC.story(table, kit.public(SPEC, table), events)
+
+
+def test_a_history_line_tells_what_happened_and_nothing_the_next_table_shows() -> None:
+    """The line an old table shrinks to is never empty and never says what the table below it
+    says: the claim is there, the next throw, the new Wave, the Tide rise and a Challenge that
+    the winner now splits are the next table's. There are no headlines to repeat it."""
     table = table_for(new())
     sunk, events = act(new(then=[5]), 0, "pay")
-    assert SPEC.story(table, kit.public(SPEC, table), events) == "Seat 1 sinks" and SPEC.headline(table, kit.public(SPEC, table), events) is None
+    assert story(events) == "Seat 1 sinks (Stone 5)" and SPEC.headline(table, kit.public(SPEC, table), events) is None
     call, events = act(new(4, then=[7]), 0, "pay")
-    assert SPEC.story(table, kit.public(SPEC, table), events) == "Seat 1 claims 2 gp 2 sp 1 cp (Float)"
-    assert SPEC.headline(table, kit.public(SPEC, table), events) == "💰 Float: the Stone matches a Bone! Seat 1 claims the coffer (2 gp 2 sp 1 cp)."
+    assert story(events) == "Seat 1 claims 2 gp 2 sp 1 cp (Float, Stone 7)"
+    assert SPEC.headline(table, kit.public(SPEC, table), events) is None
+    # a claim the crew may Grumble about is the next table's: the line says the bet was paid,
+    # and the Grumbles table's own line tells how the claim ended
+    grumble, events = act(new(then=[12], grumbles=True), 0, "pay")
+    assert grumble.phase == "grumble" and ROLL_MARK in text(SPEC.table_parts(table_for(grumble), ENGINE.view(grumble, None)))
+    assert SPEC.story(table, ENGINE.view(grumble, None), events) == "Seat 1 pays 2 gp 1 sp 1 cp"
+    settled = []
+    for seat in (1, 2):
+        grumble, step = act(grumble, seat, "let_stand")
+        settled += step
+    assert grumble.phase == "mutiny_call"  # the Captain claimed again: a plunder, the next table's
+    assert SPEC.story(table, ENGINE.view(grumble, None), settled) == "the claim stands: Seat 2 and Seat 3 let it"
     state = sealed_vote()
     state.dice.forced = [1, 1, 1, 20, 6, 20]  # the d4s, then the Captain's d20 + d6, the Mutineer's d20
     state, first = act(state, 1, "yay")
     state, events = act(state, 3, "yay")
-    news = SPEC.headline(table, kit.public(SPEC, table), first + events) or ""
-    assert "The votes: Seat 2 Yay, Seat 4 Yay. A Yay majority: Challenge!" in news
-    assert "The Mutiny" in news and "cries Mutiny" not in news and "Challenge! Captain" not in news
+    told = story(first + events) or ""
+    assert told == "The votes: Seat 2 Yay, Seat 4 Yay: a Challenge"  # the split table shows the Challenge
+    assert state.phase == "split" and "Challenge: Captain" in kit.words(
+        present.table_message(Moment(SPEC, table_for(state), state), Book()))
     assert SPEC.chapter(ENGINE.view(state, None)) == "Tide 1 · Wave 1"
-    rise = [Event(kind="tide", text="The Tide rises to 2: the ante is now 2 sp and every bet is × 2. Stay, "
-                                    "Heave Down (cash out), buy in, or vote to end the game (sealed until all "
-                                    "have chosen).", data={"tide": 2, "ante": 20})]
-    assert SPEC.headline(table, kit.public(SPEC, table), rise) == "🌊 The Tide rises to 2: the ante is now 2 sp and every bet is × 2."
-    nothing = [Event(kind="ready", text="Seat 2 is ready to vote.", seat=1)]
-    assert SPEC.story(table, kit.public(SPEC, table), nothing) is None and SPEC.headline(table, kit.public(SPEC, table), nothing) is None
+    rise = [Event(kind="float", seat=2, text="Float!", data={"coffer": 700, "crossbones": None}),
+            Event(kind="tide", text="The Tide rises to 2: the ante is now 2 sp and every bet is × 2.",
+                  data={"tide": 2, "ante": 20})]
+    assert story(rise) == "Seat 3 claims 7 gp (Float)"  # the Tide rise is the table below
+    ready = [Event(kind="ready", text="Seat 2 is ready to vote.", seat=1),
+             Event(kind="ready", text="Seat 3 is ready to vote.", seat=2)]
+    assert story(ready) == "ready to vote: Seat 2 and Seat 3"
+    voted = [Event(kind="voted", text="Seat 2 has voted.", seat=1)]
+    assert story(voted) == "Seat 2 has voted"  # never an empty line
 
 
-def test_news_that_piled_up_keeps_the_newest_whole() -> None:
-    """A pirate who claims wave after wave acts on without a new table, so the news waits for
-    the next one: the headline keeps the newest three items, none cut in the middle."""
-    claims = [Event(kind="float", seat=0, text=f"Float: the Stone matches a Bone! Seat 1 claims the coffer ({n} gp).")
-              for n in range(1, 7)]
-    news = SPEC.headline(table_for(new()), kit.public(SPEC, table_for(new())), claims) or ""
-    assert news.splitlines() == [f"💰 Float: the Stone matches a Bone! Seat 1 claims the coffer ({n} gp)."
-                                 for n in (4, 5, 6)]
-    heads = [Event(kind="cutthroat", text="Cutthroat: Seat 2 flips for Mutiny: heads! Captain Seat 1 5 + 1 + 1 = 7; "
-                                          "Seat 2 9 + 2 + 2 = 13."),
-             Event(kind="mutiny_won", seat=1, text="The Mutiny succeeds: Seat 2 takes the coffer (3 gp) and is Captain.")]
-    assert SPEC.headline(table_for(new()), kit.public(SPEC, table_for(new())), heads) == "⚔️ The Mutiny succeeds: Seat 2 takes the coffer (3 gp) and is Captain."
+def test_a_history_line_of_many_turns_stays_one_line() -> None:
+    """A pirate who claims wave after wave acts on without a new table: the line keeps the
+    turns in order, within one line."""
+    claims = [Event(kind="float", seat=0, text="Float!", data={"coffer": n * 100, "crossbones": None})
+              for n in range(1, 30)]
+    told = story(claims) or ""
+    assert told.startswith("Seat 1 claims 1 gp (Float) · Seat 1 claims 2 gp (Float)")
+    assert len(told) <= 300 and "\n" not in told

@@ -37,10 +37,21 @@ from rules.stones_and_bones.reading import (
     crossbones_name,
     crossbones_of,
     expected_bet,
+    money,
     read_bones,
     signed_coins,
+    signed_money,
 )
-from rules.stones_and_bones.text import action_label, claim_label, mutiny_cry, rules_summary, tide_rise_words
+from rules.stones_and_bones.text import (
+    action_label,
+    claim_label,
+    glossary,
+    how_to_play,
+    mutiny_cry,
+    rules_sections,
+    rules_summary,
+    tide_rise_words,
+)
 from rules.stones_and_bones.view import (
     LedgerRow,
     MutinyView,
@@ -56,7 +67,7 @@ __all__ = [
     "WAVES_PER_TIDE", "BonesReading", "LedgerRow", "MutinyView", "PirateView",
     "StonesAndBonesAction", "StonesAndBonesEngine", "StonesAndBonesOptions", "StonesAndBonesState",
     "StonesAndBonesView", "TurnView", "action_label", "bet_of", "can_pilfer", "claim_label",
-    "coins", "crossbones_name", "crossbones_of", "expected_bet", "grumble_fee", "ledger",
-    "mutiny_cry", "options_with_purses", "purse_of", "read_bones", "rules_summary",
-    "signed_coins", "start_turn", "tide_rise_words",
+    "coins", "crossbones_name", "crossbones_of", "expected_bet", "glossary", "grumble_fee", "how_to_play",
+    "ledger", "money", "mutiny_cry", "options_with_purses", "purse_of", "read_bones", "rules_sections", "rules_summary",
+    "signed_coins", "signed_money", "start_turn", "tide_rise_words",
 ]

@@ -58,7 +58,7 @@ from rules.stones_and_bones.moves import (
     to_act,
     voters_of,
 )
-from rules.stones_and_bones.reading import BonesReading, Throw, coins, crossbones_name, signed_coins
+from rules.stones_and_bones.reading import BonesReading, Throw, crossbones_name, money, signed_money
 from rules.stones_and_bones.view import ledger
 
 A = StonesAndBonesAction
@@ -169,7 +169,7 @@ def decide(s: StonesAndBonesState, seat: int, action: A) -> list[Event]:
             s.claim.grumbler = seat
             s.phase = "object"
             s.decided = [False] * s.seats
-            emit(events, "grumble", f"{seat_name(seat)} Grumbles and pays {coins(fee)} into the "
+            emit(events, "grumble", f"{seat_name(seat)} Grumbles and pays {money(fee)} into the "
                                     "next coffer: the dice are thrown again unless anyone "
                                     "objects.", seat, data={"fee": fee})
         else:
@@ -209,7 +209,7 @@ def decide(s: StonesAndBonesState, seat: int, action: A) -> list[Event]:
         if kind == "anchor":
             purse = s.pirates[seat].purse
             emit(events, "anchor", f"{seat_name(seat)} Swallows the Anchor and cashes out "
-                                   f"{coins(purse)}.", seat, data={"amount": purse})
+                                   f"{money(purse)}.", seat, data={"amount": purse})
             cash_out(s, seat)
             if len(afloat_seats(s)) >= 2:
                 ensure_captain(s, events)
@@ -314,7 +314,7 @@ def begin_wave(s: StonesAndBonesState, events: list[Event]) -> None:
         carried = sum(s.carry)
         s.coffer += carried
         s.carry = [0] * s.seats
-        emit(events, "carry", f"The Grumbles money ({coins(carried)}) goes into this coffer.",
+        emit(events, "carry", f"The Grumbles money ({money(carried)}) goes into this coffer.",
              data={"amount": carried})
     emit(events, "wave", f"Wave {s.wave} of Tide {s.tide}: {seat_name(s.captain)}, the Captain, "
                          "throws first.", seats=(s.captain,), data={"wave": s.wave, "tide": s.tide})
@@ -328,8 +328,8 @@ def begin_wave(s: StonesAndBonesState, events: list[Event]) -> None:
                 pay_in(s, seat, owed)
                 paid.append(seat)
         if paid:
-            emit(events, "ante", f"{', '.join(seat_name(x) for x in paid)} ante {coins(owed)} each "
-                                 f"(coffer {coins(s.coffer)}).",
+            emit(events, "ante", f"{', '.join(seat_name(x) for x in paid)} ante {money(owed)} each "
+                                 f"(coffer {money(s.coffer)}).",
                  seats=tuple(paid), data={"amount": owed, "coffer": s.coffer})
     begin_turn(s, s.captain, events)
 
@@ -368,9 +368,9 @@ def resolve_tide(s: StonesAndBonesState, events: list[Event]) -> None:
             amount = choice.amount or 0
             pirate.purse += amount
             pirate.bought_in += amount
-            words.append(f"{seat_name(seat)} buys in {coins(amount)}")
+            words.append(f"{seat_name(seat)} buys in {money(amount)}")
         elif choice.kind == "heave":
-            words.append(f"{seat_name(seat)} Heaves Down with {coins(pirate.purse)}")
+            words.append(f"{seat_name(seat)} Heaves Down with {money(pirate.purse)}")
             cash_out(s, seat)
         elif choice.kind == "end":
             words.append(f"{seat_name(seat)} votes to end the game")
@@ -406,14 +406,14 @@ def end_game(s: StonesAndBonesState, events: list[Event], reason: EndReason) -> 
     if s.coffer:
         if len(afloat) == 1:
             emit(events, "last_afloat", f"{seat_name(afloat[0])}, the last pirate afloat, takes the "
-                                        f"coffer ({coins(s.coffer)}).", afloat[0], data={"amount": s.coffer})
+                                        f"coffer ({money(s.coffer)}).", afloat[0], data={"amount": s.coffer})
             s.pirates[afloat[0]].purse += s.coffer
         else:  # the hard cap, mid-wave: share it out (the Captain keeps the odd copper)
             share, rest = divmod(s.coffer, len(afloat))
             for seat in afloat:
                 s.pirates[seat].purse += share
             s.pirates[s.captain if s.captain in afloat else afloat[0]].purse += rest
-            emit(events, "shared", f"The coffer ({coins(s.coffer)}) is shared among those afloat.",
+            emit(events, "shared", f"The coffer ({money(s.coffer)}) is shared among those afloat.",
                  seats=tuple(afloat), data={"amount": s.coffer})
         s.coffer = 0
     for seat, amount in enumerate(s.carry):  # Grumbles money with no next coffer goes back
@@ -434,7 +434,7 @@ def end_game(s: StonesAndBonesState, events: list[Event], reason: EndReason) -> 
         "cap": f"the table reached the limit of {TURN_CAP} turns",
     }[reason]
     rows = ledger(s)
-    standings = ", ".join(f"{seat_name(r.seat)} {signed_coins(r.net)}" for r in rows)
+    standings = ", ".join(f"{seat_name(r.seat)} {signed_money(r.net)}" for r in rows)
     emit(events, "over", f"The game is over: {why}. Net results: {standings}.",
          data={"reason": reason, "nets": [r.net for r in rows]})
 
@@ -458,12 +458,12 @@ def begin_turn(s: StonesAndBonesState, seat: int, events: list[Event]) -> None:
     if s.options.ante == "per_turn":
         owed = ante_at(s)
         if pirate.purse < owed:
-            emit(events, "broke", f"{seat_name(seat)} cannot ante {coins(owed)}.", seat, data={"owed": owed})
+            emit(events, "broke", f"{seat_name(seat)} cannot ante {money(owed)}.", seat, data={"owed": owed})
             walk_plank(s, seat, events)
             return
         pay_in(s, seat, owed)
         s.turn.ante = owed
-        emit(events, "ante", f"{seat_name(seat)} antes {coins(owed)} (coffer {coins(s.coffer)}).", seat,
+        emit(events, "ante", f"{seat_name(seat)} antes {money(owed)} (coffer {money(s.coffer)}).", seat,
              data={"amount": owed, "coffer": s.coffer})
     elif pirate.owes_ante:
         emit(events, "broke", f"{seat_name(seat)} could not ante this wave.", seat)
@@ -515,7 +515,7 @@ def turn_decision(s: StonesAndBonesState, seat: int, action: A, events: list[Eve
         next_turn(s, events)
         return
     if action.kind == "plank":
-        emit(events, "broke", f"{seat_name(seat)} cannot cover the bet of {coins(reading.bet)}.", seat,
+        emit(events, "broke", f"{seat_name(seat)} cannot cover the bet of {money(reading.bet)}.", seat,
              data={"owed": reading.bet})
         walk_plank(s, seat, events)
         return
@@ -528,12 +528,12 @@ def turn_decision(s: StonesAndBonesState, seat: int, action: A, events: list[Eve
              data={"faces": list(reading.faces), "bet": reading.bet, "crossbones": reading.crossbones})
         if pirate.purse < reading.bet:
             emit(events, "broke", f"{seat_name(seat)} cannot cover the new bet of "
-                                  f"{coins(reading.bet)}.", seat, data={"owed": reading.bet})
+                                  f"{money(reading.bet)}.", seat, data={"owed": reading.bet})
             walk_plank(s, seat, events)
             return
     pay_in(s, seat, reading.bet)
     turn.paid = reading.bet
-    emit(events, "bet", f"{seat_name(seat)} pays {coins(reading.bet)} (coffer {coins(s.coffer)}).", seat,
+    emit(events, "bet", f"{seat_name(seat)} pays {money(reading.bet)} (coffer {money(s.coffer)}).", seat,
          data={"amount": reading.bet, "coffer": s.coffer})
     if reading.crossbones:
         claim_coffer(s, seat, "crossbones", reading.crossbones, events)
@@ -583,7 +583,7 @@ def walk_plank(s: StonesAndBonesState, seat: int, events: list[Event]) -> None:
     turn.paid += all_in
     turn.plank = throw_bones(s)
     reading = reading_at(s, turn.plank)
-    emit(events, "walk_plank", f"{seat_name(seat)} Walks the Plank: throws in {coins(all_in)} and the Bones "
+    emit(events, "walk_plank", f"{seat_name(seat)} Walks the Plank: throws in {money(all_in)} and the Bones "
                                f"again: {' '.join(map(str, turn.plank))}.", seat,
          data={"paid": all_in, "faces": list(turn.plank)})
     if reading.crossbones:
@@ -624,7 +624,7 @@ def claim_coffer(s: StonesAndBonesState, seat: int, kind: ClaimKind, name: str |
         s.phase = "grumble"
         s.decided = [False] * s.seats
         fee = grumble_fee(s.tide)
-        emit(events, "grumble_window", f"Anyone else may Grumble ({coins(fee)}) to force a reroll.",
+        emit(events, "grumble_window", f"Anyone else may Grumble ({money(fee)}) to force a reroll.",
              seats=tuple(x for x in afloat_seats(s) if x != seat), data={"fee": fee})
         return
     settle_claim(s, events)
@@ -654,7 +654,7 @@ def settle_claim(s: StonesAndBonesState, events: list[Event]) -> None:
             return
         s.phase = "mutiny_call"
         s.decided = [False] * s.seats
-        emit(events, "plunder", f"The Captain plunders the coffer ({coins(s.coffer)})! Anyone may "
+        emit(events, "plunder", f"The Captain plunders the coffer ({money(s.coffer)})! Anyone may "
                                 "cry Mutiny.", seat, data={"coffer": s.coffer})
         return
     take_coffer(s, seat, events)
@@ -662,7 +662,7 @@ def settle_claim(s: StonesAndBonesState, events: list[Event]) -> None:
 
 
 def take_coffer(s: StonesAndBonesState, seat: int, events: list[Event]) -> None:
-    emit(events, "take", f"{seat_name(seat)} takes the coffer: {coins(s.coffer)}.", seat,
+    emit(events, "take", f"{seat_name(seat)} takes the coffer: {money(s.coffer)}.", seat,
          data={"amount": s.coffer})
     s.pirates[seat].purse += s.coffer
     s.coffer = 0
@@ -742,7 +742,7 @@ def give_gift(s: StonesAndBonesState, seat: int, target: int, amount: int,
     m.gifts[seat] += 1
     s.pirates[seat].purse -= amount
     s.pirates[target].purse += amount
-    emit(events, "give", f"{seat_name(seat)} gives {seat_name(target)} {coins(amount)}.", seat,
+    emit(events, "give", f"{seat_name(seat)} gives {seat_name(target)} {money(amount)}.", seat,
          seats=(seat, target), data={"amount": amount})
 
 
@@ -787,10 +787,10 @@ def challenge(s: StonesAndBonesState, events: list[Event]) -> None:
         m.d4[seat] = roll
         m.paid[seat] = min(roll * GP, s.pirates[seat].purse)
         pay_in(s, seat, m.paid[seat])
-        costs.append(f"{seat_name(seat)} d4 {roll} pays {coins(m.paid[seat])}")
+        costs.append(f"{seat_name(seat)} d4 {roll} pays {money(m.paid[seat])}")
         payers.append(seat)
     emit(events, "mutiny_costs", "The cost of Mutiny: " + "; ".join(costs)
-         + f" (coffer {coins(s.coffer)}).", seats=tuple(payers),
+         + f" (coffer {money(s.coffer)}).", seats=tuple(payers),
          data={"paid": [m.paid[x] for x in payers], "coffer": s.coffer})
     nays = [x for x in voters_of(s) if m.votes[x] == "nay"]
     yays = [x for x in voters_of(s) if m.votes[x] == "yay"]
@@ -815,12 +815,12 @@ def challenge_won(s: StonesAndBonesState, events: list[Event]) -> None:
         if s.cursed is not None and s.cursed != m.mutineer:
             s.cursed = None  # the Mutineer claims the coffer: the Curse on the Captain ends
         emit(events, "mutiny_won", f"The Mutiny succeeds: {seat_name(m.mutineer)} takes the coffer "
-                                   f"({coins(s.coffer)}) and is Captain.", m.mutineer,
+                                   f"({money(s.coffer)}) and is Captain.", m.mutineer,
              data={"coffer": s.coffer})
     else:
         m.winner = m.captain
         emit(events, "mutiny_lost", f"The Mutiny fails: Captain {seat_name(m.captain)} keeps the "
-                                    f"coffer ({coins(s.coffer)}).", m.captain, data={"coffer": s.coffer})
+                                    f"coffer ({money(s.coffer)}).", m.captain, data={"coffer": s.coffer})
     s.phase = "split"
     s.decided = [False] * s.seats
 
@@ -854,8 +854,8 @@ def split_coffer(s: StonesAndBonesState, action: A, events: list[Event]) -> None
     takers = [x for x, a in enumerate(shares) if a and x != winner]
     data = {"shared": bool(takers), "shares": shares}
     if takers:
-        given = ", ".join(f"{seat_name(x)} {coins(shares[x])}" for x in takers)
+        given = ", ".join(f"{seat_name(x)} {money(shares[x])}" for x in takers)
         emit(events, "split", f"{seat_name(winner)} splits the coffer: {given}; keeps "
-                              f"{coins(shares[winner])}.", winner, seats=(winner, *takers), data=data)
+                              f"{money(shares[winner])}.", winner, seats=(winner, *takers), data=data)
     else:
-        emit(events, "split", f"{seat_name(winner)} keeps the coffer: {coins(pot)}.", winner, data=data)
+        emit(events, "split", f"{seat_name(winner)} keeps the coffer: {money(pot)}.", winner, data=data)

@@ -40,7 +40,7 @@ __all__ = [
     "BET_SUM_TIDE_1", "BONES", "CP", "CROSSBONES", "CROSSBONES_TEXT", "FACES", "GP", "PP", "SP",
     "TIERS", "TIER_ABBR", "TIER_VALUE", "BoneView", "BonesReading", "IllOmensRule", "OmenGroup",
     "Throw", "Tier", "TierCoins", "bet_of", "bet_sum_by_enumeration", "coins", "crossbones_name",
-    "crossbones_of", "expected_bet", "read_bones", "signed_coins", "throw_of", "tier_of",
+    "crossbones_of", "expected_bet", "money", "read_bones", "signed_coins", "signed_money", "throw_of", "tier_of",
 ]
 
 TIER_VALUE: dict[Tier, int] = {t.name: {c.name: c.cp for c in DATA.coins}[t.coin] for t in DATA.tiers}
@@ -78,6 +78,24 @@ def coins(cp: int) -> str:
 def signed_coins(cp: int) -> str:
     """A net result: ``+3 gp``, ``-4 sp 2 cp``, ``0 cp``."""
     return ("+" if cp > 0 else "") + coins(cp)
+
+
+def money(cp: int) -> str:
+    """An amount as the Stones & Bones table says it: platinum folded into gold (``money(3147)
+    -> "31 gp 4 sp 7 cp"``, not "3 pp 1 gp 4 sp 7 cp"), so purses and bets compare at a glance
+    and a new player meets one coin fewer; exact, since a few coppers can decide whether a bet is
+    covered. (``coins`` keeps the fewest coins, as /roll-bones shows a bet.)"""
+    if cp < 0:
+        return "-" + money(-cp)
+    if cp < GP:
+        return coins(cp)
+    whole, rest = divmod(cp, GP)
+    return f"{whole} gp" + (f" {coins(rest)}" if rest else "")
+
+
+def signed_money(cp: int) -> str:
+    """A net result in ``money``: ``+31 gp``, ``-4 sp 2 cp``, ``0 cp``."""
+    return ("+" if cp > 0 else "") + money(cp)
 
 
 def tier_of(face: int) -> Tier:

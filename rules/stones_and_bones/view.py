@@ -40,7 +40,7 @@ from rules.stones_and_bones.moves import (
     to_act,
     voters_of,
 )
-from rules.stones_and_bones.reading import BonesReading, coins, expected_bet, read_bones, signed_coins
+from rules.stones_and_bones.reading import BonesReading, expected_bet, money, read_bones, signed_money
 
 
 class PirateView(BaseModel):
@@ -197,8 +197,8 @@ def ledger(state: StonesAndBonesState) -> list[LedgerRow]:
         at_table = 0 if over else p.purse
         rows.append(LedgerRow(
             seat=seat, status=p.status, bought_in=p.bought_in, cashed_out=out, at_table=at_table,
-            net=p.net, bought_in_text=coins(p.bought_in), cashed_out_text=coins(out),
-            net_text=signed_coins(p.net)))
+            net=p.net, bought_in_text=money(p.bought_in), cashed_out_text=money(out),
+            net_text=signed_money(p.net)))
     return rows
 
 
@@ -290,18 +290,18 @@ def _question(s: StonesAndBonesState) -> str:
         turn = s.turn
         assert turn is not None and turn.bones is not None
         bet = read_bones(turn.bones, s.tide, s.options.ill_omens).bet
-        text = f"{seat_name(s.current)}: pay the bet of {coins(bet)} and throw"
+        text = f"{seat_name(s.current)}: pay the bet of {money(bet)} and throw"
         if s.table_stone is not None and len(to_act(s)) > 1:
             text += (f"; {seat_name(s.table_stone.owner)} may pick up their Stone "
                      f"({s.table_stone.value}) before it is Pilfered")
         return text + "."
     if s.phase == "grumble" and claim is not None:
-        return (f"Anyone but {seat_name(claim.seat)} may Grumble ({coins(grumble_fee(s.tide))}) to "
+        return (f"Anyone but {seat_name(claim.seat)} may Grumble ({money(grumble_fee(s.tide))}) to "
                 "force a reroll of the claim.")
     if s.phase == "object" and claim is not None and claim.grumbler is not None:
         return f"{seat_name(claim.grumbler)} Grumbled: object to stop the reroll, or allow it."
     if s.phase == "mutiny_call":
-        return (f"Captain {seat_name(s.captain)} plunders the coffer ({coins(s.coffer)}): anyone may "
+        return (f"Captain {seat_name(s.captain)} plunders the coffer ({money(s.coffer)}): anyone may "
                 "cry Mutiny!")
     if s.phase == "parley" and m is not None and m.mutineer is not None:
         return (f"{seat_name(m.mutineer)} cries Mutiny against Captain {seat_name(m.captain)}: parley, give "
@@ -310,10 +310,10 @@ def _question(s: StonesAndBonesState) -> str:
     if s.phase == "vote":
         return "The crew votes Yay (for the Mutineer) or Nay (for the Captain), sealed."
     if s.phase == "split" and m is not None and m.winner is not None:
-        return f"{seat_name(m.winner)} won the coffer ({coins(s.coffer)}): keep it or split it."
+        return f"{seat_name(m.winner)} won the coffer ({money(s.coffer)}): keep it or split it."
     if s.phase == "anchor" and claim is not None:
         return (f"{seat_name(claim.seat)} may Swallow the Anchor: cash out "
-                f"{coins(s.pirates[claim.seat].purse)} now.")
+                f"{money(s.pirates[claim.seat].purse)} now.")
     if s.phase == "tide":
         return (f"The Tide rose to {s.tide}: stay, Heave Down (cash out), buy in, or vote to end "
                 "the game (sealed).")
@@ -328,10 +328,10 @@ def view(s: StonesAndBonesState, seat: int | None) -> StonesAndBonesView:
     rows: list[LedgerRow] = ledger(s)
     pirates = [
         PirateView(
-            seat=x, status=p.status, purse=p.purse, purse_text=coins(p.purse),
+            seat=x, status=p.status, purse=p.purse, purse_text=money(p.purse),
             captain=x == s.captain and not over, cursed=x == s.cursed, acting=x in acting,
             can_fly=p.status == "afloat" and p.flew_tide != s.tide, bought_in=p.bought_in,
-            cashed_out=p.cashed_out, net=p.net, net_text=signed_coins(p.net),
+            cashed_out=p.cashed_out, net=p.net, net_text=signed_money(p.net),
         )
         for x, p in enumerate(s.pirates)
     ]
@@ -340,7 +340,7 @@ def view(s: StonesAndBonesState, seat: int | None) -> StonesAndBonesView:
         phase=s.phase, over=over, ended_by=s.ended_by, viewer=seat, seats=s.seats, wave=s.wave,
         tide=s.tide, waves_played=s.waves_played, turns=s.turns, captain=s.captain,
         cursed=s.cursed, current_seat=None if over else s.current, to_act=acting,
-        coffer=s.coffer, coffer_text=coins(s.coffer), carry=sum(s.carry), ante=ante_at(s),
+        coffer=s.coffer, coffer_text=money(s.coffer), carry=sum(s.carry), ante=ante_at(s),
         expected_bet=round(expected_bet(s.tide, s.options.ill_omens)), pirates=pirates,
         turn=_turn_view(s, s.turn), last_turn=_turn_view(s, s.last_turn),
         table_stone=(TableStoneView(owner=s.table_stone.owner, value=s.table_stone.value)

@@ -15,10 +15,26 @@ import csv
 import io
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
-from tests.e2e.channel import PNG, Audit, has_controls, live_table, settle, text_length
-from tests.e2e.test_knucklebones_e2e import button, clean
+from tests.e2e.channel import (
+    PNG,
+    Audit,
+    button,
+    clean,
+    finished,
+    has_controls,
+    is_layout,
+    is_table,
+    live_table,
+    next_table,
+    said,
+    settle,
+    text_length,
+    texts,
+    top,
+)
 from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake
 
 CHANNEL = "tavern"
@@ -36,30 +52,34 @@ def live(fd: FakeDiscord) -> dict:
     return table
 
 
-def description(message: dict) -> str:
-    return "\n".join(e.get("description") or "" for e in message.get("embeds") or [])
+@dataclass(frozen=True)
+class Choice:
+    """One move a table or a DM offers: a button, or one option of a menu. ``owner``: the name
+    a menu of one seat's own choices is headed by (None: anyone asked may make it)."""
+
+    label: str
+    custom_id: str
+    value: str | None = None
+    owner: str | None = None
 
 
-def text_of(message: dict) -> str:
-    return (message.get("content") or "") + json.dumps(message.get("embeds") or [], ensure_ascii=False)
+def choices(fd: FakeDiscord, message: dict, prefixes: tuple[str, ...] = ("bn:all:", "bn:allpick:")) -> list[Choice]:
+    found = [Choice(b["label"], b["custom_id"]) for b in fd.buttons(message) if b["custom_id"].startswith(prefixes)]
+    for menu in fd.selects(message):
+        if menu["custom_id"].startswith(prefixes):
+            placeholder = menu.get("placeholder") or ""
+            owner = placeholder[: -len(": choose…")] if placeholder.endswith(": choose…") else None
+            found += [Choice(o["label"], menu["custom_id"], o["value"], owner) for o in menu["options"]]
+    return found
 
 
-def finished(message: dict) -> bool:
-    return "Final standings" in json.dumps(message["embeds"])
-
-
-def open_buttons(fd: FakeDiscord, message: dict) -> list[dict]:
-    return [b for b in fd.buttons(message) if b["custom_id"].startswith("bn:all:")]
-
-
-def act_buttons(fd: FakeDiscord, message: dict) -> list[dict]:
-    return [b for b in fd.buttons(message) if b["custom_id"].startswith("bn:act:")]
+def private_choices(fd: FakeDiscord, message: dict) -> list[Choice]:
+    return choices(fd, message, ("bn:act:", "bn:pick:"))
 
 
 def prompt_line(message: dict) -> str:
-    """The line that asks: it starts with the mentions of whoever must answer (a headline
-    above it names people too, but never starts with a mention)."""
-    return next((line for line in (message.get("content") or "").splitlines() if line.startswith("<@")), "")
+    """The line that asks: it starts with the mentions of whoever must answer."""
+    return next((line for line in top(message).splitlines() if line.startswith("<@")), "")
 
 
 def asked(message: dict, players: list[FakeUser]) -> list[FakeUser]:
@@ -68,34 +88,34 @@ def asked(message: dict, players: list[FakeUser]) -> list[FakeUser]:
     return [p for i in ids for p in players if p.id == i]
 
 
-def may_press(label: str, who: list[FakeUser]) -> list[FakeUser]:
-    """Whose button a label is: "Ann: Pick up my Stone" is Ann's; a label naming nobody is for
-    everyone asked."""
-    named, sep, _ = label.partition(": ")
-    if not sep:
+def may_press(choice: Choice, who: list[FakeUser]) -> list[FakeUser]:
+    """Whose choice it is: a menu headed by a name is that player's; the rest is everyone's asked."""
+    if choice.owner is None:
         return who
-    mine = [p for p in who if re.search(rf"\b{re.escape(p.name.title())}\b", named)]
-    return mine or who
+    return [p for p in who if p.name.title() == choice.owner] or who
 
 
 def field(message: dict, name: str) -> str:
-    for embed in message["embeds"]:
-        for f in embed.get("fields", []):
-            if f["name"].startswith(name):
-                return f["value"]
+    """A block of the lobby headed by ``name`` in bold: the lines under it (or the rest of its line)."""
+    for text in texts(message):
+        if text.startswith(f"**{name}"):
+            head, _, rest = text.partition("\n")
+            return rest if rest else head.partition(":** ")[2]
     return ""
 
 
-SEALED_TITLES = ("Mutiny vote", "The Tide rises")
+def history(fd: FakeDiscord) -> list[dict]:
+    """The one-line stories older tables became."""
+    return [m for m in fd.messages(CHANNEL) if not is_table(m) and said(m).startswith("**")]
 
 
 def sealed(fd: FakeDiscord, players: list[FakeUser]) -> list[tuple[FakeUser, dict]]:
     """Players whose newest DM holds a sealed choice still to make (a choice made on the table
-    comes by DM too, for whoever reads DMs first; those are answered on the table here)."""
+    is made there)."""
     out = []
     for p in players:
         dms = fd.dm_messages(p)
-        if dms and act_buttons(fd, dms[-1]) and dms[-1]["embeds"][0]["title"].startswith(SEALED_TITLES):
+        if dms and private_choices(fd, dms[-1]) and top(dms[-1]).startswith(("Your sealed vote", "Your sealed choice")):
             out.append((p, dms[-1]))
     return out
 
@@ -120,22 +140,26 @@ async def open_gm_table(fd: FakeDiscord, gm: FakeUser, players: list[FakeUser],
     """The GM opens a table without a seat, players join, the GM seats the NPC and sets a purse."""
     lobby = await (await fd.slash(gm, CHANNEL, "stones-and-bones new",
                                   {"gm_mode": True, **(options or {})})).response_message()
-    assert "pirate tavern game" in description(lobby)  # the lobby says what the game is
+    assert "pirate tavern game" in said(lobby)  # the lobby says what the game is
     for p in players:
         await (await fd.click(p, lobby, button(fd, lobby, "Join"))).wait_response()
-    said = await slash_ok(fd, gm, "stones-and-bones npc", {"name": NPC, "stake": "3pp"})
-    assert said["data"]["flags"] & 64 and NPC in said["data"]["content"]
-    said = await slash_ok(fd, gm, "stones-and-bones stake",
-                          {"seat-or-player": f"<@{players[0].id}>", "amount": "8gp 5sp"})
-    assert "8 gp 5 sp" in said["data"]["content"]
-    return await fd.wait_until(lambda: NPC in text_of(fd.message(lobby["id"])) and "8 gp 5 sp"
-                               in text_of(fd.message(lobby["id"])) and fd.message(lobby["id"]),
+    answer = await slash_ok(fd, gm, "stones-and-bones npc", {"name": NPC, "stake": "3pp"})
+    assert answer["data"]["flags"] & 64 and NPC in answer["data"]["content"]
+    answer = await slash_ok(fd, gm, "stones-and-bones stake",
+                            {"seat-or-player": f"<@{players[0].id}>", "amount": "8gp 5sp"})
+    assert "8 gp 5 sp" in answer["data"]["content"]
+    return await fd.wait_until(lambda: NPC in said(fd.message(lobby["id"])) and "8 gp 5 sp"
+                               in said(fd.message(lobby["id"])) and fd.message(lobby["id"]),
                                timeout=3, what="the lobby to show the NPC and the purse")
 
 
-async def press(fd: FakeDiscord, audit: Audit, user: FakeUser, message: dict, custom_id: str) -> None:
+async def press(fd: FakeDiscord, audit: Audit, user: FakeUser, message: dict, choice: Choice) -> None:
     audit.clicked(user)
-    answer = await (await fd.click(user, message, custom_id)).wait_response()
+    if choice.value is None:
+        it = await fd.click(user, message, choice.custom_id)
+    else:
+        it = await fd.select(user, message, choice.custom_id, [choice.value])
+    answer = await it.wait_response()
     assert answer["type"] == 7, answer
     await settle(fd)
 
@@ -150,17 +174,13 @@ class Story:
         self.tide_tables: set[str] = set()
         self.sealed_tide_table = ""
         self.tide_dm = ""
+        self.tide_chooser = ""
         self.pictures = 0
-        #: the headline that revealed the Mutiny votes (the next table's news; it shrinks to
-        #: history with that table, so it is caught while live)
-        self.votes = ""
-
-
 
 
 async def play(fd: FakeDiscord, players: list[FakeUser], story: Story, audit: Audit, limit: int = 600) -> dict:
     """Click what the bot rendered until the game ends. Public choices: pay and throw (or the
-    first button); cry Mutiny once against the NPC Captain; ready; keep; stay aboard. Sealed:
+    first choice); cry Mutiny once against the NPC Captain; ready; keep; stay aboard. Sealed:
     Yay; at a Tide rise stay until a Mutiny was voted on, then everyone Heaves Down, which ends
     the game."""
     await settle(fd)
@@ -168,25 +188,20 @@ async def play(fd: FakeDiscord, players: list[FakeUser], story: Story, audit: Au
     for _ in range(limit):
         note_new_dms(fd, audit, players, seen)
         table = live(fd)
-        if "The votes:" in (table.get("content") or "") and not story.votes:
-            story.votes = table["content"]
         if finished(table):
-            # the game-master's ledger comes with the final table
-            await fd.wait_until(lambda: any("ledger" in json.dumps(m.get("embeds") or [])
-                                            for m in fd.messages(CHANNEL)), timeout=5, what="the ledger")
             audit.look(set())
             return table
         who = asked(table, players)
         waiting = sealed(fd, players)
-        shows_dice = ROLL_MARK in description(table)
+        shows_dice = ROLL_MARK in said(table)
         story.pictures += shows_dice
         audit.look({p.id for p in who} | {p.id for p, _ in waiting}, shows_dice=shows_dice)
-        shown = open_buttons(fd, table)
+        shown = choices(fd, table)
         if shown:
-            assert who, table.get("content")
-            labels = [b["label"] for b in shown]
+            assert who, top(table)
+            labels = [c.label for c in shown]
             if "Mutiny!" in labels:
-                captain = re.search(r"Captain \*\*(.+?)\*\*", description(table))
+                captain = re.search(r"Captain \*\*(.+?)\*\*", said(table))
                 pick = "Let it be"
                 if not story.mutiny_cried and captain and captain[1] == NPC:
                     story.mutiny_cried, pick = True, "Mutiny!"
@@ -194,26 +209,29 @@ async def play(fd: FakeDiscord, players: list[FakeUser], story: Story, audit: Au
                 pick = "Ready to vote"
             else:
                 pick = labels[0]
-            choice = next(b for b in shown if b["label"] == pick)
-            await press(fd, audit, may_press(pick, who)[0], table, choice["custom_id"])
+            choice = next(c for c in shown if c.label == pick)
+            await press(fd, audit, may_press(choice, who)[0], table, choice)
             continue
-        assert waiting, f"nobody can act: {text_of(table)}"
+        assert waiting, f"nobody can act: {said(table)}"
         for player, dm in waiting:
-            labels = [b["label"] for b in act_buttons(fd, dm)]
+            offered = private_choices(fd, dm)
+            labels = [c.label for c in offered]
             if "Yay (back the Mutineer)" in labels:
-                story.sealed_vote_table = text_of(live(fd))
-                story.sealed_vote_dm = text_of(dm)
+                story.sealed_vote_table = said(live(fd))
+                story.sealed_vote_dm = said(dm)
                 pick = "Yay (back the Mutineer)"
             else:
-                story.tide_dm = text_of(dm)
+                story.tide_dm = said(dm)
                 now = live(fd)
-                assert "The Tide rose to" in description(now), text_of(now)
-                story.tide_tables.add(now["embeds"][0]["title"])
-                if "✅" in description(now) and "⏳" in description(now):
-                    story.sealed_tide_table = text_of(now)  # one choice is in, this one not yet
-                pick = next(label for label in labels
-                            if label.startswith("Heave Down" if story.votes else "Stay"))
-            await press(fd, audit, player, dm, button(fd, dm, pick))
+                rose = re.search(r"The Tide rose to (\d+)", said(now))
+                assert rose, said(now)
+                story.tide_tables.add(rose[0])
+                if "Chosen, sealed until all are in" in said(now) and "Waiting for" in top(now):
+                    story.sealed_tide_table = said(now)  # one choice is in, this one not yet
+                    story.tide_chooser = player.name.title()
+                voted = any("The votes:" in said(m) for m in history(fd))
+                pick = next(label for label in labels if label.startswith("Heave Down" if voted else "Stay"))
+            await press(fd, audit, player, dm, next(c for c in offered if c.label == pick))
     raise AssertionError("the game did not end")
 
 
@@ -225,22 +243,25 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
         async with running_bot(fd, ENV, tmp_path / "sb.sqlite3") as bot:
             lobby = await open_gm_table(fd, gm, players, {"mutiny_trigger": "any_claim"})
             seats = field(lobby, "Seats")
-            assert seats.splitlines() == ["1. Ann · purse of 8 gp 5 sp", "2. Bob · purse of 5 pp",
-                                          f"3. {NPC} (AI) · purse of 3 pp"], seats
+            assert seats.splitlines() == ["1. Ann · purse of 8 gp 5 sp", "2. Bob · purse of 50 gp",
+                                          f"3. {NPC} (AI) · purse of 30 gp"], seats
             assert "runs this table" in field(lobby, "Game-master")
             await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
-            await settle(fd)
+            await next_table(fd, CHANNEL)
             table = live(fd)
-            # one short line per pirate, the purse with platinum folded into gold
-            pirates = description(table).split("\n\n")[-1].splitlines()
+            assert is_layout(table)
+            # one short block per pirate, the purse in gold, silver and copper
+            pirates = [t for t in texts(table) if t.startswith("**") and "Tide" not in t]
             assert [next(n for n in ("Ann", "Bob", NPC) if n in line) for line in pirates] == ["Ann", "Bob", NPC]
-            assert all(re.search(r"\*\* \d+ gp( \d sp)?( \d cp)?$", line) for line in pirates), pirates
-            assert ROLL_MARK in description(table) and "→ bet **" in description(table)
-            # Details: the bet step by step and every purse in every coin, privately
+            assert all(re.search(r"\*\* \d+ gp( \d sp)?( \d cp)?( · Captain)?$", line) for line in pirates), pirates
+            assert ROLL_MARK in said(table) and "→ bet **" in said(table)
+            # Details: the bet step by step first, every purse a tap away, privately
             details = await (await fd.click(ann, table, button(fd, table, "Details"))).wait_response()
             assert details["data"]["flags"] & 64
-            shown = json.dumps(details["data"]["embeds"], ensure_ascii=False)
-            assert "× Tide 1" in shown and "5 pp · bought in 5 pp" in shown and "Reading the Bones" in shown
+            shown = said(details["data"])
+            assert "× Tide 1" in shown and "Your purse: **8 gp 4 sp**" in shown  # (after the ante)
+            pages = [o["label"] for m in fd.selects(details["data"]) for o in m["options"]]
+            assert pages[:3] == ["This turn", "Purses", "Reading the Bones"], pages
             story = Story()
             audit = Audit(fd, CHANNEL)
             final = await play(fd, players, story, audit)
@@ -250,33 +271,33 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             assert audit.turn_changes >= 10 and story.pictures >= 5
             # a Mutiny was cried against the NPC, voted on in secret, then revealed
             assert story.mutiny_cried
-            assert "Sealed vote:" in story.sealed_vote_table and "⏳" in story.sealed_vote_table
+            assert "Voted, sealed until all are in" in story.sealed_vote_table or "Waiting for" in story.sealed_vote_table
             assert "Yay" not in story.sealed_vote_table and "Nay" not in story.sealed_vote_table
             assert "Your sealed vote" in story.sealed_vote_dm and "Captain" in story.sealed_vote_dm
             assert "Purses" not in story.sealed_vote_dm  # the DM holds no copy of the table
-            assert re.search(rf"The votes: <@{bob.id}> Yay", story.votes), story.votes  # Bob is pinged
+            lines = [said(m) for m in history(fd)]
+            votes = next(line for line in lines if "The votes:" in line)
+            assert re.search(r"The votes: (Bob|Ann) Yay", votes), votes  # history names them, pings nobody
             # the Tide rose; the first choice stayed sealed while the second was awaited
-            assert story.tide_tables, text_of(final)
-            assert "The Tide rises to" in story.tide_dm and "Your sealed choice" in story.tide_dm
-            assert "✅" in story.sealed_tide_table and "⏳" in story.sealed_tide_table
-            assert "Heave" not in story.sealed_tide_table
-            # both players Heaved Down: the channel was told, pinging them
-            said = [m["content"] for m in fd.messages(CHANNEL) if "Heaves Down with" in (m.get("content") or "")]
-            assert said and f"<@{ann.id}> Heaves Down" in said[-1] and f"<@{bob.id}> Heaves Down" in said[-1]
-            # the channel keeps a story: old tables shrank to one line each, without buttons
-            history = [m for m in fd.messages(CHANNEL) if not m.get("embeds") and (m.get("content") or "").startswith("**")]
-            assert len(history) >= 10 and all(not fd.buttons(m) and "\n" not in m["content"] for m in history)
-            assert any(re.match(r"\*\*Tide 1 · Wave \d\*\* · .*(sinks|claims)", m["content"]) for m in history)
-            assert all("<@" not in m["content"] for m in history)  # history pings nobody
-            # the ledger: an embed and a CSV the GM keeps; the nets sum to zero
-            ledger = await fd.wait_until(
-                lambda: next((m for m in fd.messages(CHANNEL)
-                              if any(a["filename"].endswith(".csv") for a in m.get("attachments") or [])), None),
-                timeout=5, what="the ledger")
-            books = next(e for e in ledger["embeds"] if "ledger" in e["title"])
-            assert "sum to 0 cp" in books["description"]
-            assert any(e.get("title") == "Final standings" for e in ledger["embeds"])  # on the final table
-            (name, data), = [(n, d) for n, d in fd.attachments(ledger) if n.endswith(".csv")]
+            assert story.tide_tables, said(final)
+            assert "The Tide rose to" in story.tide_dm and "Your sealed choice" in story.tide_dm
+            assert "Chosen, sealed until all are in" in story.sealed_tide_table
+            assert not re.search(r"(Ann|Bob) (stays|buys in|Heaves Down|votes to end)", story.sealed_tide_table)
+            # both players Heaved Down: the line above the final table says so, once
+            heaved = [line for line in lines if "Heaves Down with" in line]
+            assert len(heaved) == 1 and "Ann Heaves Down with" in heaved[0] and "Bob Heaves Down with" in heaved[0]
+            assert "Heaves Down" not in said(final)  # the final table does not repeat it
+            # the winner is named (and pinged) once, at the top of the final table
+            assert said(final).count("wins with a net of") == 1 and top(final).startswith("🏆 ")
+            # the channel keeps a story: old tables shrank to one line each, never empty
+            assert len(lines) >= 10 and all(not fd.buttons(m) and "\n" not in said(m) for m in history(fd))
+            assert all(re.match(r"\*\*[^*]+\*\* · \S", line) for line in lines), lines
+            assert any(re.match(r"\*\*Tide 1 · Wave \d\*\* · .*(sinks|claims)", line) for line in lines)
+            assert all("<@" not in line for line in lines)  # history pings nobody
+            # the ledger rides on the final table with a CSV the GM keeps; the nets sum to zero
+            assert "### The ledger" in said(final) and "sum to 0 cp" in said(final)
+            assert "Final standings" in said(final)
+            (name, data), = [(n, d) for n, d in fd.attachments(final) if n.endswith(".csv")]
             rows = list(csv.DictReader(io.StringIO(data.decode())))
             assert [r["name"] for r in rows] == ["Ann", "Bob", NPC]
             assert [int(r["buy_in_cp"]) for r in rows][:1] == [850] and int(rows[2]["buy_in_cp"]) >= 3000
@@ -287,60 +308,65 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             # (who had no seat) still runs the table
             again = await (await fd.click(ann, final, button(fd, final, "Rematch"))).response_message()
             assert field(again, "Seats").splitlines() == [
-                f"1. {NPC} (AI) · purse of 3 pp", "2. Bob · purse of 5 pp", "3. Ann · purse of 8 gp 5 sp"]
+                f"1. {NPC} (AI) · purse of 30 gp", "2. Bob · purse of 50 gp", "3. Ann · purse of 8 gp 5 sp"]
             assert f"<@{gm.id}> runs this table" in field(again, "Game-master")
             start = await (await fd.click(ann, again, button(fd, again, "Start"))).wait_response()
             assert start["type"] == 4 and "Only the host" in start["data"]["content"]
-            said = await slash_ok(fd, gm, "stones-and-bones npc", {"name": "Salty Pete"})
-            assert said["data"]["flags"] & 64 and "Salty Pete" in said["data"]["content"]
+            answer = await slash_ok(fd, gm, "stones-and-bones npc", {"name": "Salty Pete"})
+            assert answer["data"]["flags"] & 64 and "Salty Pete" in answer["data"]["content"]
         clean(fd, bot)
 
 
-async def test_two_players_asked_at_once_see_whose_button_is_whose(tmp_path: Path) -> None:
+async def test_two_players_asked_at_once_each_have_their_own_controls(tmp_path: Path) -> None:
     """After a Sink the Stone lies on the table: the next roller and the Stone's owner are asked
-    together. Each button names its player, the prompt says so, and a press of the other
-    player's button is refused in one private line without moving the game."""
+    together. The question gives each their part by name, each one's choices are in a menu
+    headed by their name (no label names a player), and a pick from the other player's menu is
+    refused in one private line without moving the game."""
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         async with running_bot(fd, ENV, tmp_path / "sb.sqlite3") as bot:
             lobby = await (await fd.slash(ann, CHANNEL, "stones-and-bones new")).response_message()
             await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
             await (await fd.click(ann, lobby, button(fd, lobby, "Start"))).wait_response()
-            await settle(fd)
+            await next_table(fd, CHANNEL)
             for _ in range(40):  # pay and throw until a Sunk Stone lies for the other player
                 table = live(fd)
                 who = asked(table, [ann, bob])
                 if len(who) == 2:
                     break
-                pay = next(b for b in open_buttons(fd, table) if b["label"].startswith("Pay"))
-                await (await fd.click(who[0], table, pay["custom_id"])).wait_response()
+                pay = next(c for c in choices(fd, table) if c.label.startswith("Pay"))
+                it = await (fd.click(who[0], table, pay.custom_id) if pay.value is None
+                            else fd.select(who[0], table, pay.custom_id, [pay.value]))
+                await it.wait_response()
                 await settle(fd)
             else:
                 raise AssertionError("no Stone was left on the table")
             roller, owner = who
-            labels = [b["label"] for b in open_buttons(fd, table)]
-            assert all(label.startswith((f"{roller.name.title()}: ", f"{owner.name.title()}: ")) for label in labels)
-            assert f"{owner.name.title()}: Pick up my Stone" in " | ".join(labels)
-            assert "Each button names its player" in prompt_line(table)
-            assert "pick up your Stone" in prompt_line(table)
-            theirs = next(b for b in open_buttons(fd, table) if b["label"].startswith(f"{roller.name.title()}: Pay"))
+            offered = choices(fd, table)
+            assert {c.owner for c in offered} == {roller.name.title(), owner.name.title()}
+            assert not any(c.label.startswith((f"{roller.name.title()}: ", f"{owner.name.title()}: ")) for c in offered)
+            assert any(c.owner == owner.name.title() and c.label.startswith("Pick up my Stone") for c in offered)
+            assert "names its player" not in said(table)
+            assert f"**{roller.name.title()}**, your throw: pay" in prompt_line(table)
+            assert f"**{owner.name.title()}**, your Stone" in prompt_line(table)
+            theirs = next(c for c in offered if c.owner == roller.name.title() and c.label.startswith("Pay"))
             before = fd.message(table["id"])
-            refused = await (await fd.click(owner, table, theirs["custom_id"])).wait_response()
+            refused = await (await fd.select(owner, table, theirs.custom_id, [theirs.value or "0"])).wait_response()
             assert refused["type"] == 4 and refused["data"]["flags"] & 64
             assert "not yours" in refused["data"]["content"] and "embeds" not in refused["data"]
             await settle(fd)
             assert fd.message(table["id"]) == before
-            # the owner picks the Stone up: the roller's buttons stay, the owner's go
-            pick = next(b for b in open_buttons(fd, table) if "Pick up" in b["label"])
-            await (await fd.click(owner, table, pick["custom_id"])).wait_response()
+            # the owner picks the Stone up: the roller's choices stay, the owner's go
+            pick = next(c for c in offered if "Pick up" in c.label)
+            await (await fd.select(owner, table, pick.custom_id, [pick.value or "0"])).wait_response()
             await settle(fd)
             now = live(fd)
             assert asked(now, [ann, bob]) == [roller]
-            assert not any("Pick up" in b["label"] for b in open_buttons(fd, now))
+            assert not any("Pick up" in c.label for c in choices(fd, now))
             # every table that shows the throw carries its picture, a real PNG
             (name, data), = fd.attachments(now)
             assert name == "bones.png" and data.startswith(PNG)
-            assert any(e.get("image", {}).get("url") == "attachment://bones.png" for e in now["embeds"])
+            assert "attachment://bones.png" in json.dumps(now["components"])
         clean(fd, bot)
 
 
@@ -358,13 +384,13 @@ async def test_only_the_gm_manages_the_lobby_and_bad_input_changes_nothing(tmp_p
             assert fd.messages(CHANNEL) == []  # no table was opened
             lobby = await (await fd.slash(gm, CHANNEL, "stones-and-bones new",
                                           {"gm_mode": True, "starting_purse": "20"})).response_message()
-            assert field(lobby, "House options") == "starting purse: 2 pp"
+            assert field(lobby, "House options") == "starting purse: 20 gp"
             # the game-master runs the table and takes no seat
             answer = await (await fd.click(gm, lobby, button(fd, lobby, "Join"))).wait_response()
             assert answer["data"]["flags"] & 64 and "game-master" in answer["data"]["content"]
             await (await fd.click(ann, lobby, button(fd, lobby, "Join"))).wait_response()
             before = fd.message(lobby["id"])
-            assert field(before, "Seats").splitlines() == ["1. Ann · purse of 2 pp"]
+            assert field(before, "Seats").splitlines() == ["1. Ann · purse of 20 gp"]
             # players cannot seat NPCs or set purses
             await refused(fd, ann, "stones-and-bones npc", {"name": "Sly Pete"}, "Only the host")
             await refused(fd, ann, "stones-and-bones stake", {"seat-or-player": "1", "amount": "90gp"},
@@ -401,62 +427,77 @@ async def test_the_gm_pauses_and_resumes_without_a_seat(tmp_path: Path) -> None:
             for p in (ann, bob):
                 await (await fd.click(p, lobby, button(fd, lobby, "Join"))).wait_response()
             await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
-            await settle(fd)
+            await next_table(fd, CHANNEL)
             table = live(fd)
-            assert open_buttons(fd, table)
+            assert choices(fd, table)
             # the GM has no seat, so the table's buttons are not theirs
-            answer = await (await fd.click(gm, table, open_buttons(fd, table)[0]["custom_id"])).wait_response()
+            answer = await (await fd.click(gm, table, choices(fd, table)[0].custom_id)).wait_response()
             assert answer["data"]["flags"] & 64 and "not playing" in answer["data"]["content"]
             await refused(fd, ann, "game pause", {}, "Only the host")
             paused = await (await fd.slash(gm, CHANNEL, "game pause")).wait_response()
             assert "paused the game" in paused["data"]["content"]
-            table = await fd.wait_until(lambda: "paused" in (live(fd).get("content") or "") and live(fd),
+            table = await fd.wait_until(lambda: "paused" in top(live(fd)) and live(fd),
                                         timeout=3, what="the table to say it is paused")
-            assert open_buttons(fd, table) == []
+            assert choices(fd, table) == []
             calls = len(fd.calls)
             await asyncio.sleep(2.5)  # well past the 1 s timer: nothing is played while paused
             assert live(fd) == table and len(fd.calls) == calls
-            assert not any("Time ran out" in (m.get("content") or "") for m in fd.messages(CHANNEL))
+            assert not any("Time ran out" in said(m) for m in fd.messages(CHANNEL))
             await (await fd.slash(gm, CHANNEL, "game resume")).wait_response()
-            await fd.wait_until(lambda: any("Time ran out" in (m.get("content") or "")
+            await fd.wait_until(lambda: any("Time ran out" in said(m)
                                             for m in fd.messages(CHANNEL)),
                                 timeout=6, what="the timer to run again after resume")
             # the GM ends the game they run
             end = await (await fd.slash(gm, CHANNEL, "game end")).response_message()
             await (await fd.click(gm, end, button(fd, end, "End the game"))).wait_response()
-            await fd.wait_until(lambda: any("ended the game" in (m.get("content") or "")
+            await fd.wait_until(lambda: any("ended the game" in said(m)
                                             for m in fd.messages(CHANNEL)), timeout=3, what="the end")
         clean(fd, bot)
 
 
+async def every_page(fd: FakeDiscord, user: FakeUser, command: str) -> list[tuple[str, str]]:
+    """The pages a rules answer shows, each (title, words), turned with its page menu."""
+    first = await (await fd.slash(user, CHANNEL, command, {})).response_message()
+    assert first["flags"] & 64 and is_layout(first)
+    (menu,) = [m for m in fd.selects(first) if m["custom_id"].startswith("bn:page:")]
+    pages = [(menu["options"][0]["label"], said(first))]
+    for option in menu["options"][1:]:
+        shown = await (await fd.select(user, first, menu["custom_id"], [option["value"]])).response_message()
+        pages.append((option["label"], said(shown)))
+    return pages
+
+
 async def test_the_rules_commands_show_every_ruling_in_force_unclipped(tmp_path: Path) -> None:
-    """``/stones-and-bones rules`` (the defaults) and ``/game rules`` (this table's options) show
-    the whole rules text: the rulings, house choices and timeouts, with nothing clipped."""
-    from cogs.stones_and_bones import SPEC
-    from rules.stones_and_bones import StonesAndBonesOptions
+    """``/stones-and-bones rules`` (the defaults) and ``/game rules`` (this table's options) open
+    on How to play, one screen, and hold the whole rules text a page a section: the rulings,
+    house choices and timeouts, with nothing clipped; then the game's words."""
+    from rules.stones_and_bones import StonesAndBonesOptions, how_to_play, rules_sections
 
     async with running_fake() as fd:
         gm = fd.add_user("gm")
         async with running_bot(fd, ENV, tmp_path / "sb.sqlite3") as bot:
-            answer = await slash_ok(fd, gm, "stones-and-bones rules", {})
-            assert answer["data"]["flags"] & 64
-            shown = answer["data"]["embeds"][0]["description"]
-            assert shown == SPEC.rules_text(StonesAndBonesOptions())
-            assert "a won Mutiny lifts the Curse" in shown and shown.endswith("at the end.")
+            pages = await every_page(fd, gm, "stones-and-bones rules")
+            titles = [title for title, _ in pages]
+            assert titles[0] == "Stones & Bones: rules (default options)" and titles[-1].startswith("Words")
+            assert how_to_play(StonesAndBonesOptions()) in pages[0][1]
+            shown = "\n".join(words for _, words in pages)
+            for _, section in rules_sections(StonesAndBonesOptions()):
+                assert section in shown
+            assert "a won Mutiny lifts the Curse" in shown and "a ledger (on the final table" in shown
             assert not re.search(r"\bSB-\d", shown)  # the rulings in words, not their codes
             lobby = await (await fd.slash(gm, CHANNEL, "stones-and-bones new", {
                 "fold": True, "grumbles": True, "mutiny_trigger": "any_claim"})).response_message()
             assert "Grumbles: on" in field(lobby, "House options")
-            assert not re.search(r"\bSB-\d", text_of(lobby))
+            assert not re.search(r"\bSB-\d", said(lobby))
             options = StonesAndBonesOptions(fold=True, grumbles=True, mutiny_trigger="any_claim")
             for command in ("game rules", "stones-and-bones rules"):  # at this table: its options
-                answer = await slash_ok(fd, gm, command, {})
-                assert answer["data"]["flags"] & 64
-                assert answer["data"]["embeds"][0]["title"] == "Stones & Bones: rules in force here"
-                shown = answer["data"]["embeds"][0]["description"]
-                assert shown == SPEC.rules_text(options)
+                pages = await every_page(fd, gm, command)
+                assert pages[0][0] == "Stones & Bones: rules in force here"
+                shown = "\n".join(words for _, words in pages)
+                for _, section in rules_sections(options):
+                    assert section in shown
             for words in ("if you can pay it, **fold**", "goes back to its payer", "on any claim",
-                          "no Grumbles, no objection", "2,000-turn safety cap"):
+                          "no Grumbles, no objection", "2,000-turn safety cap", "**Grumbles**: pay"):
                 assert words in shown, words
         clean(fd, bot)
 
@@ -472,11 +513,11 @@ async def test_a_row_drawn_for_one_turn_never_plays_the_next(tmp_path: Path) -> 
             lobby = await (await fd.slash(ann, CHANNEL, "stones-and-bones new", {"pilfer": "off"})).response_message()
             await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
             await (await fd.click(ann, lobby, button(fd, lobby, "Start"))).wait_response()
-            await settle(fd)
+            await next_table(fd, CHANNEL)
             table = live(fd)
             assert asked(table, [ann, bob]) == [ann]
-            row = [b["label"] for b in open_buttons(fd, table)]
-            pay = next(b["custom_id"] for b in open_buttons(fd, table) if b["label"].startswith("Pay"))
+            row = [c.label for c in choices(fd, table)]
+            pay = next(c.custom_id for c in choices(fd, table) if c.label.startswith("Pay"))
             first, second = await fd.click(ann, table, pay), await fd.click(bob, table, pay)
             assert (await first.wait_response())["type"] == 7
             late = await second.wait_response()
@@ -485,11 +526,11 @@ async def test_a_row_drawn_for_one_turn_never_plays_the_next(tmp_path: Path) -> 
             await settle(fd)
             now = live(fd)
             assert now["id"] != table["id"] and asked(now, [ann, bob]) == [bob]
-            assert [b["label"] for b in open_buttons(fd, now)] == row  # the case this test is about
+            assert [c.label for c in choices(fd, now)] == row  # the case this test is about
             old = fd.message(table["id"])
-            assert not has_controls(old) and not old["embeds"] and old["content"].startswith("**Tide 1 · Wave 1**")
+            assert not has_controls(old) and not is_table(old) and said(old).startswith("**Tide 1 · Wave 1** · Ann")
             assert text_length(now) <= 1000
             log = await (await fd.slash(ann, CHANNEL, "game log")).response_message()
-            moves = json.dumps(log["embeds"], ensure_ascii=False)
+            moves = said(log)
             assert "Ann pays" in moves and "Bob pays" not in moves
         clean(fd, bot)
