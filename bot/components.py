@@ -136,13 +136,14 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class OpenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=r"bn:allpick:(?P<gid>\d+):(?P<stamp>[0-9a-z.]+)"):
+                 template=r"bn:allpick:(?P<gid>\d+):(?P<stamp>[0-9a-z.]+)(?::m(?P<menu>\d+))?"):
     """A menu of choices made in the open (Engine.open_actions); options keep their index
-    among all of them."""
+    among all of them. Several on one table are told apart by ``menu``."""
 
     def __init__(self, game_id: int, stamp: str, options: list[discord.SelectOption] | None = None,
-                 placeholder: str = "Choose…") -> None:
-        super().__init__(discord.ui.Select(custom_id=f"bn:allpick:{game_id}:{stamp}",
+                 placeholder: str = "Choose…", menu: int = 0) -> None:
+        suffix = f":m{menu}" if menu else ""
+        super().__init__(discord.ui.Select(custom_id=f"bn:allpick:{game_id}:{stamp}{suffix}",
                                            options=options or [discord.SelectOption(label="…", value="0")],
                                            placeholder=placeholder))
         self.game_id, self.stamp = game_id, stamp

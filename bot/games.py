@@ -170,6 +170,11 @@ class GameSpec(Generic[V, A, O]):
         """A button label (at most 80 characters) for one legal action."""
         raise NotImplementedError
 
+    def action_group(self, view: V, action: A) -> str | None:
+        """Choices made in the open that belong in one menu (its placeholder, e.g. "Give…"),
+        so a choice with many options is not a wall of buttons; None: a button of its own."""
+        return None
+
     def action_style(self, view: V, action: A) -> discord.ButtonStyle:
         return discord.ButtonStyle.primary
 

@@ -339,7 +339,8 @@ def _deadline(table: Table) -> str | None:
     """A timer is worth a line only while it runs: Discord counts it down on every screen."""
     if table.deadline is None or table.status != "active" or table.paused:
         return None
-    return f"⏱ Time runs out <t:{int(table.deadline)}:R> · {timer_text(table)}"
+    per_move = f" · {timer_text(table)}" if table.timer_seconds else ""  # else the rules' own window
+    return f"⏱ Time runs out <t:{int(table.deadline)}:R>{per_move}"
 
 
 def lobby_message(spec: GameSpec[Any, Any, Any], table: Table, notice: str | None = None) -> Shown:
@@ -448,7 +449,12 @@ def _ride(shown: Shown, extras: list[dict[str, Any]]) -> None:
     count, chars = layout.size(list(shown.layout.children) + items)
     if count > layout.MAX_COMPONENTS or chars > layout.MAX_TEXT or len(files) > 9:
         return
-    for item in items:
+    kept = list(box.children)
+    # after the game's blocks and picture, before the controls and the footer
+    at = next((i for i, c in enumerate(kept) if isinstance(c, discord.ui.ActionRow)
+               or (isinstance(c, discord.ui.TextDisplay) and c.content.startswith("-# "))), len(kept))
+    box.clear_items()
+    for item in kept[:at] + items + kept[at:]:
         box.add_item(item)
     shown.files = files
 
@@ -499,22 +505,33 @@ def _actions(moment: Moment, seat: int, seen: Any, room: int) -> list[discord.ui
 def _open_controls(moment: Moment, asked: list[int], parts: list[Part], room: int) -> tuple[
         list[discord.ui.Item[Any]], dict[int, discord.ui.Item[Any]], list[discord.ui.Item[Any]], list[Part]]:
     """The choices made in the open. A choice that is one seat's alone sits beside that seat's
-    block (its only one) or in a menu under it; a choice everyone asked may make is a plain
-    button below, and the prompt says it is everyone's."""
+    block (its only one) or in a menu under it; choices the game groups ("Give…") are one menu;
+    the rest, everyone's, are buttons below (a menu when more than fit), and the prompt says
+    they are everyone's. ``room``: controls the table may still show."""
     spec, table, public = moment.spec, moment.table, moment.public
     gid = table.id or 0
     stamp = moment.open_stamp(asked)
     shared: list[tuple[int, Any]] = []
+    groups: dict[str, list[tuple[int, Any]]] = {}
     own: dict[int, list[tuple[int, Any]]] = {}
     for index, action in enumerate(moment.shared):
         may = [s for s in asked if action in moment.legal(s)]
-        if len(may) == 1 and len(asked) > 1:
+        group = spec.action_group(public, action)
+        if group is not None:
+            groups.setdefault(group, []).append((index, action))
+        elif len(may) == 1 and len(asked) > 1:
             own.setdefault(may[0], []).append((index, action))
         else:
             shared.append((index, action))
 
     def label(action: Any) -> str:
         return clip(seat_names(table, spec.action_label(public, action), plain=True), 80)
+
+    menus = iter(range(1, 100))
+
+    def menu(choices: list[tuple[int, Any]], placeholder: str) -> OpenSelect:
+        options = [discord.SelectOption(label=clip(label(a), 100), value=str(i)) for i, a in choices[:MENU_OPTIONS]]
+        return OpenSelect(gid, stamp, options, placeholder=clip(placeholder, 150), menu=next(menus))
 
     accessories: dict[int, discord.ui.Item[Any]] = {}
     after: list[discord.ui.Item[Any]] = []
@@ -525,15 +542,13 @@ def _open_controls(moment: Moment, asked: list[int], parts: list[Part], room: in
             index, action = choices[0]
             accessories[seat] = OpenButton(gid, stamp, index, label(action), spec.action_style(public, action))
         else:
-            options = [discord.SelectOption(label=clip(f"{label(a)}", 100), value=str(i)) for i, a in choices[:25]]
-            menu = OpenSelect(gid, stamp, options, placeholder=clip(f"{table.seats[seat].name}: choose…", 150))
-            after.append(discord.ui.ActionRow(menu))
-    controls: list[discord.ui.Item[Any]]
-    if len(shared) <= room:
-        controls = [OpenButton(gid, stamp, i, label(a), spec.action_style(public, a)) for i, a in shared]
-    else:
-        options = [discord.SelectOption(label=clip(label(a), 100), value=str(i)) for i, a in shared[:25]]
-        controls = [OpenSelect(gid, stamp, options)]
+            after.append(discord.ui.ActionRow(menu(choices, f"{table.seats[seat].name}: choose…")))
+    controls: list[discord.ui.Item[Any]] = [menu(choices, group) for group, choices in groups.items()]
+    room -= len(accessories) + len(after) + len(controls)
+    if len(shared) <= max(room, 0):
+        controls += [OpenButton(gid, stamp, i, label(a), spec.action_style(public, a)) for i, a in shared]
+    elif shared:
+        controls.append(menu(shared, "Choose…"))
     return controls, accessories, after, parts
 
 

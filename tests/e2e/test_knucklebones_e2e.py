@@ -103,8 +103,9 @@ async def test_three_players_play_a_whole_game(tmp_path: Path) -> None:
             assert refused["data"]["flags"] & 64 and "Only the players" in refused["data"]["content"]
             lobby = await (await fd.click(players[1], final, button(fd, final, "Rematch"))).response_message()
             assert lobby_seats(lobby) == ["1. Cy", "2. Bob (host)", "3. Ann"]
-            await fd.wait_until(lambda: fd.buttons(fd.message(final["id"])) == [], timeout=3,
-                                what="the rematch button to go")
+            await fd.wait_until(lambda: [b["label"] for b in fd.buttons(fd.message(final["id"]))] == ["Details"],
+                                timeout=3, what="the rematch button to go")
+            assert "Final standings" in said(fd.message(final["id"]) or {})  # the table itself stays
             await (await fd.click(players[1], lobby, button(fd, lobby, "Start"))).wait_response()
             assert action_buttons(fd, await next_table(fd, CHANNEL))
         clean(fd, bot)
