@@ -65,6 +65,8 @@ MODES: tuple[Mode, ...] = get_args(Mode)
 MODE_WORDS: dict[str, Mode] = {"adv": "advantage", "advantage": "advantage",
                                "dis": "disadvantage", "disadvantage": "disadvantage"}
 _MODE_WORD = re.compile(r"(?<![\w-])(adv|advantage|dis|disadvantage)(?![\w-])", re.I)
+_LEADING_MODE = re.compile(r"^(?:adv|advantage|dis|disadvantage)(?![\w-])[\s,.;:]*", re.I)
+_TRAILING_MODE = re.compile(r"[\s,.;:]+(?:adv|dis)[.]?$", re.I)
 _REPEAT_WORDS = re.compile(r"(?<![\w-])repeat\s*[:=]?\s*(\d+)(?![\w-])", re.I)
 CANCEL_OUT = "advantage and disadvantage cancel out: one d20"
 
@@ -348,7 +350,7 @@ def _asked(comment: str | None, repeat: int | None, mode: Mode) -> _Asked:
             raise RollError(f"The roll says `repeat {typed[0]}` and the `repeat` option says {repeat}; say it once.")
         repeat = typed[0]
         text = _REPEAT_WORDS.sub(" ", text)
-    if not 1 <= (repeat or 1) <= MAX_REPEAT:
+    if repeat is not None and not 1 <= repeat <= MAX_REPEAT:
         raise RollError(f"`repeat` must be between 1 and {MAX_REPEAT}.")
     words = [w for w in _MODE_WORD.findall(text)]
     asked = {MODE_WORDS[w.lower()] for w in words} | ({mode} if mode != "normal" else set())
@@ -358,8 +360,11 @@ def _asked(comment: str | None, repeat: int | None, mode: Mode) -> _Asked:
         notes = (CANCEL_OUT,)
     elif asked:
         chosen = asked.pop()
-    # the words stay in the comment unless they were all of it: "to hit with advantage" reads well
+    # a mode word leading the comment, or a short one ending it, is an instruction ("adv to hit",
+    # "to hit adv"); inside it reads as part of the comment ("to hit with advantage")
     rest = " ".join(text.split())
+    rest = _LEADING_MODE.sub("", rest)
+    rest = _TRAILING_MODE.sub("", rest)
     if not _MODE_WORD.sub(" ", rest).strip(" ,.;"):
         rest = ""
     word = next((w for w in words if MODE_WORDS[w.lower()] == chosen), None)
