@@ -73,8 +73,11 @@ class StoredRoll(RollAsked):
     result: str
     #: the whole reply as it was shown, so that Reveal shows it word for word and never rolls again
     text: str
-    #: the dice in the picture, when it had one
+    #: the dice in the picture, when it had one, and how many a row
     dice: list[RolledDie] = Field(default_factory=list)
+    per_row: int = 6
+    #: the saved roll it was, if it was one
+    label: str | None = None
     revealed: bool = False
 
     @property

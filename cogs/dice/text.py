@@ -1,9 +1,8 @@
-"""/roll: dice in the notation RPG players already use, drawn so the eye lands on the result.
+"""A roll in words: dice in the notation RPG players already use, drawn so the eye lands on the result.
 
-rules/notation.py parses, limits and rolls; this module only draws the result and delivers it
-publicly, privately, or as a secret GM roll by DM.
+rules/notation.py parses, limits and rolls; this module only writes the result.
 
-A reply is plain text, not an embed: the result in large type, then one small line saying what
+A reply is text, not an embed: the result in large type, then one small line saying what
 was rolled and how, each die that did not count struck through and named. On a phone an embed's
 frame, title and footer took as much room as the roll itself, and Discord already shows who used
 /roll above the reply. A repeated roll leads with each result in order (ability scores are read
@@ -14,20 +13,10 @@ Discord's 2,000 characters; the results are always shown.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
-from discord import app_commands
-from discord.ext import commands
 
-from bot.errors import Refusal, guarded
-from bot.private import send_private
 from bot.render import CONTENT, clip, safe
-from rules import notation
-from rules.notation import CRIT_MARK, FUMBLE_MARK, MAX_EXPRESSION, MAX_REPEAT, DiceGroup, Roll, RollSeries
-
-if TYPE_CHECKING:
-    from bot.client import Boneyard
+from rules.notation import CRIT_MARK, FUMBLE_MARK, DiceGroup, Roll, RollSeries
 
 NOTE = 300
 COMMENT = 300
@@ -92,11 +81,15 @@ def headline(series: RollSeries) -> str:
     return f"# {clip(text, NUMBERS)}"
 
 
-def body(series: RollSeries, level: int) -> list[str]:
-    """The small lines under the result: comment, what was rolled (each die, as far as `level`
-    allows), the rule for counting successes, and for a repeat the sum and one line per roll."""
+def body(series: RollSeries, level: int, label: str | None = None) -> list[str]:
+    """The small lines under the result: the saved roll's name, the comment, how the words were
+    read, what was rolled (each die, as far as `level` allows), the rule for counting successes,
+    and for a repeat the sum and one line per roll."""
     single = len(series.rolls) == 1
-    facts = [f"*{safe(clip(series.comment, COMMENT))}*"] if series.comment else []
+    facts = [f"**{safe(label)}**"] if label else []
+    if series.comment:
+        facts.append(f"*{safe(clip(series.comment, COMMENT))}*")
+    facts.extend(series.notes)
     if single:
         if level > FULL:
             facts.append(clip(series.expression, EXPRESSION))
@@ -122,79 +115,14 @@ def body(series: RollSeries, level: int) -> list[str]:
     return lines
 
 
-def roll_text(series: RollSeries, *, note: str | None = None) -> str:
+def roll_text(series: RollSeries, *, note: str | None = None, label: str | None = None) -> str:
     """The whole roll, or as much of it as fits one message: never over Discord's limit, never
-    without the results. `note` leads (who rolled a secret roll, and for whom)."""
+    without the results. `note` leads (who rolled a secret roll and for whom, who rolled again);
+    `label` names the saved roll it was."""
     top = [clip(note, NOTE)] if note else []
     top.append(headline(series))
     for level in (FULL, SUMMARY, TOTALS):
-        text = "\n".join(top + body(series, level))
+        text = "\n".join(top + body(series, level, label))
         if len(text) <= CONTENT:
             return text
     return clip(text, CONTENT)
-
-
-class RollCog(commands.Cog):
-    def __init__(self, bot: Boneyard) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="roll", description="Roll dice: 1d20+5, 4d6kh3, 2d20kl1+3, 10d10e10, 8d6 fireball...")
-    @app_commands.describe(
-        expression="Dice to roll, e.g. 1d20+5 or 4d6kh3; a comment may follow",
-        repeat="Roll it this many times: each result, then their sum",
-        target="Count dice showing at least this as successes",
-        fail="With a target: take one success away for each die at or below this",
-        private="Only you see the result",
-        secret_to="A secret roll: the result goes by DM to you and this person (the GM)",
-    )
-    async def roll(
-        self,
-        interaction: discord.Interaction,
-        expression: app_commands.Range[str, 1, MAX_EXPRESSION],
-        repeat: app_commands.Range[int, 1, MAX_REPEAT] = 1,
-        target: int | None = None,
-        fail: int | None = None,
-        private: bool = False,
-        secret_to: discord.User | None = None,
-    ) -> None:
-        async def run() -> None:
-            if secret_to is not None and secret_to.bot:
-                raise Refusal("A secret roll goes to a person (your GM), not to a bot.")
-            series = notation.roll(expression, repeat=repeat, target=target, fail=fail)
-            if secret_to is not None:
-                await self.secret(interaction, series, secret_to, private)
-                return
-            await interaction.response.send_message(roll_text(series), ephemeral=private,
-                                                    allowed_mentions=NO_PINGS)
-
-        await guarded(interaction, run)
-
-    async def secret(self, interaction: discord.Interaction, series: RollSeries, gm: discord.abc.User,
-                     private: bool) -> None:
-        """Answer in the channel at once (the 3-second rule), then deliver the result by DM."""
-        name = safe(interaction.user.display_name)
-        gm_name = safe(gm.display_name)
-        await interaction.response.send_message(
-            clip(f"🤫 **{name}** made a secret roll for **{gm_name}**.", CONTENT),
-            ephemeral=private, allowed_mentions=NO_PINGS,
-        )
-        where = f"in <#{interaction.channel_id}>" if interaction.guild_id else "in DMs"
-        note = f"🤫 Secret roll by **{name}** for **{gm_name}** {where}"
-        text = roll_text(series, note=note)
-        to_roller = await send_private(self.bot, interaction.user.id, content=text)
-        to_gm = gm.id == interaction.user.id or await send_private(self.bot, gm.id, content=text)
-        if not to_roller:
-            missed = "" if to_gm else f" {gm_name} could not be sent a DM either."
-            await interaction.followup.send(
-                roll_text(series, note=f"I could not DM you, so here is your secret roll.{missed}\n{note}"),
-                ephemeral=True, allowed_mentions=NO_PINGS,
-            )
-        elif not to_gm:
-            await interaction.followup.send(
-                clip(f"I could not DM {gm_name} (their DMs are closed); your result is in your DMs.", CONTENT),
-                ephemeral=True, allowed_mentions=NO_PINGS,
-            )
-
-
-async def setup(bot: Boneyard) -> None:
-    await bot.add_cog(RollCog(bot))
