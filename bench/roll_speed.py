@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cogs.dice.roll import roll_text  # noqa: E402
+from cogs.dice.text import roll_text  # noqa: E402
 from cogs.dice.roll_bones import MAX_TIDE, bones_embed, roll_bones  # noqa: E402
 from rules.notation import RollError, roll  # noqa: E402
 
