@@ -27,8 +27,9 @@ class Tally:
 
     @property
     def verdict(self) -> str:
+        """Empty while the count is within what chance gives 19 times in 20."""
         if self.spread == 0 or abs(self.seen - self.expected) <= 2 * self.spread:
-            return "as chance gives"
+            return ""
         return "more than chance usually gives" if self.seen > self.expected else "fewer than chance usually gives"
 
 
@@ -66,7 +67,8 @@ def luck_text(luck: Luck, whose: str, place: str, *, hidden: bool) -> str:
         lines.append(f"**{d20s:,}** d20s rolled")
         for face, name in ((20, "Natural 20s"), (1, "Natural 1s")):
             count = tally(luck.faces[20].get(face, 0), d20s, 1 / 20)
-            lines.append(f"{name}: **{count.seen:,}**, chance expects {count.expected:,.1f}: {count.verdict}")
+            verdict = f": {count.verdict}" if count.verdict else ""
+            lines.append(f"{name}: **{count.seen:,}** (chance: {count.expected:,.1f}){verdict}")
     averages = [f"d{s} **{average(luck, s):.2f}** ({(s + 1) / 2:g})" for s in sizes(luck)]
     lines.append("Average per die (chance's in brackets): " + " · ".join(averages))
     lines.append("-# Every die rolled counts, dropped and rerolled ones too.")
