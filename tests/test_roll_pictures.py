@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from bot.pictures import DieFace
+from bot.pictures import DIE, GAP, DieFace, dice_strip
 from bot.store import Luck
 from cogs.dice import pictures
 from cogs.dice.luck import average, luck_text, sizes, tally
@@ -20,12 +20,16 @@ def test_kept_and_dropped_dice_are_drawn_apart(monkeypatch) -> None:  # noqa: AN
     dice = dice_of(series)
     assert [(d.sides, d.value, d.kept) for d in dice] == [(20, 20, True), (20, 7, False), (4, 3, True)]
     faces: list[DieFace] = []
-    monkeypatch.setattr(pictures, "dice_strip", lambda shown, per_row: faces.extend(shown) or b"")
+    monkeypatch.setattr(pictures, "dice_strip", lambda shown, per_row: faces.extend(shown) or dice_strip(shown))
     picture = dice_picture(dice, row_length(series) or 6)
-    picture.draw()
-    assert [(f.text, f.shape, f.struck, f.dim) for f in faces] == [
-        ("20", "d20", False, False), ("7", "d20", True, True), ("3", "d4", False, False)]
+    image = decode(picture.draw())
+    assert [(f.text, f.shape, f.struck, f.dim, f.caption) for f in faces] == [
+        ("20", "d20", False, False, "d20"), ("7", "d20", True, True, "d20"), ("3", "d4", False, False, "d4")]
     assert faces[0].ring == pictures.GOLD and faces[1].ring is None  # a natural 20 that counts
+    assert image.width == 6 * DIE + 7 * GAP  # three dice drawn the size six are: as big as on a table
+    faces.clear()
+    dice_picture(dice_of(roll("2d6", rng=Loaded(3, 4)))).draw()
+    assert [f.caption for f in faces] == ["", ""]  # one size: the text names it
     assert picture.description == "d20: 20; d20: 7, does not count; d4: 3"
     # the same dice are the same picture, whatever else differs
     assert dice_picture(dice_of(roll("1d20+1d4 adv again", rng=Loaded(20, 7, 3)))).key == picture.key

@@ -8,11 +8,12 @@ two rows the dice shrink below what a phone shows clearly, and the text lists th
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.pictures import BACKGROUND, DIM, INK, DieFace, Picture, dice_strip, font, png
+from bot.pictures import BACKGROUND, DIE, DIM, GAP, INK, DieFace, Picture, dice_strip, font, png
 from bot.store import RolledDie
 from rules.notation import RollSeries, sides_of
 
@@ -44,12 +45,26 @@ def row_length(series: RollSeries) -> int | None:
     return counts.pop() if len(counts) == 1 and max(counts) <= PER_ROW else None
 
 
-def _face(die: RolledDie) -> DieFace:
+def _face(die: RolledDie, caption: bool) -> DieFace:
     sides = sides_of(die.sides)
     natural_edge = die.kept and sides == 20 and die.value in (1, 20)
-    return DieFace(text=str(die.value), shape=SHAPES.get(sides, "square"), caption=f"d{die.sides}",
+    return DieFace(text=str(die.value), shape=SHAPES.get(sides, "square"), caption=f"d{die.sides}" if caption else "",
                    struck=not die.kept, dim=not die.kept,
                    ring=(GOLD if die.value == 20 else RED) if natural_edge else None)
+
+
+def _drawn(faces: list[DieFace], per_row: int) -> bytes:
+    """The games' dice strip, on a canvas always six dice wide: Discord stretches a picture to
+    the message's width, so one die would fill a phone's screen; this way a die is the size it
+    is on a game's table (about 55 px on a phone), whatever the roll."""
+    strip = dice_strip(faces, per_row=per_row)
+    width = PER_ROW * DIE + (PER_ROW + 1) * GAP
+    image = Image.open(io.BytesIO(strip))
+    if image.width >= width:
+        return strip
+    canvas = Image.new("RGBA", (width, image.height), BACKGROUND)
+    canvas.paste(image.convert("RGBA"), (0, 0))
+    return png(canvas)
 
 
 def describe(dice: Sequence[RolledDie]) -> str:
@@ -60,9 +75,10 @@ def describe(dice: Sequence[RolledDie]) -> str:
 def dice_picture(dice: Sequence[RolledDie], per_row: int = PER_ROW) -> Picture:
     """The dice as the games draw them; kept by what they show, so the same dice cost one drawing."""
     key = (per_row, tuple((str(d.sides), d.value, d.kept) for d in dice))
-    faces = [_face(d) for d in dice]
-    return Picture(key=key, draw=lambda: dice_strip(faces, per_row=per_row), filename="dice.png",
-                   description=describe(dice))
+    # a caption tells sizes apart; when every die is the same size, the text says which
+    captions = len({str(d.sides) for d in dice}) > 1
+    faces = [_face(d, captions) for d in dice]
+    return Picture(key=key, draw=lambda: _drawn(faces, per_row), filename="dice.png", description=describe(dice))
 
 
 # -- a player's d20s ---------------------------------------------------------------------------
