@@ -60,11 +60,20 @@ def _drawn(faces: list[DieFace], per_row: int) -> bytes:
     strip = dice_strip(faces, per_row=per_row)
     width = PER_ROW * DIE + (PER_ROW + 1) * GAP
     image = Image.open(io.BytesIO(strip))
-    if image.width >= width:
+    if image.width >= width or image.mode != "P":
         return strip
-    canvas = Image.new("RGBA", (width, image.height), BACKGROUND)
-    canvas.paste(image.convert("RGBA"), (0, 0))
-    return png(canvas)
+    # widened in its own palette, with the colour the strip is transparent in, so nothing is
+    # converted or quantized again (a strip always has a transparent background colour)
+    alpha = image.info.get("transparency")
+    clear = alpha.find(b"\x00") if isinstance(alpha, bytes) else alpha
+    if not isinstance(clear, int) or clear < 0:
+        return strip
+    canvas = Image.new("P", (width, image.height), clear)
+    canvas.putpalette(image.getpalette() or [])
+    canvas.paste(image, (0, 0))
+    out = io.BytesIO()
+    canvas.save(out, format="PNG", compress_level=3, optimize=False, transparency=alpha)
+    return out.getvalue()
 
 
 def describe(dice: Sequence[RolledDie]) -> str:

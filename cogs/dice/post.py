@@ -50,6 +50,14 @@ def luck_faces(series: RollSeries) -> dict[tuple[int, int], int]:
     return dict(counted)
 
 
+def stored(asked: RollAsked, series: RollSeries, *, guild_id: int, channel_id: int, user_id: int, seen: str,
+           text: str, dice: list[RolledDie], per_row: int, label: str | None) -> StoredRoll:
+    """A roll as the history keeps it: what was asked (to roll it again), and what was shown (to
+    reveal it word for word)."""
+    return StoredRoll(**asked.model_dump(), guild_id=guild_id, channel_id=channel_id, user_id=user_id, seen=seen,
+                      result=clip(headline(series)[2:], 100), text=text, dice=dice, per_row=per_row, label=label)
+
+
 def where(interaction: discord.Interaction) -> int:
     """The place a roll is kept under: its server, or 0 for DMs and private channels."""
     return interaction.guild_id or 0
@@ -113,9 +121,8 @@ class Poster:
 
     async def keep(self, interaction: discord.Interaction, asked: RollAsked, series: RollSeries, seen: str,
                    text: str, dice: list[RolledDie], per_row: int, label: str | None) -> StoredRoll:
-        roll = StoredRoll(**asked.model_dump(), guild_id=where(interaction), channel_id=interaction.channel_id or 0,
-                          user_id=interaction.user.id, seen=seen, result=clip(headline(series)[2:], 100), text=text,
-                          dice=dice, per_row=per_row, label=label)
+        roll = stored(asked, series, guild_id=where(interaction), channel_id=interaction.channel_id or 0,
+                      user_id=interaction.user.id, seen=seen, text=text, dice=dice, per_row=per_row, label=label)
         return await self.store.record_roll(roll, luck_faces(series), keep=ROLLS_KEPT)
 
     async def secret(self, interaction: discord.Interaction, asked: RollAsked, series: RollSeries,
