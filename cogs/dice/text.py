@@ -3,7 +3,8 @@
 rules/notation.py parses, limits and rolls; this module only writes the result.
 
 A reply is text, not an embed: the result in large type, then one small line saying what
-was rolled and how, each die that did not count struck through and named. On a phone an embed's
+was rolled and how, each die that did not count struck through and named (a few dice are also
+drawn under it, cogs/dice/pictures.py, but the words never lean on the picture). On a phone an embed's
 frame, title and footer took as much room as the roll itself, and Discord already shows who used
 /roll above the reply. A repeated roll leads with each result in order (ability scores are read
 one by one, not summed), then its sum and one small line per roll. A roll too long to list is

@@ -109,6 +109,7 @@ async def test_saved_rolls_with_autocomplete_shared_rolls_and_every_refusal(data
             msg = await (await fd.slash(bob, CHANNEL, "rolls use", {"name": "init"})).response_message()
             assert "**init**" in top(msg)  # typed by hand: found among the server's
             assert "Only this server's GMs" in await told(fd, bob, "rolls delete", {"name": "server:init"})
+            assert {"name": "init · 1d20+3 (server)", "value": "server:init"} in await offered(fd, cy, "rolls delete", "init")
 
             listed = await told(fd, ann, "rolls list", {})
             assert listed.startswith("**Your saved rolls** (50 of 50)\n`attack` 1d20+8 to hit · advantage\n")
