@@ -64,14 +64,14 @@ def test_luck_against_chance() -> None:
     assert sizes(luck) == [4, 6, 20, 7] and average(luck, 6) == 3.5 and average(luck, 100) == 0.0
     text = luck_text(luck, "Ann's", "in this server", hidden=False)
     assert text.splitlines() == [
-        "### 🎲 Ann's luck in this server (rolls shown to everyone)",
+        "### 🎲 Ann's luck in this server",
         "**3** rolls · **7** dice of up to 100 sides",
         "**2** d20s rolled",
         "Natural 20s: **2** (chance: 0.1): more than chance usually gives",
         "Natural 1s: **0** (chance: 0.1)",
         "Average per die (chance's in brackets): d4 **2.00** (2.5) · d6 **3.50** (3.5) · d20 **20.00** (10.5)"
         " · d7 **7.00** (4)",
-        "-# Every die rolled counts, dropped and rerolled ones too.",
+        "-# Only rolls shown to everyone count, and every die rolled in them, dropped and rerolled ones too.",
     ]
     assert luck_text(Luck(), "Your", "here", hidden=True).splitlines() == ["### 🎲 Your luck here",
                                                                            "No rolls kept here yet."]

@@ -55,8 +55,7 @@ def sizes(luck: Luck) -> list[int]:
 
 def luck_text(luck: Luck, whose: str, place: str, *, hidden: bool) -> str:
     """The stats in a few short lines: counts, the d20's natural 20s and 1s, each size's average."""
-    seen = "" if hidden else " (rolls shown to everyone)"
-    lines = [f"### 🎲 {whose} luck {place}{seen}"]
+    lines = [f"### 🎲 {whose} luck {place}"]
     if not luck.rolls:
         lines.append("No rolls kept here yet.")
         return "\n".join(lines)
@@ -71,5 +70,6 @@ def luck_text(luck: Luck, whose: str, place: str, *, hidden: bool) -> str:
             lines.append(f"{name}: **{count.seen:,}** (chance: {count.expected:,.1f}){verdict}")
     averages = [f"d{s} **{average(luck, s):.2f}** ({(s + 1) / 2:g})" for s in sizes(luck)]
     lines.append("Average per die (chance's in brackets): " + " · ".join(averages))
-    lines.append("-# Every die rolled counts, dropped and rerolled ones too.")
+    lines.append("-# Every die rolled counts, dropped and rerolled ones too." if hidden else
+                 "-# Only rolls shown to everyone count, and every die rolled in them, dropped and rerolled ones too.")
     return "\n".join(lines)

@@ -173,7 +173,9 @@ async def test_history_and_luck_show_only_what_each_may_see(database: dict[str, 
             assert answer["data"]["flags"] & FLAG_EPHEMERAL and "d20s.png" in str(answer["data"]["components"])
 
             theirs = await told(fd, bob, "rolls stats", {"player": ann})
-            assert theirs.startswith("### 🎲 Ann's luck in this server (rolls shown to everyone)\n**2** rolls · **40** dice")
+            assert theirs.startswith("### 🎲 Ann's luck in this server\n**2** rolls · **40** dice")
+            assert theirs.endswith("-# Only rolls shown to everyone count, and every die rolled in them, "
+                                   "dropped and rerolled ones too.")
             assert counted(theirs, "Natural 20s") == sum(naturals(m, 20) for m in rolls[:2])
             assert "d6 **" in await told(fd, bob, "rolls stats", {})
 
