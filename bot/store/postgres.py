@@ -476,7 +476,7 @@ class PostgresStore(Store):
     async def roll_history(self, guild_id: int, user_id: int, limit: int = 20) -> list[StoredRoll]:
         rows = await self._pool.fetch(
             "SELECT id, revealed, roll_json FROM rolls WHERE guild_id=$1 AND user_id=$2"
-            " ORDER BY n DESC, id DESC LIMIT $3", guild_id, user_id, limit)
+            " ORDER BY n DESC LIMIT $3", guild_id, user_id, limit)
         return [_stored(r[0], r[1], r[2]) for r in rows]
 
     async def luck(self, guild_id: int, user_id: int, *, hidden: bool) -> Luck:

@@ -440,7 +440,7 @@ class SqliteStore(Store):
 
     async def roll_history(self, guild_id: int, user_id: int, limit: int = 20) -> list[StoredRoll]:
         rows = await self._all("SELECT id, revealed, roll_json FROM rolls WHERE guild_id=? AND user_id=?"
-                               " ORDER BY n DESC, id DESC LIMIT ?", (guild_id, user_id, limit))
+                               " ORDER BY n DESC LIMIT ?", (guild_id, user_id, limit))
         return [_stored(*r) for r in rows]
 
     async def luck(self, guild_id: int, user_id: int, *, hidden: bool) -> Luck:
