@@ -85,6 +85,8 @@ class Boneyard(commands.AutoShardedBot):
         # with no use. (The guild-messages intent stays: new messages tell a table scrolled away.)
         self._connection.parsers["MESSAGE_UPDATE"] = lambda data: None
         self.runtime: TableRuntime = None  # type: ignore[assignment]  # set in setup_hook
+        #: every persistent item registered, the host's and the cogs' (the dice tools' buttons)
+        self.claimed: list[type[discord.ui.DynamicItem[Any]]] = []
         self._deadline_task: asyncio.Task[Any] | None = None
         self._frozen = False
         self._metrics: web.AppRunner | None = None
@@ -113,6 +115,11 @@ class Boneyard(commands.AutoShardedBot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d commands; games: %s", len(synced), ", ".join(sorted(self.runtime.specs)))
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Remembered, so that the catch-all below leaves alone the clicks a cog's items claim."""
+        super().add_dynamic_items(*items)
+        self.claimed.extend(items)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Discord lets ``identify_concurrency`` shards identify every 5 seconds. Processes of a
@@ -152,7 +159,7 @@ class Boneyard(commands.AutoShardedBot):
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         drawn = interaction.message is not None and custom_id in _custom_ids(interaction.message.components)
-        if not drawn or not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ALL_ITEMS):
+        if not drawn or not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in self.claimed):
             await tell(interaction, "That button is no longer in use.")
 
     async def on_message(self, message: discord.Message) -> None:

@@ -16,13 +16,27 @@ Why the d20 classes are subclassed rather than used as they come:
 * Rerolls and explosions visit the chosen dice in the order they were rolled, not in d20's set
   order, so that the same seed always gives the same roll.
 * d20 rolls ``d%`` as a tens die (0, 10 ... 90); here it is the percentile die players mean, 1-100.
+
+Words players type after the dice, as they do with the most used D&D bots, are read before the rest
+becomes the comment:
+
+* ``adv``/``advantage`` and ``dis``/``disadvantage`` roll the leading d20 twice and keep the higher
+  or lower (``1d20+5 adv`` is ``2d20kh1+5``, d20's own rewrite). On a roll that does not start with
+  one d20 they are refused with the reason, never left as a comment the roller thinks was obeyed.
+  Both at once cancel out, as in the 5e rules: one d20, and the reply says why.
+* ``repeat N`` (or ``repeat:N``, as Discord writes options) works like the ``repeat`` option. It is
+  obeyed rather than answered with a hint, because what the roller means is unambiguous, nobody
+  writes "repeat 6" as a comment, and adding an option on a phone takes several taps more than two
+  words typed; a saved roll keeps it in its expression too. Typed and given as the option with
+  different numbers, the roll is refused rather than one of the two silently winning.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import d20
 import lark
@@ -44,6 +58,17 @@ FUMBLE_MARK = "💀"
 DROPPED = "dropped"
 REROLLED = "rerolled"
 EXAMPLES = "Try e.g. `1d20+5`, `4d6kh3`, `2d20kl1 + 3 [fire]` or `8d6 fireball`."
+
+Mode = Literal["normal", "advantage", "disadvantage"]
+MODES: tuple[Mode, ...] = get_args(Mode)
+#: the words after the dice that ask for a mode
+MODE_WORDS: dict[str, Mode] = {"adv": "advantage", "advantage": "advantage",
+                               "dis": "disadvantage", "disadvantage": "disadvantage"}
+_MODE_WORD = re.compile(r"(?<![\w-])(adv|advantage|dis|disadvantage)(?![\w-])", re.I)
+_LEADING_MODE = re.compile(r"^(?:adv|advantage|dis|disadvantage)(?![\w-])[\s,.;:]*", re.I)
+_TRAILING_MODE = re.compile(r"[\s,.;:]+(?:adv|dis)[.]?$", re.I)
+_REPEAT_WORDS = re.compile(r"(?<![\w-])repeat\s*[:=]?\s*(\d+)(?![\w-])", re.I)
+CANCEL_OUT = "advantage and disadvantage cancel out: one d20"
 
 
 class RollError(GameError):
@@ -170,11 +195,16 @@ class _Markdown(d20.MarkdownStringifier):
     to miss on a small screen and is not read out by screen readers.
 
     ``terse`` leaves out each dice term's notation (`(5, 3, 6)` for `3d6 (5, 3, 6)`), for the lines
-    of a repeated roll, whose expression is shown once above them."""
+    of a repeated roll, whose expression is shown once above them. A roll at advantage or
+    disadvantage names its leading d20s by the mode, the one that counts first:
+    `advantage (17, ~~4~~ dropped) + 5`, which says what happened where `2d20kh1 (~~4~~ dropped, 17)`
+    needs decoding."""
 
-    def __init__(self, *, terse: bool = False) -> None:
+    def __init__(self, *, terse: bool = False, mode: Mode = "normal") -> None:
         super().__init__()
         self.terse = terse
+        self.mode = mode
+        self._lead: Any = None
         self._nodes: dict[Any, Any] = {**self._nodes, _Dice: self._str_dice, _Die: self._str_die}
 
     def _stringify(self, node: Any) -> str:
@@ -188,9 +218,13 @@ class _Markdown(d20.MarkdownStringifier):
         return f"~~{inside}~~ {DROPPED}"
 
     def _str_expression(self, node: Any) -> str:
+        self._lead = d20.utils.leftmost(node.roll) if self.mode != "normal" else None
         return self._stringify(node.roll)
 
     def _str_dice(self, node: Any) -> str:
+        if node is self._lead:
+            kept_first = sorted(node.values, key=lambda die: not die.kept)
+            return f"{self.mode} ({', '.join(self._stringify(die) for die in kept_first)})"
         if not self.terse:
             return super()._str_dice(node)
         return f"({', '.join(self._stringify(die) for die in node.values)})"
@@ -275,6 +309,10 @@ class RollSeries:
     comment: str | None = None
     target: int | None = None
     fail: int | None = None
+    #: the mode the leading d20 was rolled at (``expression`` is then already `2d20kh1...`)
+    mode: Mode = "normal"
+    #: what the roller should know about how their words were read (both modes cancelling out)
+    notes: tuple[str, ...] = ()
 
     @property
     def total(self) -> int:
@@ -290,22 +328,88 @@ class RollSeries:
 
 
 # ---------------------------------------------------------------- rolling
+@dataclass(frozen=True)
+class _Asked:
+    """What the roller asked for beyond the dice, from the options and the words after the dice."""
+
+    repeat: int
+    mode: Mode
+    comment: str | None
+    #: how the mode was asked for, to name it in a refusal: the word typed, or None for the option
+    word: str | None
+    notes: tuple[str, ...]
+
+
+def _asked(comment: str | None, repeat: int | None, mode: Mode) -> _Asked:
+    text = comment or ""
+    typed = [int(n) for n in _REPEAT_WORDS.findall(text)]
+    if len(set(typed)) > 1:
+        raise RollError("Say `repeat` once: the roll asks for " + " and ".join(f"`repeat {n}`" for n in typed) + ".")
+    if typed:
+        if repeat not in (None, typed[0]):
+            raise RollError(f"The roll says `repeat {typed[0]}` and the `repeat` option says {repeat}; say it once.")
+        repeat = typed[0]
+        text = _REPEAT_WORDS.sub(" ", text)
+    if repeat is not None and not 1 <= repeat <= MAX_REPEAT:
+        raise RollError(f"`repeat` must be between 1 and {MAX_REPEAT}.")
+    words = [w for w in _MODE_WORD.findall(text)]
+    asked = {MODE_WORDS[w.lower()] for w in words} | ({mode} if mode != "normal" else set())
+    notes: tuple[str, ...] = ()
+    chosen: Mode = "normal"
+    if len(asked) == 2:
+        notes = (CANCEL_OUT,)
+    elif asked:
+        chosen = asked.pop()
+    # a mode word leading the comment, or a short one ending it, is an instruction ("adv to hit",
+    # "to hit adv"); inside it reads as part of the comment ("to hit with advantage")
+    rest = " ".join(text.split())
+    rest = _LEADING_MODE.sub("", rest)
+    rest = _TRAILING_MODE.sub("", rest)
+    if not _MODE_WORD.sub(" ", rest).strip(" ,.;"):
+        rest = ""
+    word = next((w for w in words if MODE_WORDS[w.lower()] == chosen), None)
+    return _Asked(repeat=repeat or 1, mode=chosen, comment=rest or None, word=word, notes=notes)
+
+
+def _with_mode(tree: diceast.Expression, asked: _Asked) -> diceast.Expression:
+    """d20's own rewrite of a leading single d20 (`1d20+5` to `2d20kh1 + 5`); anything else is
+    refused with the reason, since the roller expects the mode to have been used."""
+    if asked.mode == "normal":
+        return tree
+    left = d20.utils.leftmost(tree)
+    if isinstance(left, diceast.Dice) and left.num == 1 and left.size == 20:
+        return d20.utils.ast_adv_copy(tree, d20.AdvType.ADV if asked.mode == "advantage" else d20.AdvType.DIS)
+    keeps = "higher" if asked.mode == "advantage" else "lower"
+    asked_as = f"`{asked.word}`" if asked.word else f"The `{asked.mode}` mode"
+    raise RollError(f"{asked_as} rolls the d20 twice and keeps the {keeps}, so it needs a roll that starts with "
+                    f"one d20, like `1d20+5 {asked.word or asked.mode[:3]}`; `{_short_text(str(tree.roll))}` does not.")
+
+
+def _short_text(text: str, limit: int = 40) -> str:
+    text = text.replace("`", "'")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def roll(
     expression: str,
     *,
-    repeat: int = 1,
+    repeat: int | None = None,
     target: int | None = None,
     fail: int | None = None,
+    mode: Mode = "normal",
     rng: random.Random | None = None,
 ) -> RollSeries:
-    """Roll `expression` `repeat` times; raise RollError (only) for anything not allowed."""
+    """Roll `expression` `repeat` times (None: as the expression says, else once); raise
+    RollError (only) for anything not allowed."""
     text = expression.strip()
     if not text:
         raise RollError("There is nothing to roll.")
     if len(text) > MAX_EXPRESSION:
         raise RollError(f"That roll is {len(text)} characters long; the limit is {MAX_EXPRESSION}.")
-    if not 1 <= repeat <= MAX_REPEAT:
+    if repeat is not None and not 1 <= repeat <= MAX_REPEAT:
         raise RollError(f"`repeat` must be between 1 and {MAX_REPEAT}.")
+    if mode not in MODES:
+        raise RollError("The mode is `normal`, `advantage` or `disadvantage`.")
     if fail is not None and target is None:
         raise RollError("`fail` needs a `target`: dice at or above the target count as successes.")
     if target is not None and fail is not None and fail >= target:
@@ -314,9 +418,12 @@ def roll(
     context = _Context(rng or random.Random())
     roller = _Roller(context)
     try:
-        tree = roller.parse(text, allow_comments=True)
-        _check_tree(tree, repeat)
-        rolls = tuple(_one(roller, tree, target, fail, terse=repeat > 1) for _ in range(repeat))
+        parsed = roller.parse(text, allow_comments=True)
+        asked = _asked(parsed.comment.strip() if parsed.comment else None, repeat, mode)
+        tree = _with_mode(parsed, asked)
+        _check_tree(tree, asked.repeat)
+        rolls = tuple(_one(roller, tree, target, fail, terse=asked.repeat > 1, mode=asked.mode)
+                      for _ in range(asked.repeat))
         shown = str(tree.roll)
     except RollError:
         raise
@@ -336,8 +443,8 @@ def roll(
         raise RollError("That roll's result is too large to count.") from None
     except ZeroDivisionError:
         raise RollError("That roll divides by zero.") from None
-    comment = tree.comment.strip() if tree.comment else None
-    return RollSeries(expression=shown, rolls=rolls, comment=comment or None, target=target, fail=fail)
+    return RollSeries(expression=shown, rolls=rolls, comment=asked.comment, target=target, fail=fail,
+                      mode=asked.mode, notes=asked.notes)
 
 
 def _check_tree(tree: diceast.Expression, repeat: int) -> None:
@@ -361,8 +468,9 @@ def _short(n: int) -> str:
     return digits if len(digits) <= 12 else digits[:6] + "…"
 
 
-def _one(roller: _Roller, tree: diceast.Expression, target: int | None, fail: int | None, *, terse: bool) -> Roll:
-    result = roller.roll(tree, stringifier=_Markdown())
+def _one(roller: _Roller, tree: diceast.Expression, target: int | None, fail: int | None, *, terse: bool,
+         mode: Mode = "normal") -> Roll:
+    result = roller.roll(tree, stringifier=_Markdown(mode=mode))
     groups = _groups(result.expr)
     total = result.total
     breakdown = result.result
@@ -373,7 +481,7 @@ def _one(roller: _Roller, tree: diceast.Expression, target: int | None, fail: in
         if fail is not None:
             successes -= sum(f.value <= fail for f in faces)
     return Roll(total=total, breakdown=breakdown, groups=groups, successes=successes, crit=_lead(result.expr),
-                terse=_Markdown(terse=True).stringify(result.expr) if terse else None)
+                terse=_Markdown(terse=True, mode=mode).stringify(result.expr) if terse else None)
 
 
 def _lead(expr: d20.Expression) -> Literal["crit", "fumble"] | None:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cogs.dice.roll import roll_text
+from cogs.dice.text import roll_text
 from rules.base import GameError
 from rules.notation import EXAMPLES, MAX_DICE, MAX_EXPRESSION, MAX_SIDES, Face, RollError, RollSeries, roll
 

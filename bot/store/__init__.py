@@ -8,10 +8,11 @@ the bot knows which one it runs on.
 from pathlib import Path
 
 from bot.store.base import (
-    CLAIM_SECONDS, INTERACTIONS_KEPT, ChannelBusy, DuplicateInteraction, Store, StoreError, Target,
+    CLAIM_SECONDS, INTERACTIONS_KEPT, ChannelBusy, DuplicateInteraction, LimitReached, Store, StoreError, Target,
     VersionConflict, _migrations, parse_target,
 )
 from bot.store.postgres import PostgresStore
+from bot.store.records import Luck, RollAsked, RolledDie, SavedRoll, ServerSettings, StoredRoll
 from bot.store.sqlite import LIVE_CACHE, SqliteStore
 
 
@@ -23,6 +24,7 @@ async def open_store(target: str | Path | Target) -> Store:
     return await SqliteStore.open(parsed.location)
 
 __all__ = [
-    "CLAIM_SECONDS", "INTERACTIONS_KEPT", "LIVE_CACHE", "ChannelBusy", "DuplicateInteraction", "SqliteStore",
-    "Store", "StoreError", "Target", "VersionConflict", "_migrations", "open_store", "parse_target",
+    "CLAIM_SECONDS", "INTERACTIONS_KEPT", "LIVE_CACHE", "ChannelBusy", "DuplicateInteraction", "LimitReached",
+    "Luck", "RollAsked", "RolledDie", "SavedRoll", "ServerSettings", "SqliteStore", "Store", "StoreError",
+    "StoredRoll", "Target", "VersionConflict", "_migrations", "open_store", "parse_target",
 ]

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
 from bot.models import Book, LogEntry, Table
+from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
 #: seconds an applied interaction id is remembered (Discord retries within 15 minutes)
 INTERACTIONS_KEPT = 24 * 3600.0
@@ -42,6 +43,16 @@ class DuplicateInteraction(StoreError):
 
 class ChannelBusy(StoreError):
     """The channel already has a game in its lobby or in play."""
+
+
+class LimitReached(StoreError):
+    """A new saved roll would take its owner past the number they may keep."""
+
+
+#: every this many rolls of one player in one place, their rolls past the kept number are pruned
+PRUNE_EVERY = 50
+#: dice of more sides than this roll but do not count for /rolls stats (a d10000 has no luck to tell)
+LUCK_SIDES = 100
 
 
 def _migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str]]:
@@ -231,3 +242,52 @@ class Store(ABC):
         """Call ``written(due)`` when another process writes a deadline (nothing to hear when
         this process is the only one)."""
         return None
+
+    # -- a server's settings, saved rolls and the rolls made -----------------------------------
+
+    @abstractmethod
+    async def server_settings(self, guild_id: int) -> ServerSettings:
+        """A server's settings (the defaults when it never changed one)."""
+
+    @abstractmethod
+    async def put_server_settings(self, settings: ServerSettings) -> None: ...
+
+    @abstractmethod
+    async def saved_rolls(self, guild_id: int, user_id: int) -> list[SavedRoll]:
+        """One owner's saved rolls by name: a player's own (guild 0) or a server's (user 0)."""
+
+    @abstractmethod
+    async def put_saved_roll(self, roll: SavedRoll, limit: int) -> bool:
+        """Save ``roll`` under its name, replacing the owner's roll of that name (True) or adding
+        one (False); raise LimitReached, saving nothing, when the owner keeps ``limit`` already."""
+
+    @abstractmethod
+    async def delete_saved_roll(self, guild_id: int, user_id: int, name: str) -> bool:
+        """False when the owner has no roll of that name."""
+
+    @abstractmethod
+    async def record_roll(self, roll: StoredRoll, faces: dict[tuple[int, int], int], keep: int) -> StoredRoll:
+        """Keep a roll made, with the count of each (sides, natural face) it rolled for the
+        player's luck; return it with its id. Every PRUNE_EVERY rolls of the player in that
+        place, their rolls older than the newest ``keep`` are deleted."""
+
+    @abstractmethod
+    async def stored_roll(self, roll_id: int) -> StoredRoll | None: ...
+
+    @abstractmethod
+    async def mark_revealed(self, roll_id: int) -> bool:
+        """Mark a private roll shown to the channel: True only the first time."""
+
+    @abstractmethod
+    async def roll_history(self, guild_id: int, user_id: int, limit: int = 20) -> list[StoredRoll]:
+        """One player's newest rolls in one place, newest first, hidden ones included (only the
+        roller is ever shown them)."""
+
+    @abstractmethod
+    async def luck(self, guild_id: int, user_id: int, *, hidden: bool) -> Luck:
+        """Every die one player rolled in one place; ``hidden``: their private and secret rolls
+        too (for the roller's own eyes only)."""
+
+    @abstractmethod
+    async def forget_rolls(self, guild_id: int, user_id: int) -> int:
+        """Erase one player's rolls in one place; how many there were."""

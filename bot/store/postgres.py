@@ -27,9 +27,10 @@ import asyncpg
 
 from bot.models import Book, LogEntry, Table
 from bot.store.base import (
-    CLAIM_SECONDS, INTERACTIONS_KEPT, ChannelBusy, Dialect, DuplicateInteraction, Store, VersionConflict,
-    _migrations, top_per_game,
+    CLAIM_SECONDS, INTERACTIONS_KEPT, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction, LimitReached, Store,
+    VersionConflict, _migrations, top_per_game,
 )
+from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,8 @@ LOCK_SPACE = 0x426F6E65
 MIGRATION_LOCK = 0x426F6E65_00000000
 #: NOTIFY channel that carries each newly written deadline
 DEADLINE_CHANNEL = "boneyard_deadlines"
+#: first key of the advisory lock held while one owner's saved rolls are counted and written
+SAVED_ROLLS_LOCK = LOCK_SPACE + 1
 
 
 def _game_key(game_id: int) -> int:
@@ -400,3 +403,99 @@ class PostgresStore(Store):
         """Every process hears every deadline written, so the earliest one wakes them all and
         the first to claim it fires it."""
         self._control.spawn(self._control.listen(written))
+
+    # -- a server's settings, saved rolls and the rolls made -----------------------------------
+
+    async def server_settings(self, guild_id: int) -> ServerSettings:
+        text = await self._pool.fetchval("SELECT settings_json FROM server_settings WHERE guild_id=$1", guild_id)
+        return ServerSettings.model_validate_json(text) if text is not None else ServerSettings(guild_id=guild_id)
+
+    async def put_server_settings(self, settings: ServerSettings) -> None:
+        await self._pool.execute(
+            "INSERT INTO server_settings (guild_id, settings_json) VALUES ($1,$2)"
+            " ON CONFLICT (guild_id) DO UPDATE SET settings_json=EXCLUDED.settings_json",
+            settings.guild_id, settings.model_dump_json())
+
+    async def saved_rolls(self, guild_id: int, user_id: int) -> list[SavedRoll]:
+        rows = await self._pool.fetch(
+            "SELECT roll_json FROM saved_rolls WHERE guild_id=$1 AND user_id=$2 ORDER BY name", guild_id, user_id)
+        return [SavedRoll.model_validate_json(r[0]) for r in rows]
+
+    async def put_saved_roll(self, roll: SavedRoll, limit: int) -> bool:
+        async with self._pool.acquire() as conn, conn.transaction():
+            # two processes saving for one owner at once must not both pass the count
+            await conn.execute("SELECT pg_advisory_xact_lock($1::int, $2::int)", SAVED_ROLLS_LOCK,
+                               (roll.guild_id * 31 + roll.user_id) % 2**31)
+            replaced = await conn.fetchval("SELECT 1 FROM saved_rolls WHERE guild_id=$1 AND user_id=$2 AND name=$3",
+                                           roll.guild_id, roll.user_id, roll.name) is not None
+            if not replaced:
+                kept = await conn.fetchval("SELECT COUNT(*) FROM saved_rolls WHERE guild_id=$1 AND user_id=$2",
+                                           roll.guild_id, roll.user_id)
+                if kept >= limit:
+                    raise LimitReached(f"{kept} saved rolls")
+            await conn.execute(
+                "INSERT INTO saved_rolls (guild_id, user_id, name, roll_json, updated_at) VALUES ($1,$2,$3,$4,$5)"
+                " ON CONFLICT (guild_id, user_id, name) DO UPDATE"
+                " SET roll_json=EXCLUDED.roll_json, updated_at=EXCLUDED.updated_at",
+                roll.guild_id, roll.user_id, roll.name, roll.model_dump_json(), time.time())
+        return replaced
+
+    async def delete_saved_roll(self, guild_id: int, user_id: int, name: str) -> bool:
+        status = await self._pool.execute("DELETE FROM saved_rolls WHERE guild_id=$1 AND user_id=$2 AND name=$3",
+                                          guild_id, user_id, name)
+        return status != "DELETE 0"
+
+    async def record_roll(self, roll: StoredRoll, faces: dict[tuple[int, int], int], keep: int) -> StoredRoll:
+        roll = roll.model_copy(update={"at": time.time()})
+        async with self._pool.acquire() as conn, conn.transaction():
+            row = await conn.fetchrow(
+                "INSERT INTO rolls (guild_id, user_id, n, hidden, at, roll_json) VALUES ($1, $2,"
+                " (SELECT COALESCE(MAX(n), 0) + 1 FROM rolls WHERE guild_id=$1 AND user_id=$2), $3, $4, $5)"
+                " RETURNING id, n",
+                roll.guild_id, roll.user_id, roll.hidden, roll.at, roll.model_dump_json(exclude={"id", "revealed"}))
+            if faces:
+                await conn.executemany(
+                    "INSERT INTO roll_faces (roll_id, guild_id, user_id, hidden, sides, face, count)"
+                    " VALUES ($1,$2,$3,$4,$5,$6,$7)",
+                    [(row["id"], roll.guild_id, roll.user_id, roll.hidden, sides, face, count)
+                     for (sides, face), count in faces.items()])
+            n = row["n"]
+            if n % PRUNE_EVERY == 0 and n > keep:
+                await conn.execute("DELETE FROM rolls WHERE guild_id=$1 AND user_id=$2 AND n<=$3",
+                                   roll.guild_id, roll.user_id, n - keep)
+        return roll.model_copy(update={"id": int(row["id"])})
+
+    async def stored_roll(self, roll_id: int) -> StoredRoll | None:
+        row = await self._pool.fetchrow("SELECT id, revealed, roll_json FROM rolls WHERE id=$1", roll_id)
+        return _stored(row[0], row[1], row[2]) if row else None
+
+    async def mark_revealed(self, roll_id: int) -> bool:
+        status = await self._pool.execute("UPDATE rolls SET revealed=TRUE WHERE id=$1 AND NOT revealed", roll_id)
+        return status == "UPDATE 1"
+
+    async def roll_history(self, guild_id: int, user_id: int, limit: int = 20) -> list[StoredRoll]:
+        rows = await self._pool.fetch(
+            "SELECT id, revealed, roll_json FROM rolls WHERE guild_id=$1 AND user_id=$2"
+            " ORDER BY n DESC LIMIT $3", guild_id, user_id, limit)
+        return [_stored(r[0], r[1], r[2]) for r in rows]
+
+    async def luck(self, guild_id: int, user_id: int, *, hidden: bool) -> Luck:
+        async with self._pool.acquire() as conn:
+            rolls = await conn.fetchval(
+                "SELECT COUNT(*) FROM rolls WHERE guild_id=$1 AND user_id=$2 AND (NOT hidden OR $3)",
+                guild_id, user_id, hidden)
+            rows = await conn.fetch(
+                "SELECT sides, face, SUM(count) FROM roll_faces WHERE guild_id=$1 AND user_id=$2"
+                " AND (NOT hidden OR $3) GROUP BY sides, face", guild_id, user_id, hidden)
+        luck = Luck(rolls=int(rolls or 0))
+        for sides, face, count in rows:
+            luck.faces.setdefault(int(sides), {})[int(face)] = int(count)
+        return luck
+
+    async def forget_rolls(self, guild_id: int, user_id: int) -> int:
+        status = await self._pool.execute("DELETE FROM rolls WHERE guild_id=$1 AND user_id=$2", guild_id, user_id)
+        return int(status.split()[-1])
+
+
+def _stored(roll_id: int, revealed: bool, text: str) -> StoredRoll:
+    return StoredRoll.model_validate_json(text).model_copy(update={"id": int(roll_id), "revealed": bool(revealed)})

@@ -20,9 +20,10 @@ import aiosqlite
 
 from bot.models import Book, LogEntry, Table
 from bot.store.base import (
-    CLAIM_SECONDS, INTERACTIONS_KEPT, ChannelBusy, Dialect, DuplicateInteraction, Store, VersionConflict,
-    _migrations, statements, top_per_game,
+    CLAIM_SECONDS, INTERACTIONS_KEPT, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction, LimitReached, Store,
+    VersionConflict, _migrations, statements, top_per_game,
 )
+from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
 #: live games whose JSON stays in memory; older ones are read from the file again when clicked
 LIVE_CACHE = 2000
@@ -342,3 +343,122 @@ class SqliteStore(Store):
             await self._conn.execute(
                 "DELETE FROM deadlines WHERE game_id=? AND version=?", (game_id, version)
             )
+
+    # -- a server's settings, saved rolls and the rolls made -----------------------------------
+
+    async def _one(self, query: str, args: tuple[Any, ...]) -> Any:
+        async with self._lock:
+            cur = await self._conn.execute(query, args)
+            return await cur.fetchone()
+
+    async def _all(self, query: str, args: tuple[Any, ...]) -> list[Any]:
+        async with self._lock:
+            cur = await self._conn.execute(query, args)
+            return list(await cur.fetchall())
+
+    async def _transaction(self, work: Any) -> Any:
+        """``work(raw)`` inside one transaction, in one hop to the connection's thread (as save())."""
+        def run() -> Any:
+            raw = self._conn._conn
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                out = work(raw)
+                raw.execute("COMMIT")
+                return out
+            except BaseException:
+                raw.execute("ROLLBACK")
+                raise
+
+        async with self._lock:
+            return await self._conn._execute(run)
+
+    async def server_settings(self, guild_id: int) -> ServerSettings:
+        row = await self._one("SELECT settings_json FROM server_settings WHERE guild_id=?", (guild_id,))
+        return ServerSettings.model_validate_json(row[0]) if row else ServerSettings(guild_id=guild_id)
+
+    async def put_server_settings(self, settings: ServerSettings) -> None:
+        async with self._lock:
+            await self._conn.execute(
+                "INSERT INTO server_settings (guild_id, settings_json) VALUES (?,?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET settings_json=excluded.settings_json",
+                (settings.guild_id, settings.model_dump_json()))
+
+    async def saved_rolls(self, guild_id: int, user_id: int) -> list[SavedRoll]:
+        rows = await self._all("SELECT roll_json FROM saved_rolls WHERE guild_id=? AND user_id=? ORDER BY name",
+                               (guild_id, user_id))
+        return [SavedRoll.model_validate_json(r[0]) for r in rows]
+
+    async def put_saved_roll(self, roll: SavedRoll, limit: int) -> bool:
+        owner = (roll.guild_id, roll.user_id)
+
+        def work(raw: sqlite3.Connection) -> bool:
+            replaced = raw.execute("SELECT 1 FROM saved_rolls WHERE guild_id=? AND user_id=? AND name=?",
+                                   (*owner, roll.name)).fetchone() is not None
+            if not replaced:
+                kept = raw.execute("SELECT COUNT(*) FROM saved_rolls WHERE guild_id=? AND user_id=?", owner).fetchone()[0]
+                if kept >= limit:
+                    raise LimitReached(f"{kept} saved rolls")
+            raw.execute("INSERT OR REPLACE INTO saved_rolls (guild_id, user_id, name, roll_json, updated_at)"
+                        " VALUES (?,?,?,?,?)", (*owner, roll.name, roll.model_dump_json(), time.time()))
+            return replaced
+
+        return bool(await self._transaction(work))
+
+    async def delete_saved_roll(self, guild_id: int, user_id: int, name: str) -> bool:
+        async with self._lock:
+            cur = await self._conn.execute("DELETE FROM saved_rolls WHERE guild_id=? AND user_id=? AND name=?",
+                                           (guild_id, user_id, name))
+            return cur.rowcount > 0
+
+    async def record_roll(self, roll: StoredRoll, faces: dict[tuple[int, int], int], keep: int) -> StoredRoll:
+        roll = roll.model_copy(update={"at": time.time()})
+        text = roll.model_dump_json(exclude={"id", "revealed"})
+        who = (roll.guild_id, roll.user_id)
+
+        def work(raw: sqlite3.Connection) -> int:
+            n = raw.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM rolls WHERE guild_id=? AND user_id=?", who).fetchone()[0]
+            roll_id = raw.execute("INSERT INTO rolls (guild_id, user_id, n, hidden, at, roll_json) VALUES (?,?,?,?,?,?)",
+                                  (*who, n, int(roll.hidden), roll.at, text)).lastrowid or 0
+            raw.executemany("INSERT INTO roll_faces (roll_id, guild_id, user_id, hidden, sides, face, count)"
+                            " VALUES (?,?,?,?,?,?,?)",
+                            [(roll_id, *who, int(roll.hidden), sides, face, count)
+                             for (sides, face), count in faces.items()])
+            if n % PRUNE_EVERY == 0 and n > keep:
+                raw.execute("DELETE FROM rolls WHERE guild_id=? AND user_id=? AND n<=?", (*who, n - keep))
+            return int(roll_id)
+
+        return roll.model_copy(update={"id": await self._transaction(work)})
+
+    async def stored_roll(self, roll_id: int) -> StoredRoll | None:
+        row = await self._one("SELECT id, revealed, roll_json FROM rolls WHERE id=?", (roll_id,))
+        return _stored(row[0], row[1], row[2]) if row else None
+
+    async def mark_revealed(self, roll_id: int) -> bool:
+        async with self._lock:
+            cur = await self._conn.execute("UPDATE rolls SET revealed=1 WHERE id=? AND revealed=0", (roll_id,))
+            return cur.rowcount == 1
+
+    async def roll_history(self, guild_id: int, user_id: int, limit: int = 20) -> list[StoredRoll]:
+        rows = await self._all("SELECT id, revealed, roll_json FROM rolls WHERE guild_id=? AND user_id=?"
+                               " ORDER BY n DESC LIMIT ?", (guild_id, user_id, limit))
+        return [_stored(*r) for r in rows]
+
+    async def luck(self, guild_id: int, user_id: int, *, hidden: bool) -> Luck:
+        shown = (guild_id, user_id, int(hidden))
+        row = await self._one("SELECT COUNT(*) FROM rolls WHERE guild_id=? AND user_id=? AND hidden<=?", shown)
+        rows = await self._all("SELECT sides, face, SUM(count) FROM roll_faces WHERE guild_id=? AND user_id=?"
+                               " AND hidden<=? GROUP BY sides, face", shown)
+        luck = Luck(rolls=row[0] if row else 0)
+        for sides, face, count in rows:
+            luck.faces.setdefault(sides, {})[face] = count
+        return luck
+
+    async def forget_rolls(self, guild_id: int, user_id: int) -> int:
+        def work(raw: sqlite3.Connection) -> int:
+            return int(raw.execute("DELETE FROM rolls WHERE guild_id=? AND user_id=?", (guild_id, user_id)).rowcount)
+
+        return int(await self._transaction(work))
+
+
+def _stored(roll_id: int, revealed: Any, text: str) -> StoredRoll:
+    return StoredRoll.model_validate_json(text).model_copy(update={"id": roll_id, "revealed": bool(revealed)})

@@ -1,15 +1,8 @@
-"""/roll: dice in the notation RPG players already use, drawn so the eye lands on the result.
+"""/roll: dice in the notation RPG players already use, publicly, privately or as a secret GM roll.
 
-rules/notation.py parses, limits and rolls; this module only draws the result and delivers it
-publicly, privately, or as a secret GM roll by DM.
-
-A reply is plain text, not an embed: the result in large type, then one small line saying what
-was rolled and how, each die that did not count struck through and named. On a phone an embed's
-frame, title and footer took as much room as the roll itself, and Discord already shows who used
-/roll above the reply. A repeated roll leads with each result in order (ability scores are read
-one by one, not summed), then its sum and one small line per roll. A roll too long to list is
-drawn again with less detail (each dice term summarised, then only how many dice) until it fits
-Discord's 2,000 characters; the results are always shown.
+Installable to a user's account as well as to a server, so it works wherever its player is: in
+servers, in DMs with the bot and in private chats. Everything it says goes through the
+interaction (cogs/dice/post.py), so it needs nothing from a channel it is used in.
 """
 
 from __future__ import annotations
@@ -20,181 +13,59 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import Refusal, guarded
-from bot.private import send_private
-from bot.render import CONTENT, clip, safe
-from rules import notation
-from rules.notation import CRIT_MARK, FUMBLE_MARK, MAX_EXPRESSION, MAX_REPEAT, DiceGroup, Roll, RollSeries
+from bot.errors import guarded
+from bot.store import RollAsked
+from cogs.dice.post import Poster
+from rules.notation import MAX_EXPRESSION, MAX_REPEAT
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
 
-NOTE = 300
-COMMENT = 300
-EXPRESSION = 200
-#: the longest total a 500-character expression can reach (about 500 digits) fits whole; only a
-#: repeat of such totals is cut short
-NUMBERS = 520
-TOO_MANY = "too many dice to list each one"
-#: comments and annotations are the roller's own text: never a ping
-NO_PINGS = discord.AllowedMentions.none()
-
-FULL, SUMMARY, TOTALS = range(3)
+MODE_CHOICES = [
+    app_commands.Choice(name="normal", value="normal"),
+    app_commands.Choice(name="advantage: roll the d20 twice, keep the higher", value="advantage"),
+    app_commands.Choice(name="disadvantage: roll the d20 twice, keep the lower", value="disadvantage"),
+]
 
 
-def group_summary(group: DiceGroup) -> str:
-    """`4d6kh3: 4 dice, 1 dropped = 12`: what is left of a dice term when its dice can't be listed."""
-    parts = [f"{len(group.faces)} dice"]
-    dropped = len(group.faces) - group.kept
-    if dropped:
-        parts.append(f"{dropped} dropped")
-    crits = sum(f.crit for f in group.faces if f.kept)
-    fumbles = sum(f.fumble for f in group.faces if f.kept)
-    if crits:
-        parts.append(f"{crits}{CRIT_MARK}")
-    if fumbles:
-        parts.append(f"{fumbles}{FUMBLE_MARK}")
-    return f"`{clip(group.notation, 40)}`: {', '.join(parts)} = {group.total}"
-
-
-def roll_detail(one: Roll, level: int, *, terse: bool = False) -> str:
-    if level == FULL:
-        return (one.terse or one.breakdown) if terse else one.breakdown
-    if level == SUMMARY and one.groups:
-        return "; ".join(group_summary(g) for g in one.groups)
-    return f"{one.dice} dice" if one.dice else ""
-
-
-def small(text: str) -> str:
-    """A line in small type. A comment or an annotation may hold a line separator (U+2028, \\x1e
-    ...): the rest of the line would leave small type, so it becomes a space."""
-    return "-# " + " ".join(text.splitlines())
-
-
-def successes(n: int) -> str:
-    return f"{n} success" if abs(n) == 1 else f"{n} successes"
-
-
-def headline(series: RollSeries) -> str:
-    """The result in large type: a single roll's total (and its natural 20 or 1), or each result
-    of a repeat in the order rolled."""
-    if len(series.rolls) == 1:
-        one = series.rolls[0]
-        text = successes(one.result) if series.counting else str(one.result)
-        if one.crit == "crit":
-            text += f" {CRIT_MARK} Natural 20!"
-        elif one.crit == "fumble":
-            text += f" {FUMBLE_MARK} Natural 1!"
-    else:
-        text = ", ".join(str(one.result) for one in series.rolls)
-        if series.counting:
-            text += " successes"
-    return f"# {clip(text, NUMBERS)}"
-
-
-def body(series: RollSeries, level: int) -> list[str]:
-    """The small lines under the result: comment, what was rolled (each die, as far as `level`
-    allows), the rule for counting successes, and for a repeat the sum and one line per roll."""
-    single = len(series.rolls) == 1
-    facts = [f"*{safe(clip(series.comment, COMMENT))}*"] if series.comment else []
-    if single:
-        if level > FULL:
-            facts.append(clip(series.expression, EXPRESSION))
-        facts.append(roll_detail(series.rolls[0], level))
-    else:
-        facts.append(f"{clip(series.expression, EXPRESSION)} × {len(series.rolls)}")
-        total = successes(series.total) + " in all" if series.counting else f"sum {series.total}"
-        facts.append(clip(total, NUMBERS))
-    if series.counting:
-        rule = f"each die ≥ {series.target} counts 1"
-        if series.fail is not None:
-            rule += f", each die ≤ {series.fail} counts −1"
-        facts.append(rule)
-        if single:
-            facts.append(f"dice total {series.rolls[0].total}")
-    if level > FULL and series.dice:
-        facts.append(TOO_MANY)
-    lines = [small(" · ".join(fact for fact in facts if fact))] if any(facts) else []
-    if not single and level < TOTALS:
-        for one in series.rolls:
-            detail = roll_detail(one, level, terse=True)
-            lines.append(small(f"**{one.result}**: {detail}" if detail else f"**{one.result}**"))
-    return lines
-
-
-def roll_text(series: RollSeries, *, note: str | None = None) -> str:
-    """The whole roll, or as much of it as fits one message: never over Discord's limit, never
-    without the results. `note` leads (who rolled a secret roll, and for whom)."""
-    top = [clip(note, NOTE)] if note else []
-    top.append(headline(series))
-    for level in (FULL, SUMMARY, TOTALS):
-        text = "\n".join(top + body(series, level))
-        if len(text) <= CONTENT:
-            return text
-    return clip(text, CONTENT)
+def anywhere(command: app_commands.Command) -> app_commands.Command:  # type: ignore[type-arg]
+    """Installable by a server and by a user, and usable in servers, DMs with the bot and private
+    chats: a dice tool goes where its player goes (the games stay in servers)."""
+    command = app_commands.allowed_installs(guilds=True, users=True)(command)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(command)
 
 
 class RollCog(commands.Cog):
-    def __init__(self, bot: Boneyard) -> None:
+    def __init__(self, bot: Boneyard, poster: Poster) -> None:
         self.bot = bot
+        #: answers the dice tools' buttons too (cogs/dice/buttons.py finds it here)
+        self.poster = poster
 
-    @app_commands.command(name="roll", description="Roll dice: 1d20+5, 4d6kh3, 2d20kl1+3, 10d10e10, 8d6 fireball...")
+    @anywhere
+    @app_commands.command(name="roll", description="Roll dice: 1d20+5 adv, 4d6kh3, 2d20kl1+3, 10d10e10, 8d6 fireball...")
     @app_commands.describe(
-        expression="Dice to roll, e.g. 1d20+5 or 4d6kh3; a comment may follow",
+        expression="Dice to roll, e.g. 1d20+5 adv or 4d6kh3; a comment may follow",
+        mode="Advantage or disadvantage: the d20 the roll starts with is rolled twice",
         repeat="Roll it this many times: each result, then their sum",
         target="Count dice showing at least this as successes",
         fail="With a target: take one success away for each die at or below this",
-        private="Only you see the result",
+        private="Only you see the result (a Reveal button shows it to the channel later)",
         secret_to="A secret roll: the result goes by DM to you and this person (the GM)",
     )
+    @app_commands.choices(mode=MODE_CHOICES)
     async def roll(
         self,
         interaction: discord.Interaction,
         expression: app_commands.Range[str, 1, MAX_EXPRESSION],
-        repeat: app_commands.Range[int, 1, MAX_REPEAT] = 1,
+        mode: str = "normal",
+        repeat: app_commands.Range[int, 1, MAX_REPEAT] | None = None,
         target: int | None = None,
         fail: int | None = None,
         private: bool = False,
         secret_to: discord.User | None = None,
     ) -> None:
         async def run() -> None:
-            if secret_to is not None and secret_to.bot:
-                raise Refusal("A secret roll goes to a person (your GM), not to a bot.")
-            series = notation.roll(expression, repeat=repeat, target=target, fail=fail)
-            if secret_to is not None:
-                await self.secret(interaction, series, secret_to, private)
-                return
-            await interaction.response.send_message(roll_text(series), ephemeral=private,
-                                                    allowed_mentions=NO_PINGS)
+            asked = RollAsked(expression=expression, mode=mode, repeat=repeat, target=target, fail=fail)
+            await self.poster.roll(interaction, asked, private=private, secret_to=secret_to)
 
         await guarded(interaction, run)
-
-    async def secret(self, interaction: discord.Interaction, series: RollSeries, gm: discord.abc.User,
-                     private: bool) -> None:
-        """Answer in the channel at once (the 3-second rule), then deliver the result by DM."""
-        name = safe(interaction.user.display_name)
-        gm_name = safe(gm.display_name)
-        await interaction.response.send_message(
-            clip(f"🤫 **{name}** made a secret roll for **{gm_name}**.", CONTENT),
-            ephemeral=private, allowed_mentions=NO_PINGS,
-        )
-        where = f"in <#{interaction.channel_id}>" if interaction.guild_id else "in DMs"
-        note = f"🤫 Secret roll by **{name}** for **{gm_name}** {where}"
-        text = roll_text(series, note=note)
-        to_roller = await send_private(self.bot, interaction.user.id, content=text)
-        to_gm = gm.id == interaction.user.id or await send_private(self.bot, gm.id, content=text)
-        if not to_roller:
-            missed = "" if to_gm else f" {gm_name} could not be sent a DM either."
-            await interaction.followup.send(
-                roll_text(series, note=f"I could not DM you, so here is your secret roll.{missed}\n{note}"),
-                ephemeral=True, allowed_mentions=NO_PINGS,
-            )
-        elif not to_gm:
-            await interaction.followup.send(
-                clip(f"I could not DM {gm_name} (their DMs are closed); your result is in your DMs.", CONTENT),
-                ephemeral=True, allowed_mentions=NO_PINGS,
-            )
-
-
-async def setup(bot: Boneyard) -> None:
-    await bot.add_cog(RollCog(bot))

@@ -1,6 +1,7 @@
 """/roll-bones: the four Bones of Stones & Bones, thrown and read for a table that plays in person.
 
-The reading is the game engine's own (rules/stones_and_bones_reading.py: tiers, Ill Omens, Bane,
+Installable to a user's account like /roll, and answered through the interaction alone, so a
+table can throw the Bones in DMs and private chats too. The reading is the game engine's own (rules/stones_and_bones_reading.py: tiers, Ill Omens, Bane,
 Blessing, Crossbones, the bet at the Tide), so a bet worked out here is the bet the hosted game
 would charge. The dice come from rules.notation.die, like every /roll die; only the drawing of
 the answer lives in this module.
@@ -17,6 +18,7 @@ from discord.ext import commands
 
 from bot.errors import Refusal, guarded
 from bot.render import FIELD_VALUE, clip, safe
+from cogs.dice.roll import anywhere
 from rules.notation import die
 from rules.stones_and_bones.reading import (
     BONES,
@@ -100,6 +102,7 @@ class RollBonesCog(commands.Cog):
     def __init__(self, bot: Boneyard) -> None:
         self.bot = bot
 
+    @anywhere
     @app_commands.command(name="roll-bones",
                           description="Stones & Bones: throw the four Bones and read tiers, omens, Bane, "
                                       "Blessing and the bet")

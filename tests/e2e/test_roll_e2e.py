@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from rules.stones_and_bones.reading import coins, read_bones
-from tests.fakediscord import FLAG_EPHEMERAL, FakeDiscord, running_bot, running_fake
+from tests.e2e.channel import said, settle, top
+from tests.fakediscord import FLAG_EPHEMERAL, FakeDiscord, buttons, running_bot, running_fake
 
 CHANNEL = "games"
 
@@ -59,7 +60,7 @@ async def test_plain_private_and_bad_rolls(tmp_path: Path) -> None:
             msg = await it.response_message()
             assert not msg["flags"] & FLAG_EPHEMERAL and msg in fd.messages(CHANNEL)
             assert msg["embeds"] == []
-            head, line = msg["content"].splitlines()
+            head, line = top(msg).splitlines()
             assert line.startswith("-# *for strength* · 4d6kh3 (") and line.endswith(") + 2")
             faces = dice_in(line)
             assert len(faces) == 4 and sum(kept for _, kept in faces) == 3
@@ -86,13 +87,13 @@ async def test_plain_private_and_bad_rolls(tmp_path: Path) -> None:
             assert f"{sum(counted)} success" + ("" if sum(counted) == 1 else "es") + " in all" in lines[1]
 
             it = await fd.slash(ann, CHANNEL, "roll", {"expression": "d%"})
-            assert 1 <= int(big_number((await it.response_message())["content"])) <= 100
+            assert 1 <= int(big_number(top(await it.response_message()))) <= 100
 
             before = len(fd.messages(CHANNEL))
             it = await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20+5", "private": True})
             answer = await it.wait_response()
             assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL
-            assert int(big_number(answer["data"]["content"])) in range(6, 26)
+            assert int(big_number(top(answer["data"]))) in range(6, 26)
             assert len(fd.messages(CHANNEL)) == before
 
             for bad, why in [("1d20+", "can't read"), ("1001d6", "limit is 1,000"), ("1d20/0", "divides by zero"),
@@ -134,8 +135,8 @@ async def test_secret_roll_reaches_only_the_roller_and_the_gm(tmp_path: Path) ->
             assert notice["embeds"] == []
             mine = await fd.wait_until(lambda: fd.dm_messages(ann) and fd.dm_messages(ann)[-1])
             theirs = await fd.wait_until(lambda: fd.dm_messages(gm) and fd.dm_messages(gm)[-1])
-            assert mine["content"] == theirs["content"] and mine["embeds"] == []
-            note, head, line = mine["content"].splitlines()
+            assert top(mine) == top(theirs) and mine["embeds"] == []
+            note, head, line = top(mine).splitlines()
             assert note == f"🤫 Secret roll by **Ann** for **Gm** in <#{fd.channel(CHANNEL).id}>"
             faces = dice_in(line)
             assert len(faces) == 3 and int(big_number(head)) == sum(v for v, _ in faces)
@@ -156,11 +157,11 @@ async def test_secret_roll_with_closed_dms_falls_back_to_ephemeral(tmp_path: Pat
             await it.response_message()
             [fallback] = await it.wait_followups(1)
             assert fallback["flags"] & FLAG_EPHEMERAL
-            assert fallback["content"].startswith("I could not DM you, so here is your secret roll.\n")
+            assert top(fallback).startswith("I could not DM you, so here is your secret roll.\n")
             dm = await fd.wait_until(lambda: fd.dm_messages(gm) and fd.dm_messages(gm)[-1])
-            assert fallback["content"].endswith("\n" + dm["content"])  # the roll the GM has, word for word
+            assert top(fallback).endswith("\n" + top(dm))  # the roll the GM has, word for word
             assert fd.dm_messages(ann) == []
-            assert not any(re.search(r"^# |1d20", m["content"], re.M) or m["embeds"] for m in fd.messages(CHANNEL))
+            assert not any(re.search(r"^# |1d20", said(m), re.M) or m["embeds"] for m in fd.messages(CHANNEL))
 
             # the GM's DMs are closed: the roller has the result by DM and is told the GM has not
             it = await fd.slash(bob, CHANNEL, "roll", {"expression": "1d20", "secret_to": shy_gm})
@@ -222,4 +223,220 @@ async def test_roll_bones_plain_private_and_bad_input(tmp_path: Path) -> None:
                 assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL, raw
                 assert why in answer["data"]["content"] and not answer["data"].get("embeds"), answer
             assert len(fd.messages(CHANNEL)) == before
+        clean(fd, bot)
+
+
+# -- where the dice go, how they read, and what their buttons do --------------------------------
+
+def layout_items(message: dict, kind: int) -> list[dict]:
+    """The components of one type in a message (12: media gallery, 10: text display)."""
+    out, stack = [], list(message.get("components") or [])
+    while stack:
+        comp = stack.pop(0)
+        if comp.get("type") == kind:
+            out.append(comp)
+        stack[:0] = list(comp.get("components") or []) + ([comp["accessory"]] if comp.get("accessory") else [])
+    return out
+
+
+def dice_picture(fd: FakeDiscord, message: dict) -> str | None:
+    """The words of the dice picture a roll shows in a media gallery (its PNG was uploaded with
+    it), or None when the roll is text alone."""
+    galleries = layout_items(message, 12)
+    if not galleries:
+        return None
+    [item] = galleries[0]["items"]
+    assert item["media"]["url"] == "attachment://dice.png"
+    [(name, data)] = fd.attachments(message)
+    assert name == "dice.png" and data.startswith(b"\x89PNG")
+    return item["description"]
+
+
+def button_id(message: dict, label: str) -> str:
+    [found] = [b["custom_id"] for b in buttons(message) if b["label"] == label]
+    return found
+
+
+def repeat_lines(message: dict) -> list[str]:
+    return [line for line in top(message).splitlines() if line.startswith("-# **")]
+
+
+DICE_COMMANDS = ("roll", "roll-bones", "rolls")
+
+
+async def test_the_dice_commands_go_wherever_their_player_goes(tmp_path: Path) -> None:
+    """Installable to a user's account: /roll, /roll-bones and /rolls work in a DM with the bot,
+    in a DM between players, in a group DM and in a server that never invited the bot, always
+    answered through the interaction (the bot posts in no channel it is not in). The games stay
+    in servers."""
+    async with running_fake() as fd:
+        ann, bob, gm = fd.add_user("ann"), fd.add_user("bob"), fd.add_user("gm", dms_closed=True)
+        own_dm = fd.open_dm(ann)
+        chat = fd.add_private_chat("ann-and-bob", [ann, bob])
+        party = fd.add_private_chat("the-party", [ann, bob, gm], group=True)
+        fd.add_outside_guild("elsewhere", ["far-tavern"])
+        far = fd.channel("far-tavern")
+        async with running_bot(fd, {"DEV_GUILD_ID": ""}, tmp_path / "r.sqlite3") as bot:
+            synced = {c["name"]: c for c in fd.commands[None]}
+            for name in DICE_COMMANDS:
+                assert sorted(synced[name]["integration_types"]) == [0, 1], synced[name]
+                assert sorted(synced[name]["contexts"]) == [0, 1, 2], synced[name]
+            games = [c for c in synced.values() if c["name"] not in DICE_COMMANDS]
+            assert games and all(1 not in (c["integration_types"] or [0]) for c in games)
+            with pytest.raises(LookupError, match="not offered"):
+                await fd.slash(ann, chat, "knucklebones new")
+
+            for place in (own_dm, chat, party, far):
+                it = await fd.slash(ann, place, "roll", {"expression": "1d20+5 adv"})
+                msg = await it.response_message()
+                assert not msg["flags"] & FLAG_EPHEMERAL and msg in fd.messages(place)
+                assert "advantage (" in top(msg) and dice_picture(fd, msg), place
+
+                # anyone there rolls the same again, as their own roll
+                again = await fd.click(bob if place is not own_dm else ann, msg, button_id(msg, "Roll again"))
+                rolled = await again.response_message()
+                assert rolled in fd.messages(place) and "rolls again" in top(rolled) and "advantage (" in top(rolled)
+
+            it = await fd.slash(bob, chat, "roll-bones", {"tide": 2})
+            assert (await it.response_message())["embeds"][0]["title"].startswith("🦴 The Bones at Tide 2")
+            it = await fd.slash(ann, far, "rolls save", {"name": "hit", "expression": "1d20+4"})
+            assert "Saved your roll `hit`" in (await it.wait_response())["data"]["content"]
+            it = await fd.slash(ann, chat, "rolls use", {"name": "hit"})
+            assert "**hit**" in top(await it.response_message())
+
+            # a secret roll to a GM the bot cannot DM: the channel is told through the interaction,
+            # the roller has the result by DM, and is told privately why the GM has not
+            it = await fd.slash(bob, party, "roll", {"expression": "1d20 stealth", "secret_to": gm})
+            notice = await it.response_message()
+            assert "secret roll" in top(notice) and notice in fd.messages(party)
+            [told] = await it.wait_followups(1)
+            assert told["flags"] & FLAG_EPHEMERAL and "could not DM Gm" in told["content"]
+            assert "share no server" in told["content"]
+            mine = await fd.wait_until(lambda: fd.dm_messages(bob) and fd.dm_messages(bob)[-1])
+            assert "Secret roll by **Bob** for **Gm** in a private chat" in top(mine)
+
+            outside = {chat.id, party.id, far.id}
+            posted = [c["path"] for c in fd.calls if c["method"] == "POST" and c["path"].startswith("/channels/")]
+            assert not [p for p in posted if int(p.split("/")[2]) in outside], posted
+            assert all(len(it.followup_ids) <= 5 for it in fd.interactions)
+        clean(fd, bot)
+
+
+async def test_advantage_disadvantage_and_repeat_as_players_type_them(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        async with running_bot(fd, {}, tmp_path / "r.sqlite3") as bot:
+            [command] = [c for scope in fd.commands.values() for c in scope if c["name"] == "roll"]
+            schema = {o["name"]: o for o in command["options"]}
+            assert [c["value"] for c in schema["mode"]["choices"]] == ["normal", "advantage", "disadvantage"]
+
+            for options, word, better in [({"expression": "1d20+5 adv to hit"}, "advantage", max),
+                                          ({"expression": "1d20+5 to hit", "mode": "disadvantage"}, "disadvantage", min)]:
+                msg = await (await fd.slash(ann, CHANNEL, "roll", options)).response_message()
+                head, line = top(msg).splitlines()
+                assert line.startswith(f"-# *to hit* · {word} (") and line.endswith(") + 5"), line
+                counted, other = dice_in(line.replace(f"{word} ", ""))
+                assert counted[1] and not other[1] and better(counted[0], other[0]) == counted[0]
+                assert big_number(head) == str(counted[0] + 5)
+                assert "d20: " in dice_picture(fd, msg) and "does not count" in dice_picture(fd, msg)
+
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20+2 adv dis"})).response_message()
+            assert "cancel out: one d20" in top(msg) and "dropped" not in top(msg)
+
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "4d6kh3 repeat 3 stats"})).response_message()
+            assert len(repeat_lines(msg)) == 3 and "*stats*" in top(msg) and "4d6kh3 × 3" in top(msg)
+
+            before = len(fd.messages(CHANNEL))
+            for options, why in [({"expression": "3d6 adv"}, "needs a roll that starts with one d20"),
+                                 ({"expression": "8d6 fireball", "mode": "advantage"}, "The `advantage` mode"),
+                                 ({"expression": "3d6 repeat 4", "repeat": 3}, "say it once")]:
+                answer = await (await fd.slash(ann, CHANNEL, "roll", options)).wait_response()
+                assert answer["data"]["flags"] & FLAG_EPHEMERAL and why in answer["data"]["content"], answer
+            answer = await (await fd.slash(ann, CHANNEL, "roll", [
+                {"name": "expression", "type": 3, "value": "1d20"},
+                {"name": "mode", "type": 3, "value": "sideways"}])).wait_response()
+            assert answer["data"]["flags"] & FLAG_EPHEMERAL and "Sorry" not in answer["data"]["content"], answer
+            assert len(fd.messages(CHANNEL)) == before
+        clean(fd, bot)
+
+
+async def test_up_to_twelve_dice_come_with_their_picture(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        async with running_bot(fd, {}, tmp_path / "r.sqlite3") as bot:
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "4d6kh3"})).response_message()
+            words = dice_picture(fd, msg)
+            assert words is not None and words.count("d6: ") == 4 and words.count("does not count") == 1
+            assert [b["label"] for b in buttons(msg)] == ["Roll again"]
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "12d6"})).response_message()
+            assert dice_picture(fd, msg).count("d6: ") == 12
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "2d6 repeat 6"})).response_message()
+            assert dice_picture(fd, msg).count("d6: ") == 12  # a row a roll
+            for expression in ("13d6", "2d6 repeat 7", "40d10kh3"):
+                msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": expression})).response_message()
+                assert dice_picture(fd, msg) is None and msg["attachments"] == [] and msg["content"], expression
+                assert [b["label"] for b in buttons(msg)] == ["Roll again"]
+        clean(fd, bot)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
+    """Where the bot keeps its store: a SQLite file, or a PostgreSQL database."""
+    if request.param == "sqlite":
+        return {"DATABASE_PATH": str(tmp_path / "r.sqlite3")}
+    return {"DATABASE_URL": request.getfixturevalue("pg_url")}
+
+
+async def test_roll_again_and_reveal_work_after_a_restart(database: dict[str, str]) -> None:
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, database) as bot:
+            public = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20+3 to hit"})).response_message()
+            hidden = await fd.slash(ann, CHANNEL, "roll", {"expression": "2d6+1 damage", "private": True})
+            secret = await hidden.response_message()
+            assert secret["flags"] & FLAG_EPHEMERAL and [b["label"] for b in buttons(secret)] == ["Reveal"]
+            big = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "20d6", "private": True})).response_message()
+            clean(fd, bot)
+
+        async with running_bot(fd, database) as bot:
+            # Roll again: Bob's own roll of the same dice, named as his, with a button of its own
+            again = await fd.click(bob, public, button_id(public, "Roll again"))
+            rolled = await again.response_message()
+            assert not rolled["flags"] & FLAG_EPHEMERAL and rolled in fd.messages(CHANNEL)
+            note, head, line = top(rolled).splitlines()
+            assert note == "-# 🔁 **Bob** rolls again" and line.startswith("-# *to hit* · 1d20 (")
+            assert int(big_number(head)) in range(4, 24)
+            assert button_id(rolled, "Roll again") != button_id(public, "Roll again")
+
+            # Reveal: the same result, word for word, marked; the private copy loses its button
+            before = top(secret)
+            reveal = await fd.click(ann, secret, button_id(secret, "Reveal"))
+            answer = await reveal.wait_response()
+            assert answer["type"] == 7 and buttons(answer["data"]) == []
+            assert "Revealed to the channel" in top(answer["data"]) and before in top(answer["data"])
+            [shown] = await reveal.wait_followups(1)
+            assert not shown["flags"] & FLAG_EPHEMERAL and shown in fd.messages(CHANNEL)
+            first, rest = top(shown).split("\n", 1)
+            assert first.startswith("-# 👁️ **Ann** reveals a private roll made <t:") and rest == before
+            assert dice_picture(fd, shown) == dice_picture(fd, secret)
+            assert [b["label"] for b in buttons(shown)] == ["Roll again"]
+
+            # once only, and only by its roller
+            again = await fd.click(ann, secret, button_id(secret, "Reveal"), as_seen=True)
+            assert "revealed already" in (await again.wait_response())["data"]["content"]
+            forged = await fd.forge(bob, public, button_id(secret, "Reveal"), carried=True)
+            assert "Only the person who rolled" in (await forged.wait_response())["data"]["content"]
+            peek = await fd.forge(bob, public, button_id(big, "Reveal").replace("reveal", "again"), carried=True)
+            assert "not shown to anyone" in (await peek.wait_response())["data"]["content"]
+
+            # a big private roll is text, and stays text when revealed
+            reveal = await fd.click(ann, big, button_id(big, "Reveal"))
+            assert (await reveal.wait_response())["data"]["content"].startswith("-# 👁️ Revealed to the channel\n")
+            [shown] = await reveal.wait_followups(1)
+            assert top(shown).endswith(top(big)) and dice_picture(fd, shown) is None
+
+            # a button naming no roll kept is answered, not failed
+            gone = await fd.forge(bob, public, "bn:roll:again:999999999", carried=True)
+            assert "no longer kept" in (await gone.wait_response())["data"]["content"]
+            await settle(fd)
         clean(fd, bot)

@@ -32,7 +32,10 @@ from typing import Any
 from aiohttp import web
 
 from tests.fakediscord.gateway import INTENT_GUILD_MEMBERS
-from tests.fakediscord.models import DM, FakeChannel, FakeUser, Interaction, buttons, selects
+from tests.fakediscord.models import (
+    ATTACH_FILES, DM, EMBED_LINKS, GUILD_INSTALL, IN_BOT_DM, IN_GUILD, IN_PRIVATE_CHANNEL, USE_EXTERNAL_EMOJIS,
+    USER_INSTALL, VIEW_CHANNEL, FakeChannel, FakeUser, Interaction, buttons, selects,
+)
 from tests.fakediscord.rest import RestApi
 
 log = logging.getLogger("fakediscord")
@@ -277,7 +280,7 @@ class FakeDiscord(RestApi):
             group, subcommand = parts[1], parts[2]
         elif len(parts) == 2:
             subcommand = parts[1]
-        cmd = self._find_command(top, self.channel(channel).guild_id)
+        cmd = self._command_here(top, channel)
         schema_opts: list[dict[str, Any]] = cmd.get("options") or []
         path = [top]
         if group:
@@ -306,7 +309,7 @@ class FakeDiscord(RestApi):
                            options: Mapping[str, Any], focused: str) -> Interaction:
         """Type 4 interaction with `focused` marking the option being typed; response type 8."""
         parts = name.split()
-        cmd = self._find_command(parts[0], self.channel(channel).guild_id)
+        cmd = self._command_here(parts[0], channel)
         schema: list[dict[str, Any]] = cmd.get("options") or []
         wrap: list[tuple[str, int]] = []
         for i, part in enumerate(parts[1:]):
@@ -461,6 +464,47 @@ class FakeDiscord(RestApi):
         synced = {s: [c["name"] for c in cmds] for s, cmds in self.commands.items()}
         raise LookupError(f"command /{name} was not synced; synced: {synced}")
 
+    def _command_here(self, name: str, channel: FakeChannel | int | str) -> dict[str, Any]:
+        """A command as Discord's client offers it in ``channel``. In a server the bot is in: that
+        server's commands, then the global ones. Anywhere else (a DM with the bot, a private chat,
+        a server that never invited it) only global commands exist, and only those whose contexts
+        include that one; where the bot is not, only those installable to a user's account."""
+        ch = self.channel(channel)
+        context = self._context_of(ch)
+        if context == IN_GUILD and not ch.outside:
+            return self._find_command(name, ch.guild_id)
+        for cmd in self.commands.get(None, []):
+            if cmd["name"] == name and cmd.get("type", 1) == 1:
+                contexts = cmd.get("contexts") or [IN_GUILD, IN_BOT_DM, IN_PRIVATE_CHANNEL]
+                installs = cmd.get("integration_types") or [GUILD_INSTALL]
+                if context not in contexts or (ch.outside and USER_INSTALL not in installs):
+                    raise LookupError(f"/{name} is not offered in {ch.name}: contexts {contexts}, installs {installs}")
+                return cmd
+        raise LookupError(f"/{name} is not a global command, so it is not offered in {ch.name}")
+
+    @staticmethod
+    def _context_of(ch: FakeChannel) -> int:
+        if ch.guild_id is not None:
+            return IN_GUILD
+        return IN_PRIVATE_CHANNEL if ch.outside else IN_BOT_DM
+
+    def _outside_payload(self, user: FakeUser, ch: FakeChannel) -> dict[str, Any]:
+        """What an interaction carries where the bot is not: the app was installed by the user, and
+        the bot may answer but not post (its permissions there are an interaction's, not a member's)."""
+        payload: dict[str, Any] = {
+            "channel_id": str(ch.id), "context": self._context_of(ch),
+            "authorizing_integration_owners": {str(USER_INSTALL): str(user.id)},
+            "app_permissions": str(VIEW_CHANNEL | EMBED_LINKS | ATTACH_FILES | USE_EXTERNAL_EMOJIS),
+        }
+        if ch.guild_id is None:
+            payload.update({"channel": ch.to_dict(), "user": user.to_dict()})
+        else:
+            payload.update({"guild_id": str(ch.guild_id), "guild_locale": "en-US",
+                            "channel": {**ch.to_dict(), "permissions": str(self.permissions_of(user))},
+                            "guild": {"id": str(ch.guild_id), "locale": "en-US", "features": []},
+                            "member": self._member(user, permissions=True)})
+        return payload
+
     @staticmethod
     def _schema_child(opts: list[dict[str, Any]], name: str, kind: int, where: str) -> dict[str, Any]:
         for o in opts:
@@ -516,7 +560,7 @@ class FakeDiscord(RestApi):
     async def _inject(self, user: FakeUser, channel: FakeChannel | int | str, itype: int, data: dict[str, Any], *,
                       message: dict[str, Any] | None = None, name: str = "") -> Interaction:
         ch = self.channel(channel)
-        gid = ch.guild_id if ch.type != DM else None
+        gid = ch.guild_id if ch.type != DM and not ch.outside else None
         session = await self.wait_until(lambda: (s := self._session_for(gid)) is not None and s.live and s, 5.0,
                                         what="a connected bot to receive the interaction")
         iid = self.snowflake()
@@ -529,7 +573,9 @@ class FakeDiscord(RestApi):
             "entitlements": [], "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": str(ch.guild_id or self.guild_id)},
         }
-        if ch.type == DM:
+        if ch.outside:
+            payload.update(self._outside_payload(user, ch))
+        elif ch.type == DM:
             payload["channel"] = ch.to_dict()
             payload["channel_id"] = str(ch.id)
             payload["user"] = user.to_dict()

@@ -142,6 +142,8 @@ class Gateway(World):
         """MESSAGE_CREATE/UPDATE as the gateway delivers it (guild_id and member added; content
         stripped like real Discord when the bot lacks the message-content intent)."""
         ch = self._find_channel(msg["channel_id"])
+        if ch is not None and ch.outside:  # the bot hears nothing of a channel it is not in
+            return
         session = self._session_for(ch.guild_id if ch is not None and ch.type != DM else None)
         if session is None or msg["flags"] & FLAG_EPHEMERAL:
             return
@@ -173,6 +175,9 @@ class Gateway(World):
         if kind == "channel":
             self._messages[key] = [x for x in self._messages[key] if x is not msg]
             data: dict[str, Any] = {"id": str(mid), "channel_id": msg["channel_id"]}
+            if key in self.channels and self.channels[key].outside:
+                self._notify()
+                return
             if key in self.channels:
                 data["guild_id"] = str(self.channels[key].guild_id)
             await self._dispatch("MESSAGE_DELETE", data)

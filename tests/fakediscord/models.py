@@ -54,6 +54,11 @@ FLAG_LOADING = 1 << 7
 # Channel types
 GUILD_TEXT = 0
 DM = 1
+GROUP_DM = 3
+
+# Interaction contexts (where a command is used) and install types (who installed the app)
+IN_GUILD, IN_BOT_DM, IN_PRIVATE_CHANNEL = 0, 1, 2
+GUILD_INSTALL, USER_INSTALL = 0, 1
 
 
 def now_iso() -> str:
@@ -148,6 +153,11 @@ class FakeChannel:
     #: when True the bot gets 403 50013 (Missing Permissions) posting here
     bot_forbidden: bool = False
     last_message_id: int | None = None
+    #: a channel the bot is not in (a DM between users, a group DM, a server that never invited
+    #: it): reached only by the app installed to a user's account, through interactions
+    outside: bool = False
+    #: the people in a private chat
+    members: tuple[FakeUser, ...] = ()
 
     @property
     def mention(self) -> str:
@@ -155,10 +165,16 @@ class FakeChannel:
 
     def to_dict(self) -> dict[str, Any]:
         last = str(self.last_message_id) if self.last_message_id else None
+        if self.type == DM and self.outside:
+            return {"id": str(self.id), "type": DM, "last_message_id": last, "flags": 0,
+                    "recipients": [u.to_dict() for u in self.members]}
         if self.type == DM:
             assert self.recipient is not None
             return {"id": str(self.id), "type": DM, "last_message_id": last, "flags": 0,
                     "recipients": [self.recipient.to_dict()]}
+        if self.type == GROUP_DM:
+            return {"id": str(self.id), "type": GROUP_DM, "last_message_id": last, "flags": 0, "name": self.name,
+                    "icon": None, "owner_id": str(self.members[0].id), "recipients": [u.to_dict() for u in self.members]}
         return {
             "id": str(self.id), "type": self.type, "guild_id": str(self.guild_id), "name": self.name,
             "position": self.position, "permission_overwrites": [], "nsfw": False, "topic": None,

@@ -373,6 +373,8 @@ class RestApi(Gateway):
         if ch is None:
             return _error(404, 10003, "Unknown Channel")
         body, files = await self._read(request)
+        if ch.outside:  # a private chat or a server the bot is not in
+            return _error(403, 50001, "Missing Access")
         if ch.type == DM and ch.recipient is not None and ch.recipient.dms_closed:
             return _error(403, 50007, "Cannot send messages to this user")
         if ch.bot_forbidden:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tests.fakediscord.models import (
-    ADMINISTRATOR, BASIC_PERMISSIONS, BOT_PERMISSIONS, FLAG_EPHEMERAL, FLAG_LOADING, MANAGE_CHANNELS,
+    ADMINISTRATOR, BASIC_PERMISSIONS, BOT_PERMISSIONS, DM, FLAG_EPHEMERAL, FLAG_LOADING, GROUP_DM, MANAGE_CHANNELS,
     FakeChannel, FakeGuild, FakeUser, Interaction, SnowflakeFactory, now_iso,
 )
 from tests.fakediscord.validate import check_message
@@ -88,6 +88,34 @@ class World:
                          guild_id=gid, bot_forbidden=bot_forbidden)
         self.channels[ch.id] = ch
         self._messages[ch.id] = []
+        return ch
+
+    def add_private_chat(self, name: str, members: Iterable[FakeUser], *, group: bool = False) -> FakeChannel:
+        """A DM between users (two members) or a group DM: the bot is not in it, so only a command
+        of the app installed to a user's account reaches it, and only through the interaction."""
+        people = tuple(members)
+        ch = FakeChannel(id=self.snowflake(), name=name, type=GROUP_DM if group else DM, outside=True,
+                         members=people)
+        self.channels[ch.id] = ch
+        self._messages[ch.id] = []
+        return ch
+
+    def add_outside_guild(self, name: str, channels: Iterable[str]) -> FakeGuild:
+        """A server that never invited the bot, where a user who installed the app uses it."""
+        guild = FakeGuild(self.snowflake(), name)
+        for channel in channels:
+            ch = FakeChannel(id=self.snowflake(), name=channel, guild_id=guild.id, outside=True)
+            self.channels[ch.id] = ch
+            self._messages[ch.id] = []
+        return guild
+
+    def open_dm(self, user: FakeUser) -> FakeChannel:
+        """The user's DM with the bot, as opening it from their side does."""
+        ch = self._dm_channels.get(user.id)
+        if ch is None:
+            ch = FakeChannel(id=self.snowflake(), name=f"dm-{user.name}", type=DM, recipient=user)
+            self._dm_channels[user.id] = ch
+            self._messages[ch.id] = []
         return ch
 
     def channel(self, which: FakeChannel | int | str) -> FakeChannel:

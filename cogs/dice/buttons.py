@@ -1,0 +1,87 @@
+"""The dice tools' buttons: Roll again, Reveal, and the confirmation that erases a history.
+
+Persistent like the games' buttons (bot/components.py): the custom id names the stored roll, so a
+button drawn before a restart still works after it, and nothing lives in memory between clicks.
+A click is handed to the cog's Poster, found through the client, so that this module imports
+nothing that builds messages with it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Protocol, cast
+
+import discord
+
+from bot.errors import guarded
+
+
+class Clicks(Protocol):
+    async def again(self, interaction: discord.Interaction, roll_id: int) -> None: ...
+    async def reveal(self, interaction: discord.Interaction, roll_id: int) -> None: ...
+    async def forget(self, interaction: discord.Interaction, guild_id: int, user_id: int) -> None: ...
+
+
+#: the cog whose ``poster`` answers the clicks
+COG = "RollCog"
+
+
+def _poster(interaction: discord.Interaction) -> Clicks:
+    cog = interaction.client.get_cog(COG)  # type: ignore[attr-defined]
+    return cast(Clicks, cog.poster)
+
+
+class RollAgainButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:roll:again:(?P<id>\d{1,18})"):
+    """Rolls a public roll's dice again, for whoever presses it."""
+
+    def __init__(self, roll_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Roll again", emoji="🎲", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"bn:roll:again:{roll_id}"))
+        self.roll_id = roll_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> RollAgainButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _poster(interaction).again(interaction, self.roll_id))
+
+
+class RevealButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:roll:reveal:(?P<id>\d{1,18})"):
+    """Shows a private roll to the channel, as it was rolled."""
+
+    def __init__(self, roll_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Reveal", emoji="👁️", style=discord.ButtonStyle.primary,
+                                           custom_id=f"bn:roll:reveal:{roll_id}"))
+        self.roll_id = roll_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> RevealButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _poster(interaction).reveal(interaction, self.roll_id))
+
+
+class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"bn:roll:forget:(?P<guild>\d{1,19}):(?P<user>\d{1,19})"):
+    """The second step of erasing your rolls in one place: nothing is erased by a mistyped command."""
+
+    def __init__(self, guild_id: int, user_id: int, count: int = 0) -> None:
+        label = f"Erase my {count:,} rolls" if count else "Erase my rolls"
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
+                                           custom_id=f"bn:roll:forget:{guild_id}:{user_id}"))
+        self.guild_id, self.user_id = guild_id, user_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ForgetButton:
+        return cls(int(match["guild"]), int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _poster(interaction).forget(interaction, self.guild_id, self.user_id))
+
+
+ITEMS = (RollAgainButton, RevealButton, ForgetButton)

@@ -1,0 +1,129 @@
+"""A roll in words: dice in the notation RPG players already use, drawn so the eye lands on the result.
+
+rules/notation.py parses, limits and rolls; this module only writes the result.
+
+A reply is text, not an embed: the result in large type, then one small line saying what
+was rolled and how, each die that did not count struck through and named (a few dice are also
+drawn under it, cogs/dice/pictures.py, but the words never lean on the picture). On a phone an embed's
+frame, title and footer took as much room as the roll itself, and Discord already shows who used
+/roll above the reply. A repeated roll leads with each result in order (ability scores are read
+one by one, not summed), then its sum and one small line per roll. A roll too long to list is
+drawn again with less detail (each dice term summarised, then only how many dice) until it fits
+Discord's 2,000 characters; the results are always shown.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render import CONTENT, clip, safe
+from rules.notation import CRIT_MARK, FUMBLE_MARK, DiceGroup, Roll, RollSeries
+
+NOTE = 300
+COMMENT = 300
+EXPRESSION = 200
+#: the longest total a 500-character expression can reach (about 500 digits) fits whole; only a
+#: repeat of such totals is cut short
+NUMBERS = 520
+TOO_MANY = "too many dice to list each one"
+#: comments and annotations are the roller's own text: never a ping
+NO_PINGS = discord.AllowedMentions.none()
+
+FULL, SUMMARY, TOTALS = range(3)
+
+
+def group_summary(group: DiceGroup) -> str:
+    """`4d6kh3: 4 dice, 1 dropped = 12`: what is left of a dice term when its dice can't be listed."""
+    parts = [f"{len(group.faces)} dice"]
+    dropped = len(group.faces) - group.kept
+    if dropped:
+        parts.append(f"{dropped} dropped")
+    crits = sum(f.crit for f in group.faces if f.kept)
+    fumbles = sum(f.fumble for f in group.faces if f.kept)
+    if crits:
+        parts.append(f"{crits}{CRIT_MARK}")
+    if fumbles:
+        parts.append(f"{fumbles}{FUMBLE_MARK}")
+    return f"`{clip(group.notation, 40)}`: {', '.join(parts)} = {group.total}"
+
+
+def roll_detail(one: Roll, level: int, *, terse: bool = False) -> str:
+    if level == FULL:
+        return (one.terse or one.breakdown) if terse else one.breakdown
+    if level == SUMMARY and one.groups:
+        return "; ".join(group_summary(g) for g in one.groups)
+    return f"{one.dice} dice" if one.dice else ""
+
+
+def small(text: str) -> str:
+    """A line in small type. A comment or an annotation may hold a line separator (U+2028, \\x1e
+    ...): the rest of the line would leave small type, so it becomes a space."""
+    return "-# " + " ".join(text.splitlines())
+
+
+def successes(n: int) -> str:
+    return f"{n} success" if abs(n) == 1 else f"{n} successes"
+
+
+def headline(series: RollSeries) -> str:
+    """The result in large type: a single roll's total (and its natural 20 or 1), or each result
+    of a repeat in the order rolled."""
+    if len(series.rolls) == 1:
+        one = series.rolls[0]
+        text = successes(one.result) if series.counting else str(one.result)
+        if one.crit == "crit":
+            text += f" {CRIT_MARK} Natural 20!"
+        elif one.crit == "fumble":
+            text += f" {FUMBLE_MARK} Natural 1!"
+    else:
+        text = ", ".join(str(one.result) for one in series.rolls)
+        if series.counting:
+            text += " successes"
+    return f"# {clip(text, NUMBERS)}"
+
+
+def body(series: RollSeries, level: int, label: str | None = None) -> list[str]:
+    """The small lines under the result: the saved roll's name, the comment, how the words were
+    read, what was rolled (each die, as far as `level` allows), the rule for counting successes,
+    and for a repeat the sum and one line per roll."""
+    single = len(series.rolls) == 1
+    facts = [f"**{safe(label)}**"] if label else []
+    if series.comment:
+        facts.append(f"*{safe(clip(series.comment, COMMENT))}*")
+    facts.extend(series.notes)
+    if single:
+        if level > FULL:
+            facts.append(clip(series.expression, EXPRESSION))
+        facts.append(roll_detail(series.rolls[0], level))
+    else:
+        facts.append(f"{clip(series.expression, EXPRESSION)} × {len(series.rolls)}")
+        total = successes(series.total) + " in all" if series.counting else f"sum {series.total}"
+        facts.append(clip(total, NUMBERS))
+    if series.counting:
+        rule = f"each die ≥ {series.target} counts 1"
+        if series.fail is not None:
+            rule += f", each die ≤ {series.fail} counts −1"
+        facts.append(rule)
+        if single:
+            facts.append(f"dice total {series.rolls[0].total}")
+    if level > FULL and series.dice:
+        facts.append(TOO_MANY)
+    lines = [small(" · ".join(fact for fact in facts if fact))] if any(facts) else []
+    if not single and level < TOTALS:
+        for one in series.rolls:
+            detail = roll_detail(one, level, terse=True)
+            lines.append(small(f"**{one.result}**: {detail}" if detail else f"**{one.result}**"))
+    return lines
+
+
+def roll_text(series: RollSeries, *, note: str | None = None, label: str | None = None) -> str:
+    """The whole roll, or as much of it as fits one message: never over Discord's limit, never
+    without the results. `note` leads (who rolled a secret roll and for whom, who rolled again);
+    `label` names the saved roll it was."""
+    top = [clip(note, NOTE)] if note else []
+    top.append(headline(series))
+    for level in (FULL, SUMMARY, TOTALS):
+        text = "\n".join(top + body(series, level, label))
+        if len(text) <= CONTENT:
+            return text
+    return clip(text, CONTENT)
