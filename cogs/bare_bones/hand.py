@@ -1,0 +1,172 @@
+"""A Bare Bones player's own view: what they decide about, with the buttons that decide it.
+
+Every decision in Bare Bones is its player's own, so this view carries its subject: the cards
+in hand and what each does while playing, the dice (in words here, as a picture beside) and the
+coins while re-rolling, scoring or buying, what each card on offer does in the Draft and when
+buying. The host puts the question above and the buttons below; once nothing is asked, the
+same view reads as what the player holds, so it never says what to press.
+"""
+
+from __future__ import annotations
+
+from bot.games import Part
+from bot.models import Table
+from cogs.bare_bones.words import (
+    card_line,
+    coins,
+    dice_words,
+    grouped,
+    hand_lines,
+    in_play,
+    name_of,
+    points,
+    shop_lines,
+    short,
+    turn_money,
+)
+from rules import bare_bones as bb
+
+#: the question a card asks, as the asking player reads it above their buttons
+PENDING_PROMPTS = {
+    "mimic": "which Dice Card in play does your Mimic copy?",
+    "joyride_seat": "which opponent do you Joyride? They show their hand.",
+    "joyride_card": "which of their Dice Cards do you borrow for this turn?",
+    "loan": f"how many coins do you borrow (Loan Shark)? Repay next turn, or lose {bb.LOAN_PENALTY} points a coin.",
+    "yard_sale": "which card of your hand do you sell to the Supply (Yard Sale)?",
+    "swap_give": "return cards to the Supply (Swap Meet), then take one costing up to their total.",
+    "swap_take": "which card do you take from the Supply (Swap Meet)?",
+    "double_up": "which Dice Card rolls 2 dice (Double Up)?",
+    "purple": "your Purple Dice Card: a Purple die, or a Blue and a Red die?",
+    "leave_out": f"at most {bb.DICE_CAP} dice are rolled: which die is left out?",
+    "full_house": "Full House: pick dice to roll again, then roll them (or keep them all).",
+    "pattern": "how do you score this roll?",
+    "potato": "your Hot Potato: keep it (your discard pile) or put it on an opponent's draw pile.",
+}
+#: stages after the roll: the dice and money matter, the piles do not
+AFTER_ROLL = ("reroll", "score", "buy", "potato")
+
+
+def prompt(view: bb.BareBonesView) -> str:
+    """The question, first on the player's own view: it starts with a capital."""
+    text = _question(view)
+    return text[:1].upper() + text[1:]
+
+
+def _question(view: bb.BareBonesView) -> str:
+    if view.draft is not None:
+        return "your pick in the Draft: one card for your deck, free."
+    if view.pending is not None:
+        return PENDING_PROMPTS.get(view.pending.kind, "your decision.")
+    turn = view.turn
+    if turn is None:
+        return "your move."
+    if turn.stage == "match":
+        return "bonus match: add a third copy from your hand (you draw 1 card), or not."
+    if turn.stage == "play":
+        return "play cards from your hand, then roll."
+    if turn.stage == "reroll":
+        return "re-roll, or score the dice as they lie."
+    if turn.stage == "buy":
+        return f"buy cards ({coins(turn.coins_left)}, one of each name), then Done."
+    return "your move."
+
+
+def private_parts(table: Table, seat: int, view: bb.BareBonesView) -> list[Part]:
+    assert view.me is not None  # a seat's own view always holds its hand
+    if view.draft is not None:
+        return _draft(seat, view)
+    turn = view.turn
+    mine = turn is not None and turn.seat == seat and not view.over
+    if view.over:
+        head = "### Your cards at the end"
+    elif mine:
+        head = f"### Your turn · Round {view.round} of {view.rounds}"
+    else:
+        head = f"### Your hand · Round {view.round} of {view.rounds}"
+    parts = [Part("\n".join([head] + (_turn(table, view) if mine else [])))]
+    me = view.me
+    late = mine and turn is not None and turn.stage in AFTER_ROLL
+    if late:
+        if me.hand:
+            parts.append(Part("Still in your hand: " + grouped([short(c.name) for c in me.hand])))
+        if turn is not None and turn.stage == "buy" and view.pending is None:
+            parts.append(_shop(view, turn))
+        return parts
+    parts.append(Part("**Your hand**\n" + "\n".join(hand_lines(me.hand)) if me.hand else "Your hand is empty."))
+    parts.append(Part(_piles(me)))
+    return parts
+
+
+def _turn(table: Table, view: bb.BareBonesView) -> list[str]:
+    """The subject of the decision: what this stage or card is about."""
+    turn, pending = view.turn, view.pending
+    assert turn is not None
+    lines: list[str] = []
+    if turn.stage == "match" and turn.offer_from is not None:
+        offered = grouped([short(bb.DICE_CARDS[o].name) for o in turn.offers])
+        lines.append(f"{name_of(table, turn.offer_from)} left 2 of these in play: **{offered}**. A third "
+                     "from your hand counts as played this turn, and you draw 1 card for it.")
+    if turn.play and turn.stage not in AFTER_ROLL:
+        lines.append(f"In play: {in_play(turn)}")
+    if turn.stage == "play" and pending is None:
+        lines.append(f"Action Units left: **{turn.au_left}** of {bb.AU_LIMIT} (Dice Cards cost none)")
+    for r in turn.reveals:
+        lines.append(f"👀 {name_of(table, r.seat)}'s hand: {grouped([short(c.name) for c in r.cards]) or 'empty'}")
+    if turn.dice:
+        lines.append(f"🎲 **Your dice**: {dice_words(turn)}")
+        if turn.stage == "reroll" and turn.rerolls_left:
+            lines.append(f"Re-rolls left: {turn.rerolls_left}")
+    if pending is not None:
+        lines += _pending(turn, pending)
+    money = turn_money(turn)
+    if money:
+        lines.append(f"Scored: {money}")
+        if turn.score is not None and turn.stage == "buy":
+            lines.append(f"-# {turn.score.working}")
+    return lines
+
+
+def _pending(turn: bb.TurnView, pending: bb.PendingView) -> list[str]:
+    if pending.kind == "loan":
+        return [f"Coins you earn next turn repay the loan first; each coin still owed after that costs "
+                f"{points(bb.LOAN_PENALTY)}, and a loan open at the end is charged then."]
+    if pending.kind in ("swap_give", "swap_take"):
+        return [f"The cards you returned are worth **{coins(pending.value)}**."]
+    if pending.kind == "full_house" and pending.marked:
+        chosen = [turn.dice[i] for i in pending.marked if 0 <= i < len(turn.dice)]
+        return ["To roll again: " + ", ".join(f"{d.name} {d.value}" for d in chosen)]
+    if pending.kind == "potato":
+        return [f"A Hot Potato you own at the end costs {points(bb.HOT_POTATO_PENALTY)}."]
+    return []
+
+
+def _shop(view: bb.BareBonesView, turn: bb.TurnView) -> Part:
+    """The cards the coins left would buy, and what each does."""
+    stacks = [s for s in view.supply if s.count and s.cost <= turn.coins_left and s.kind not in turn.bought]
+    if not stacks:
+        return Part(f"Nothing in the Supply costs {coins(turn.coins_left)} or less.")
+    return Part("**What you can buy**\n" + "\n".join(shop_lines(stacks)))
+
+
+def _piles(me: bb.PrivateView) -> str:
+    piles = [f"Draw pile {me.draw_size}", f"discard pile {len(me.discard)}"]
+    if me.discard:
+        piles[-1] += f" (top: {short(me.discard[-1].name)})"
+    line = ", ".join(piles) + "."
+    if me.carry:
+        line += f" You carry {coins(me.carry)} into your next turn."
+    if me.loan:
+        line += f" You owe {coins(me.loan)}: next turn's coins repay it first."
+    return line
+
+
+def _draft(seat: int, view: bb.BareBonesView) -> list[Part]:
+    draft, me = view.draft, view.me
+    assert draft is not None and me is not None
+    head = f"### The Draft: pick {draft.pick} of {draft.picks_total}"
+    deck = "**Your deck so far**: " + grouped([short(n) for n, c in me.owned.items() for _ in range(c)])
+    if draft.drafter != seat:
+        return [Part(head), Part(deck)]
+    offered = [s for s in view.supply if s.draftable and s.count]
+    return [Part(head), Part("**The cards you may draft**\n" + "\n".join(card_line(s, worth=True) for s in offered)),
+            Part(deck)]
