@@ -269,9 +269,8 @@ def test_a_loan_comes_as_menus_of_25_that_read_well() -> None:
     assert options[:3] == ["Borrow nothing", "Borrow 1 coin", "Borrow 2 coins"]
     assert options[-1] == f"Borrow {len(amounts) - 1} coins"
     assert menus[1].item.placeholder == "Borrow 25 coins … Borrow 49 coins"
-    said = kit.words(shown)
-    assert kit.top(shown).startswith("How many coins do you borrow (Loan Shark)?")
-    assert "repay the loan first" in said
+    assert kit.top(shown) == ("How many coins do you borrow (Loan Shark)? Repay next turn, or lose 2 points "
+                              "a coin.")
 
 
 def test_details_and_the_rules_answer_on_the_first_screen() -> None:

@@ -18,6 +18,7 @@ from cogs.bare_bones.words import (
     grouped,
     hand_lines,
     in_play,
+    latest_reveals,
     name_of,
     points,
     shop_lines,
@@ -42,8 +43,8 @@ PENDING_PROMPTS = {
     "pattern": "how do you score this roll?",
     "potato": "your Hot Potato: keep it (your discard pile) or put it on an opponent's draw pile.",
 }
-#: stages after the roll: the dice and money matter, the piles do not
-AFTER_ROLL = ("reroll", "score", "buy", "potato")
+#: the questions about the cards in play, which the view then lists
+ABOUT_PLAY = ("mimic", "double_up", "leave_out", "purple")
 
 
 def prompt(view: bb.BareBonesView) -> str:
@@ -63,7 +64,7 @@ def _question(view: bb.BareBonesView) -> str:
     if turn.stage == "match":
         return "bonus match: add a third copy from your hand (you draw 1 card), or not."
     if turn.stage == "play":
-        return "play cards from your hand, then roll."
+        return f"play cards ({turn.au_left} of {bb.AU_LIMIT} Action Units left), then roll."
     if turn.stage == "reroll":
         return "re-roll, or score the dice as they lie."
     if turn.stage == "buy":
@@ -77,23 +78,25 @@ def private_parts(table: Table, seat: int, view: bb.BareBonesView) -> list[Part]
         return _draft(seat, view)
     turn = view.turn
     mine = turn is not None and turn.seat == seat and not view.over
-    if view.over:
-        head = "### Your cards at the end"
-    elif mine:
-        head = f"### Your turn · Round {view.round} of {view.rounds}"
+    # on their own turn the question leads; the round is on the table
+    if mine:
+        lines = _turn(table, view)
     else:
-        head = f"### Your hand · Round {view.round} of {view.rounds}"
-    parts = [Part("\n".join([head] + (_turn(table, view) if mine else [])))]
+        lines = ["### Your cards at the end" if view.over else f"### Your hand · Round {view.round} of {view.rounds}"]
+    parts = [Part("\n".join(lines))] if lines else []
     me = view.me
-    late = mine and turn is not None and turn.stage in AFTER_ROLL
-    if late:
+    playing = mine and turn is not None and turn.stage == "play" and view.pending is None
+    if mine and not playing:
+        # a question about something else: the hand in a line, the piles left out
         if me.hand:
-            parts.append(Part("Still in your hand: " + grouped([short(c.name) for c in me.hand])))
+            parts.append(Part("In your hand: " + grouped([short(c.name) for c in me.hand])))
         if turn is not None and turn.stage == "buy" and view.pending is None:
             parts.append(_shop(view, turn))
         return parts
-    parts.append(Part("**Your hand**\n" + "\n".join(hand_lines(me.hand)) if me.hand else "Your hand is empty."))
-    parts.append(Part(_piles(me)))
+    # while playing, each Action's Play button says what it costs
+    lines = hand_lines(me.hand, cost=not playing)
+    parts.append(Part("**Your hand**\n" + "\n".join(lines) if lines else "Your hand is empty."))
+    parts.append(Part(_piles(me, mine=mine)))
     return parts
 
 
@@ -104,16 +107,16 @@ def _turn(table: Table, view: bb.BareBonesView) -> list[str]:
     lines: list[str] = []
     if turn.stage == "match" and turn.offer_from is not None:
         offered = grouped([short(bb.DICE_CARDS[o].name) for o in turn.offers])
-        lines.append(f"{name_of(table, turn.offer_from)} left 2 of these in play: **{offered}**. A third "
-                     "from your hand counts as played this turn, and you draw 1 card for it.")
-    if turn.play and turn.stage not in AFTER_ROLL:
+        lines.append(f"{name_of(table, turn.offer_from)} left 2 in play: **{offered}**. A third from your "
+                     "hand counts as played; you draw 1 card for it.")
+    if turn.play and pending is not None and pending.kind in ABOUT_PLAY:
         lines.append(f"In play: {in_play(turn)}")
-    if turn.stage == "play" and pending is None:
-        lines.append(f"Action Units left: **{turn.au_left}** of {bb.AU_LIMIT} (Dice Cards cost none)")
-    for r in turn.reveals:
+    for r in latest_reveals(turn):
         lines.append(f"👀 {name_of(table, r.seat)}'s hand: {grouped([short(c.name) for c in r.cards]) or 'empty'}")
     if turn.dice:
         lines.append(f"🎲 **Your dice**: {dice_words(turn)}")
+    elif turn.rolled:
+        lines.append("🎲 No dice were rolled this turn.")
         if turn.stage == "reroll" and turn.rerolls_left:
             lines.append(f"Re-rolls left: {turn.rerolls_left}")
     if pending is not None:
@@ -127,9 +130,8 @@ def _turn(table: Table, view: bb.BareBonesView) -> list[str]:
 
 
 def _pending(turn: bb.TurnView, pending: bb.PendingView) -> list[str]:
-    if pending.kind == "loan":
-        return [f"Coins you earn next turn repay the loan first; each coin still owed after that costs "
-                f"{points(bb.LOAN_PENALTY)}, and a loan open at the end is charged then."]
+    if pending.kind == "loan" and turn.coins:
+        return [f"Coins so far this turn: {turn.coins}."]
     if pending.kind in ("swap_give", "swap_take"):
         return [f"The cards you returned are worth **{coins(pending.value)}**."]
     if pending.kind == "full_house" and pending.marked:
@@ -148,15 +150,17 @@ def _shop(view: bb.BareBonesView, turn: bb.TurnView) -> Part:
     return Part("**What you can buy**\n" + "\n".join(shop_lines(stacks)))
 
 
-def _piles(me: bb.PrivateView) -> str:
+def _piles(me: bb.PrivateView, *, mine: bool) -> str:
+    """The piles; between turns, the discard pile's top card too (it shows what was bought)."""
     piles = [f"Draw pile {me.draw_size}", f"discard pile {len(me.discard)}"]
-    if me.discard:
+    if me.discard and not mine:
         piles[-1] += f" (top: {short(me.discard[-1].name)})"
     line = ", ".join(piles) + "."
+    turn = "this turn" if mine else "your next turn"
     if me.carry:
-        line += f" You carry {coins(me.carry)} into your next turn."
+        line += f" You carry {coins(me.carry)} into {turn}."
     if me.loan:
-        line += f" You owe {coins(me.loan)}: next turn's coins repay it first."
+        line += f" You owe {coins(me.loan)}: {turn}'s coins repay it first."
     return line
 
 

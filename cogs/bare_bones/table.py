@@ -19,6 +19,7 @@ from cogs.bare_bones.words import (
     grouped,
     in_play,
     kind_name,
+    latest_reveals,
     name_of,
     names_of,
     ordered_players,
@@ -50,7 +51,7 @@ def turn_lines(table: Table, view: bb.BareBonesView, turn: bb.TurnView) -> list[
         lines.append(f"{name_of(table, turn.offer_from)} left 2 of these in play to match: {offered}")
     if turn.play:
         lines.append(f"In play: {in_play(turn)}")
-    for r in turn.reveals:
+    for r in latest_reveals(turn):
         how = r.by.replace("_", " ").title()
         lines.append(f"👀 {name_of(table, r.seat)}'s hand, shown for {how}: "
                      f"{grouped([short(c.name) for c in r.cards]) or 'empty'}")

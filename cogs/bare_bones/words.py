@@ -103,14 +103,19 @@ def dice_card_words(colour: str) -> str:
     return said + (f"; {ABILITY_WORDS[ability]}" if ability in ABILITY_WORDS else "")
 
 
+def latest_reveals(turn: bb.TurnView) -> list[bb.RevealView]:
+    """Each revealed hand once, as last shown (a second Joyride shows the same hand again)."""
+    return list({r.seat: r for r in turn.reveals}.values())
+
+
 def card_line(card: bb.CardView | bb.StackView, count: int = 1, *, price: bool = False,
-              worth: bool = False) -> str:
-    """One card and what it does: "**Blue** ×2: die 1-1-1-2-3-4". An Action says what it costs
-    to play; ``price``: what it costs to buy; ``worth``: what it adds at the end."""
+              worth: bool = False, cost: bool = True) -> str:
+    """One card and what it does: "**Blue** ×2: die 1-1-1-2-3-4". ``cost``: what an Action
+    costs to play; ``price``: what it costs to buy; ``worth``: what it adds at the end."""
     about = []
     if price:
         about.append(coins(card.cost))
-    if card.au:
+    if card.au and cost:
         about.append(bb.units(card.au))
     if worth and card.fpv:
         about.append(f"worth {card.fpv} at the end")
@@ -127,13 +132,14 @@ def shop_lines(stacks: list[bb.StackView]) -> list[str]:
     return lines + [f"**{s.name}** ({bb.units(s.au)}): {s.short}" for s in stacks if not s.dice]
 
 
-def hand_lines(hand: list[bb.CardView]) -> list[str]:
-    """A hand, one line a kind of card, what each does."""
+def hand_lines(hand: list[bb.CardView], *, cost: bool = True) -> list[str]:
+    """A hand, one line a kind of card, what each does (``cost``: and what an Action costs to
+    play, which its Play button says while it can be played)."""
     counts = Counter(c.key for c in hand)
     first = {}
     for c in hand:
         first.setdefault(c.key, c)
-    return [card_line(first[k], n) for k, n in counts.items()]
+    return [card_line(first[k], n, cost=cost) for k, n in counts.items()]
 
 
 def turn_money(turn: bb.TurnView) -> str:
