@@ -115,10 +115,10 @@ def _turn(table: Table, view: bb.BareBonesView) -> list[str]:
         lines.append(f"👀 {name_of(table, r.seat)}'s hand: {grouped([short(c.name) for c in r.cards]) or 'empty'}")
     if turn.dice:
         lines.append(f"🎲 **Your dice**: {dice_words(turn)}")
-    elif turn.rolled:
-        lines.append("🎲 No dice were rolled this turn.")
         if turn.stage == "reroll" and turn.rerolls_left:
             lines.append(f"Re-rolls left: {turn.rerolls_left}")
+    elif turn.rolled:
+        lines.append("🎲 No dice were rolled this turn.")
     if pending is not None:
         lines += _pending(turn, pending)
     money = turn_money(turn)
