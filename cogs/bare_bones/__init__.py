@@ -62,7 +62,7 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
 
     def private_picture(self, table: Table, seat: int, view: bb.BareBonesView) -> Picture | None:
         """The dice the player re-rolls, scores or buys with: only on their own turn."""
-        if view.turn is None or view.turn.seat != seat:
+        if view.turn is None or view.turn.seat != seat or not hand.dice_matter(view):
             return None
         return self.picture(table, view)
 

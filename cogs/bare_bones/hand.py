@@ -20,6 +20,7 @@ from cogs.bare_bones.words import (
     in_play,
     latest_reveals,
     name_of,
+    ordered_players,
     points,
     shop_lines,
     short,
@@ -111,34 +112,49 @@ def _turn(table: Table, view: bb.BareBonesView) -> list[str]:
                      "hand counts as played; you draw 1 card for it.")
     if turn.play and pending is not None and pending.kind in ABOUT_PLAY:
         lines.append(f"In play: {in_play(turn)}")
-    for r in latest_reveals(turn):
+    for r in latest_reveals(turn) if pending is not None and pending.kind == "joyride_card" else []:
         lines.append(f"👀 {name_of(table, r.seat)}'s hand: {grouped([short(c.name) for c in r.cards]) or 'empty'}")
-    if turn.dice:
-        lines.append(f"🎲 **Your dice**: {dice_words(turn)}")
-        if turn.stage == "reroll" and turn.rerolls_left:
-            lines.append(f"Re-rolls left: {turn.rerolls_left}")
-    elif turn.rolled:
-        lines.append("🎲 No dice were rolled this turn.")
+    if dice_matter(view):
+        if turn.dice:
+            lines.append(f"🎲 **Your dice**: {dice_words(turn)}")
+            if turn.stage == "reroll" and turn.rerolls_left:
+                lines.append(f"Re-rolls left: {turn.rerolls_left}")
+        else:
+            lines.append("🎲 No dice were rolled this turn.")
     if pending is not None:
-        lines += _pending(turn, pending)
+        lines += _pending(table, view, pending)
     money = turn_money(turn)
-    if money:
+    if money and turn.stage == "buy" and pending is None:
         lines.append(f"Scored: {money}")
-        if turn.score is not None and turn.stage == "buy":
+        if turn.score is not None:
             lines.append(f"-# {turn.score.working}")
     return lines
 
 
-def _pending(turn: bb.TurnView, pending: bb.PendingView) -> list[str]:
-    if pending.kind == "loan" and turn.coins:
-        return [f"Coins so far this turn: {turn.coins}."]
+def dice_matter(view: bb.BareBonesView) -> bool:
+    """The question is about the dice rolled: re-rolling, scoring them, buying with them."""
+    turn, pending = view.turn, view.pending
+    if turn is None or not turn.rolled:
+        return False
+    if pending is not None:
+        return pending.kind in ("full_house", "pattern")
+    return turn.stage in ("reroll", "score", "buy")
+
+
+def _pending(table: Table, view: bb.BareBonesView, pending: bb.PendingView) -> list[str]:
+    turn = view.turn
+    assert turn is not None
+    if pending.kind == "loan":
+        return [f"What you borrow adds to this turn's coins for buying{f' ({turn.coins} so far)' if turn.coins else ''}."]
     if pending.kind in ("swap_give", "swap_take"):
         return [f"The cards you returned are worth **{coins(pending.value)}**."]
     if pending.kind == "full_house" and pending.marked:
         chosen = [turn.dice[i] for i in pending.marked if 0 <= i < len(turn.dice)]
         return ["To roll again: " + ", ".join(f"{d.name} {d.value}" for d in chosen)]
     if pending.kind == "potato":
-        return [f"A Hot Potato you own at the end costs {points(bb.HOT_POTATO_PENALTY)}."]
+        others = [p for p in ordered_players(view) if p.seat != turn.seat]
+        return [f"A Hot Potato you own at the end costs {points(bb.HOT_POTATO_PENALTY)}. Scores: "
+                + ", ".join(f"{name_of(table, p.seat)} {points(p.score)}" for p in others) + "."]
     return []
 
 

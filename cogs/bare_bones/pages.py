@@ -14,6 +14,7 @@ from bot.games import SCREEN, Page, Part
 from bot.models import Table
 from cogs.bare_bones.table import stage_words, turn_lines
 from cogs.bare_bones.words import (
+    CELL_KEY,
     SHEET_KEY,
     block_line,
     card_line,
@@ -24,6 +25,7 @@ from cogs.bare_bones.words import (
     ordered_players,
     player_line,
     scoresheet,
+    sheet_notes,
     short,
 )
 from rules import bare_bones as bb
@@ -38,14 +40,20 @@ IN_DISCORD = ("Every decision in Bare Bones is its player's own: your hand and i
 
 def details_pages(table: Table, view: bb.BareBonesView, seat: int | None) -> list[Page]:
     names = names_of(table)
-    sheet = Page("Scoresheet", [Part(scoresheet(view, names)), Part(SHEET_KEY), Part(
-        "**Play order**: " + ", ".join(f"{i + 1}. {name_of(table, s)}" for i, s in enumerate(view.order)))])
+    key = CELL_KEY + (f" {SHEET_KEY}" if view.finals else "")
+    sheet = [Page("Scoresheet", [Part(scoresheet(view, names)), Part(key), Part(
+        "**Play order**: " + ", ".join(f"{i + 1}. {name_of(table, s)}" for i, s in enumerate(view.order)))])]
+    notes = sheet_notes(view, names)
+    if notes:  # the newest that fit a screen
+        while len("\n".join(notes)) > SCREEN:
+            notes.pop(0)
+        sheet.append(Page("Coins carried and borrowed", [Part("\n".join(notes))]))
     if view.over:
-        pages = [sheet]
+        pages = sheet
     elif view.draft is not None:
-        pages = [_draft(table, view), sheet]
+        pages = [_draft(table, view), *sheet]
     else:
-        pages = [_now(table, view), sheet]
+        pages = [_now(table, view), *sheet]
     if view.me is not None:
         pages.append(_mine(view.me))
     return pages + _supply(view)

@@ -30,6 +30,8 @@ from cogs.bare_bones.words import (
 )
 from rules import bare_bones as bb
 
+ORDINALS = ("first", "second", "third", "fourth")
+
 
 def stage_words(view: bb.BareBonesView, turn: bb.TurnView) -> str:
     """The stage of a turn, with the card asking a question and the Action Units left."""
@@ -87,8 +89,8 @@ def draft_parts(table: Table, view: bb.BareBonesView) -> list[Part]:
             f"**{name_of(table, draft.drafter)}** picks a card for their deck (round {draft.round} of 3). "
             "Everyone starts with 3 Blue and 4 White Dice Cards and drafts 3 more.")
     return [Part(head)] + [
-        Part(f"{'▸ ' if p.seat == draft.drafter else ''}**{name_of(table, p.seat)}** Player {p.player_number}, "
-             f"{cards(p.owned)}", seat=p.seat) for p in ordered_players(view)]
+        Part(f"{'▸ ' if p.seat == draft.drafter else ''}**{name_of(table, p.seat)}** plays "
+             f"{ORDINALS[p.player_number - 1]}, {cards(p.owned)}", seat=p.seat) for p in ordered_players(view)]
 
 
 def final_parts(table: Table, view: bb.BareBonesView) -> list[Part]:

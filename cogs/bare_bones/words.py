@@ -203,9 +203,11 @@ def block_line(table: Table, b: bb.BlockView) -> str:
 
 # -- the scoresheet -------------------------------------------------------------------------------
 
-#: what the rows under the rounds mean, said under every sheet
+#: what the rows under the rounds mean, said under a finished sheet
 SHEET_KEY = (f"**Cards**: the final value of every card owned. **Less**: {bb.HOT_POTATO_PENALTY} "
              f"a Hot Potato, {bb.LOAN_PENALTY} a coin still owed.")
+#: what a cell of the full sheet says
+CELL_KEY = "Each cell: that round's points / the running total."
 
 
 def _final_rows(view: bb.BareBonesView, seats: list[int], label: int, width: int) -> list[str]:
@@ -222,47 +224,53 @@ def _final_rows(view: bb.BareBonesView, seats: list[int], label: int, width: int
     return rows
 
 
+def _width(cells: list[str], least: int) -> int:
+    """A column wide enough for its longest cell and a space: a big loss never runs into the
+    next column."""
+    return max([least] + [len(c) + 1 for c in cells])
+
+
 def sheet_compact(view: bb.BareBonesView, names: list[str]) -> str:
     """The final scoresheet small enough for the final table: running totals by round, then
     the cards' final values, deductions and totals."""
-    width, label = 7, 6
+    label = 6
     seats = list(view.order)
     columns = {c.seat: c for c in view.sheet}
+    totals = {(n, x.round): str(x.total) for n in seats for x in columns[n].rows}
+    width = _width(list(totals.values()) + [str(f.total) for f in view.finals], 7)
     lines = ["Round".ljust(label) + "".join(names[n][: width - 1].ljust(width) for n in seats)]
     for r in range(1, bb.ROUNDS + 1):
-        cells = []
-        for n in seats:
-            row = next((x for x in columns[n].rows if x.round == r), None)
-            cells.append(("" if row is None else str(row.total)).ljust(width))
-        lines.append(str(r).ljust(label) + "".join(cells))
+        lines.append(str(r).ljust(label) + "".join(totals.get((n, r), "").ljust(width) for n in seats))
     lines += _final_rows(view, seats, label, width)
     return "\n".join(line.rstrip() for line in lines)
 
 
 def scoresheet(view: bb.BareBonesView, names: list[str]) -> str:
-    """The rulebook's scoresheet, narrow enough for a phone with four players: each cell is
-    the round's points and the running total ("12/51"); the coin notes (carried by Keep the
-    Change, borrowed with Loan Shark) and loan penalties follow the grid, by round."""
-    width, label = 8, 6
+    """The rulebook's scoresheet as a grid narrow enough for a phone with four players: each
+    cell is the round's points and the running total ("12/51")."""
+    label = 6
     seats = list(view.order)
     columns = {c.seat: c for c in view.sheet}
+    cells = {(n, x.round): f"{x.points}/{x.total}" for n in seats for x in columns[n].rows}
+    width = _width(list(cells.values()), 8)
     lines = ["Round".ljust(label) + "".join(names[n][: width - 1].ljust(width) for n in seats)]
-    notes: list[str] = []
     for r in range(1, bb.ROUNDS + 1):
-        cells = []
-        for n in seats:
-            row = next((x for x in columns[n].rows if x.round == r), None)
-            if row is None:
-                cells.append("".ljust(width))
-                continue
-            cells.append(f"{row.points}/{row.total}".ljust(width))
+        if any((n, r) in cells for n in seats):
+            lines.append(str(r).ljust(label) + "".join(cells.get((n, r), "").ljust(width) for n in seats))
+    lines += _final_rows(view, seats, label, width)
+    grid = "\n".join(line.rstrip() for line in lines)
+    return f"```\n{grid}\n```"
+
+
+def sheet_notes(view: bb.BareBonesView, names: list[str]) -> list[str]:
+    """The coin notes of the sheet (carried by Keep the Change, borrowed with Loan Shark) and
+    the points lost for loans, by round."""
+    notes = []
+    for n in view.order:
+        for row in next(c for c in view.sheet if c.seat == n).rows:
             said = [f"{coins(abs(int(x)))} {'carried' if x.startswith('+') else 'borrowed'}" for x in row.notes]
             if row.penalty:
                 said.append(f"-{points(row.penalty)} for a loan still owed")
             if said:
-                notes.append(f"Round {r}: {names[n]} " + ", ".join(said))
-        if any(c.strip() for c in cells):
-            lines.append(str(r).ljust(label) + "".join(cells))
-    lines += _final_rows(view, seats, label, width)
-    grid = "\n".join(line.rstrip() for line in lines)
-    return f"```\n{grid}\n```" + ("\n".join(notes) if notes else "")
+                notes.append((row.round, f"Round {row.round}: {names[n]} " + ", ".join(said)))
+    return [line for _, line in sorted(notes, key=lambda x: x[0])]

@@ -94,7 +94,7 @@ def action_label(view: BareBonesView, action: BareBonesAction) -> str:
     card = BY_KEY.get(action.card or "")
     colour = colour_name(action.colour) if action.colour else ""
     if k == "draft" and card:
-        return _clip(f"Draft {card.name} ({_coins(card.cost)})")
+        return _clip(f"Draft {card.name}")  # free: its price is no part of the pick
     if k == "match":
         return _clip(f"Bonus match {colour} (draw 1 more)")
     if k == "no_match":
@@ -215,14 +215,14 @@ def how_to_play(options: BareBonesOptions | None = None) -> str:
     """The essentials on one phone screen: what a turn is and how the game is won."""
     return f"""Build a deck of cards, roll the dice your cards give you, and buy better cards. {ROUNDS} rounds; the most points wins.
 
-**Start** Everyone has 3 Blue and 4 White Dice Cards and drafts 3 more, one at a time. Draw {HAND_SIZE} cards.
+**Start**: everyone has 3 Blue and 4 White Dice Cards and drafts 3 more, one at a time. Draw {HAND_SIZE} cards.
 **Your turn**
 1. **Play** cards from your hand. Each Dice Card gives you one die of its colour; an Action Card does what it says and costs Action Units ({AU_LIMIT} a turn).
 2. **Roll** your dice ({DICE_CAP} at most) and use any re-rolls your cards give.
 3. **Score**: coloured dice give points, White dice give coins. Pattern cards (Pairs, Run…) double dice.
 4. **Buy** cards with your coins, one of each name: they go on your discard pile.
 5. Discard everything and draw {HAND_SIZE}.
-**End** Your points, plus each card's final value, less {HOT_POTATO_PENALTY} a Hot Potato and {LOAN_PENALTY} a coin still owed.
+**End**: your points, plus each card's final value, less {HOT_POTATO_PENALTY} a Hot Potato and {LOAN_PENALTY} a coin still owed.
 
 Your cards and buttons come by DM (or **My hand**); **Details** shows the scoresheet and what every card in the Supply does."""
 
