@@ -96,7 +96,8 @@ def private_parts(table: Table, seat: int, view: bb.BareBonesView) -> list[Part]
         return parts
     # while playing, each Action's Play button says what it costs
     lines = hand_lines(me.hand, cost=not playing)
-    parts.append(Part("**Your hand**\n" + "\n".join(lines) if lines else "Your hand is empty."))
+    label = "**Your hand**\n" if mine else ""  # between turns the heading says it
+    parts.append(Part(label + "\n".join(lines) if lines else "Your hand is empty."))
     parts.append(Part(_piles(me, mine=mine)))
     return parts
 
@@ -151,6 +152,9 @@ def _pending(table: Table, view: bb.BareBonesView, pending: bb.PendingView) -> l
     if pending.kind == "full_house" and pending.marked:
         chosen = [turn.dice[i] for i in pending.marked if 0 <= i < len(turn.dice)]
         return ["To roll again: " + ", ".join(f"{d.name} {d.value}" for d in chosen)]
+    if pending.kind == "pattern":
+        return ["**How each way scores**"] + [
+            f"{points(o.points)} and {coins(o.coins)}: {o.label}" for o in pending.options]
     if pending.kind == "potato":
         others = [p for p in ordered_players(view) if p.seat != turn.seat]
         return [f"A Hot Potato you own at the end costs {points(bb.HOT_POTATO_PENALTY)}. Scores: "
@@ -183,10 +187,10 @@ def _piles(me: bb.PrivateView, *, mine: bool) -> str:
 def _draft(seat: int, view: bb.BareBonesView) -> list[Part]:
     draft, me = view.draft, view.me
     assert draft is not None and me is not None
-    head = f"### The Draft: pick {draft.pick} of {draft.picks_total}"
     deck = "**Your deck so far**: " + grouped([short(n) for n, c in me.owned.items() for _ in range(c)])
     if draft.drafter != seat:
-        return [Part(head), Part(deck)]
+        return [Part("### The Draft"), Part(deck)]
+    head = f"### The Draft: pick {draft.pick} of {draft.picks_total}"
     offered = [s for s in view.supply if s.draftable and s.count]
     return [Part(head), Part("**The cards you may draft**\n" + "\n".join(card_line(s, worth=True) for s in offered)),
             Part(deck)]

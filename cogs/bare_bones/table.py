@@ -39,7 +39,7 @@ def stage_words(view: bb.BareBonesView, turn: bb.TurnView) -> str:
     if view.pending is not None and view.pending.card:
         card = bb.BY_KEY.get(view.pending.card)
         name = card.name if card else view.pending.card
-        stage += "" if name in stage else f": {name}"
+        stage += "" if name in stage else f" ({name})"
     if turn.stage in ("match", "play"):
         stage += f", {bb.units(turn.au_left)} left"
     return stage

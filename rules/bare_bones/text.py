@@ -45,6 +45,10 @@ def _coins(n: int) -> str:
     return f"{n} coin" if n == 1 else f"{n} coins"
 
 
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
 def units(n: int) -> str:
     """Action Units in words: "1 Action Unit", "2 Action Units"."""
     return f"{n} Action Unit" if n == 1 else f"{n} Action Units"
@@ -147,9 +151,8 @@ def action_label(view: BareBonesView, action: BareBonesAction) -> str:
         if view.pending is None or action.index is None or action.index >= len(view.pending.options):
             return "Score"
         o = view.pending.options[action.index]
-        result = f" → {o.points} points, {_coins(o.coins)}"
-        words = o.label[: LABEL_LIMIT - len(result)]
-        return _clip(words[:1].upper() + words[1:] + result)
+        # each option is a different result, so the result names it; the view says how
+        return f"Score {_points(o.points)} and {_coins(o.coins)}"
     if k == "buy" and card:
         return _clip(f"Buy {card.name} ({_coins(card.cost)})")
     if k == "buy_done":
