@@ -1185,7 +1185,7 @@ def test_labels_and_the_rules_text() -> None:
                          "loan_shark", "yard_sale")
     view = ENGINE.view(state, seat)
     labels = [action_label(view, a) for a in ENGINE.legal_actions(state, seat)]
-    assert labels == ["Play Red Dice Card", "Play Loan Shark (1 Action Unit)", "Play Yard Sale (1 Action Unit)",
+    assert labels == ["Play Red", "Play Loan Shark (1 Action Unit)", "Play Yard Sale (1 Action Unit)",
                       "Play Joyride (1 Action Unit)", "Done playing: roll the dice"]
     state, _ = play(state, "loan_shark")
     view = ENGINE.view(state, seat)

@@ -231,8 +231,8 @@ def test_the_reroll_score_and_buy_views_show_the_dice_and_the_coins() -> None:
     assert shown.picture is not None
     assert "Green 2, White 4, Blue 3" in said
     assert "**5 points** and **4 coins**; 4 coins left to spend" in said
-    # what the coins would buy, and what each does; the buttons give the prices
-    assert "Blue 1-1-1-2-3-4" in said and "Buy Blue Dice Card (4 coins)" in kit.labels(shown)
+    # what the coins would buy, its price and what each does; the buttons only name the cards
+    assert "Blue 4 coins (die 1-1-1-2-3-4)" in said and "Buy Blue" in kit.labels(shown)
     # another seat's view never shows the dice as its own
     other = private(state, 1 - seat)
     assert other.picture is None and "Your dice" not in kit.words(other)

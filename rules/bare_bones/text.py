@@ -11,6 +11,7 @@ from rules.bare_bones.cards import (
     ACTIONS,
     BY_KEY,
     COLOURS,
+    Card,
     DICE_CARDS,
     SUGGESTED,
     TABLE,
@@ -81,6 +82,12 @@ def pending_prompt(kind: PendingKind, seat: int, target: int | None, value: int)
 # -- labels ---------------------------------------------------------------------------------------
 
 
+def _name(card: Card) -> str:
+    """A card as a button names it: a Dice Card by its colour ("Blue"), which its player's
+    view explains, so that two buttons fit a row of a phone."""
+    return card.name.removesuffix(" Dice Card")
+
+
 def _die(view: BareBonesView, index: int | None) -> str:
     """A die as the picture shows it: its colour and number, and where it lies from the left
     only when another die looks the same."""
@@ -98,13 +105,13 @@ def action_label(view: BareBonesView, action: BareBonesAction) -> str:
     card = BY_KEY.get(action.card or "")
     colour = colour_name(action.colour) if action.colour else ""
     if k == "draft" and card:
-        return _clip(f"Draft {card.name}")  # free: its price is no part of the pick
+        return _clip(f"Draft {_name(card)}")  # free: its price is no part of the pick
     if k == "match":
         return _clip(f"Bonus match {colour} (draw 1 more)")
     if k == "no_match":
         return "Done matching" if view.turn and view.turn.matched else "No bonus match"
     if k == "play" and card:
-        return _clip(f"Play {card.name}" + (f" ({units(card.au)})" if card.au else ""))
+        return _clip(f"Play {_name(card)}" + (f" ({units(card.au)})" if card.au else ""))
     if k == "red_draw":
         return "Draw 1 card (2 Red Dice Cards)"
     if k == "roll":
@@ -118,14 +125,14 @@ def action_label(view: BareBonesView, action: BareBonesAction) -> str:
     if k == "loan":
         return f"Borrow {_coins(action.amount or 0)}" if action.amount else "Borrow nothing"
     if k == "sell" and card:
-        return _clip(f"Sell {card.name} for {_coins(max(0, card.cost - 1))}")
+        return _clip(f"Sell {_name(card)} for {_coins(max(0, card.cost - 1))}")
     if k == "swap_give" and card:
-        return _clip(f"Return {card.name} (worth {_coins(card.cost)})")
+        return _clip(f"Return {_name(card)} (worth {_coins(card.cost)})")
     if k == "swap_done":
         value = view.pending.value if view.pending else 0
         return _clip(f"Done returning: take a card costing up to {value}")
     if k == "swap_take" and card:
-        return _clip(f"Take {card.name} ({_coins(card.cost)})")
+        return _clip(f"Take {_name(card)} ({_coins(card.cost)})")
     if k == "double_up":
         return _clip(f"Double Up: 2 dice for a {colour} Dice Card")
     if k == "purple":
@@ -154,7 +161,7 @@ def action_label(view: BareBonesView, action: BareBonesAction) -> str:
         # each option is a different result, so the result names it; the view says how
         return f"Score {_points(o.points)} and {_coins(o.coins)}"
     if k == "buy" and card:
-        return _clip(f"Buy {card.name} ({_coins(card.cost)})")
+        return _clip(f"Buy {_name(card)}")  # the view lists the prices: short buttons pack in rows
     if k == "buy_done":
         left = view.turn.coins_left if view.turn else 0
         if not left:
