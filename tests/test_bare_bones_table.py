@@ -327,3 +327,21 @@ def test_no_word_a_new_player_must_learn() -> None:
             assert "Supply" not in kit.words(present.table_message(moment, Book()))
     for page in SPEC.rules_pages(bb.BareBonesOptions()):
         assert not ABBREVIATIONS.search(text(page.parts)), page.title
+
+
+def test_names_show_as_typed_in_every_part() -> None:
+    """A display name made of markdown, a link and a mention reads as typed on the table, in a
+    hand, on every page of Details and in the scoresheet's grid."""
+    hostile = ["[click](http://evil.example/x)", "**Bo**||b|| <@1> # hi", "``` Cy", "Dee"]
+    for state in whole_game(4, 3, bb.BareBonesOptions(action_set="interplay"))[::9]:
+        table = kit.table_for(state, hostile, game=ENGINE.key, id=5, status="active")
+        if ENGINE.is_over(state):
+            table.status = "finished"
+        said = [text(SPEC.table_parts(table, ENGINE.view(state, None)))]
+        said += [text(SPEC.private_parts(table, s, ENGINE.view(state, s))) for s in range(4)]
+        said += [text(p.parts) for p in SPEC.details_pages(table, ENGINE.view(state, 0), 0)]
+        for words in said:
+            outside = re.sub(r"```\n.*?\n```", "", words, flags=re.S)  # a code block shows markdown as typed
+            assert not re.search(r"(?<!\\)\[[^\]]*\]\(", outside), outside
+            assert "**Bo**" not in outside and "<@1>" not in outside and "://evil" not in outside, outside
+            assert words.count("```") % 2 == 0, words

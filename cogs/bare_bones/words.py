@@ -150,17 +150,12 @@ def turn_money(turn: bb.TurnView) -> str:
     said = f"**{points(turn.score.points)}** and **{coins(turn.score.coins)}**"
     if turn.score.conversion:
         said += f" ({turn.score.conversion.replace('_', ' ').title()})"
-    extra = []
-    if turn.carry_in:
-        extra.append(f"{turn.carry_in} carried in")
-    if turn.sold:
-        extra.append(f"{turn.sold} from a sale")
-    if turn.loaned:
-        extra.append(f"{turn.loaned} borrowed")
-    if turn.repaid:
-        extra.append(f"{turn.repaid} repaid")
+    extra = [f"{n} {how}" for n, how in ((turn.carry_in, "carried in"), (turn.sold, "from a sale"),
+                                          (turn.loaned, "borrowed")) if n]
     if extra:
-        said += f"; coins: {', '.join(extra)}"
+        said += f", plus {', '.join(extra)}"
+    if turn.repaid:
+        said += f"; {coins(turn.repaid)} repaid"
     if turn.stage in ("buy", "potato") or turn.spent:
         said += f"; {coins(turn.coins_left)} left to spend"
     return said
@@ -172,7 +167,9 @@ def kind_name(view: bb.BareBonesView, kind: str) -> str:
 
 
 def names_of(table: Table) -> list[str]:
-    return [s.name for s in table.seats]
+    """The players' names for the scoresheet's grid: inside a code block markdown shows as
+    typed, so only a backtick, which could close the block, is changed."""
+    return [s.name.replace("`", "'") for s in table.seats]
 
 
 def name_of(table: Table, seat: int, width: int = 20) -> str:
@@ -272,5 +269,5 @@ def sheet_notes(view: bb.BareBonesView, names: list[str]) -> list[str]:
             if row.penalty:
                 said.append(f"-{points(row.penalty)} for a loan still owed")
             if said:
-                notes.append((row.round, f"Round {row.round}: {names[n]} " + ", ".join(said)))
+                notes.append((row.round, f"Round {row.round}: {safe(names[n])} " + ", ".join(said)))
     return [line for _, line in sorted(notes, key=lambda x: x[0])]
