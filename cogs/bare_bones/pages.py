@@ -70,6 +70,9 @@ def _now(table: Table, view: bb.BareBonesView) -> Page:
     lines += [block_line(table, b) for b in view.blocks]
     parts = [Part("\n".join(lines))] if lines else []
     parts.append(Part("\n".join(player_line(table, view, p) for p in ordered_players(view))))
+    if view.me is not None:
+        parts.append(Part("**Your hand**: " + (grouped([short(c.name) for c in view.me.hand]) or "empty")
+                          + ". **Your cards** says what each does."))
     return Page(f"Round {view.round} of {view.rounds}", parts)
 
 
