@@ -457,7 +457,7 @@ def test_bbg6_the_sample_scoresheet() -> None:
     lines = scoresheet_lines(view, ["J.", "C.", "A."])
     assert lines[3].split() == ["3", "7", "19", "+2", "11", "28", "9", "19"]
     assert lines[8].split() == ["8", "4", "72", "-8", "4", "64", "9", "55"]
-    assert lines[-2].split() == ["FPV", "+", "45", "+", "31", "+", "29"]
+    assert lines[-2].split() == ["Cards", "+", "45", "+", "31", "+", "29"]
     assert lines[-1].split() == ["Total", "168", "156", "140"]
     outcome = ENGINE.outcomes(_with_finals(3, finals))
     assert [o.rank for o in outcome] == [1, 2, 3]
@@ -1185,8 +1185,8 @@ def test_labels_and_the_rules_text() -> None:
                          "loan_shark", "yard_sale")
     view = ENGINE.view(state, seat)
     labels = [action_label(view, a) for a in ENGINE.legal_actions(state, seat)]
-    assert labels == ["Play Red Dice Card", "Play Loan Shark (1 AU)", "Play Yard Sale (1 AU)",
-                      "Play Joyride (1 AU)", "Done playing: roll the dice"]
+    assert labels == ["Play Red", "Play Loan Shark (1 Action Unit)", "Play Yard Sale (1 Action Unit)",
+                      "Play Joyride (1 Action Unit)", "Done playing: roll the dice"]
     state, _ = play(state, "loan_shark")
     view = ENGINE.view(state, seat)
     assert view.pending is not None and view.pending.prompt.endswith("how many coins to borrow (Loan Shark).")
@@ -1204,7 +1204,7 @@ def test_labels_and_the_rules_text() -> None:
     assert card_short("cant_touch_this_green").startswith("Before cleanup roll a Green die")
     assert all(len(card_short(c.key)) <= 100 for c in CARDS)
     assert card_help("mimic").startswith("**Mimic**: 8 coins, 2 Action Units\nMimic acts as a copy")
-    assert card_help("black").startswith("**Black Dice Card**: 12 coins, +6 FPV\n")
+    assert card_help("black").startswith("**Black Dice Card**: 12 coins, worth 6 points at the end\n")
     assert "separate runs" in rules_summary(BareBonesOptions(run_multiple=True))
 
 

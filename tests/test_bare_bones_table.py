@@ -1,10 +1,12 @@
 """What the Bare Bones table shows: phone-sized over whole games, no hand in public, the dice
-in their colours, and the hand, Details and final scoresheet."""
+in their colours, and the hand, Details and final scoresheet; every decision with its subject,
+Details and the rules a phone screen a page, and no word a new player must learn."""
 
 from __future__ import annotations
 
 import io
 import random
+import re
 import statistics
 import time
 
@@ -12,13 +14,18 @@ import pytest
 from PIL import Image
 
 from bot import present
+from bot.components import ActionButton, ActionSelect
+from bot.errors import Refusal
+from bot.games import Part
 from bot.models import Book, Table
 from bot.step import Moment
-from cogs.bare_bones import SPEC, make_options, sheet_compact
+from cogs.bare_bones import SPEC, make_options
 from cogs.bare_bones.pictures import COLOUR_RGB, draw_dice
+from cogs.bare_bones.words import sheet_compact
 from rules import bare_bones as bb
-from rules.base import Chooser
+from rules.base import Chooser, Event
 from tests import kit
+from tests.test_bare_bones_engine import act, play, staged
 
 ENGINE = bb.ENGINE
 NAMES = ["Annabelle", "Bartholomew", "Cordelia", "Desmond"]
@@ -28,13 +35,17 @@ def table_for(state: bb.BareBonesState, seats: int) -> Table:
     return kit.table_for(state, NAMES[:seats], game=ENGINE.key, id=5, status="active")
 
 
+#: what a new player would have to learn: "2 AU", "FPV", "7 pts", "4c", a "·" standing for nothing
+ABBREVIATIONS = re.compile(r"\bAU\b|\bFPV\b|\bpts\b|\b\d+c\b|\bRnd\b|^·$|\| · \|")
+
+
 def message_length(shown: present.Shown) -> int:
-    """What a player reads: the content and every embed's text."""
-    total = len(shown.content or "")
-    for e in shown.embeds:
-        total += len(e.title or "") + len(e.description or "") + len((e.footer.text if e.footer else "") or "")
-        total += sum(len(f.name or "") + len(f.value or "") for f in e.fields)
-    return total
+    """What a player reads: every text of the layout message."""
+    return len(kit.words(shown))
+
+
+def text(parts: list[Part]) -> str:
+    return "\n".join(p.text for p in parts)
 
 
 def whole_game(seats: int, seed: int, options: bb.BareBonesOptions | None = None
@@ -78,33 +89,38 @@ def test_no_hand_shows_in_a_public_table() -> None:
         table = table_for(state, 4)
         public = ENGINE.view(state, None)
         assert public.me is None
-        text = (SPEC.table_embed(table, public).description or "")
+        shown = text(SPEC.table_parts(table, public))
         revealed = {r.seat for r in public.turn.reveals} if public.turn else set()
         for seat, p in enumerate(state.players):
             if seat in revealed or not p.hand:
                 continue
-            assert "Your hand" not in text
-            assert f"{NAMES[seat]}'s hand" not in text
+            assert "Your hand" not in shown
+            assert f"{NAMES[seat]}'s hand" not in shown
         # the table is the same whoever looks: it is drawn from the public view only
-        assert SPEC.table_embed(table, public).description == text
+        assert text(SPEC.table_parts(table, public)) == shown
 
 
 def test_the_hand_shows_cards_units_piles_and_what_each_card_does() -> None:
     states = whole_game(3, 3, bb.BareBonesOptions(action_set="basics"))
     state = next(s for s in states if s.turn is not None and s.turn.stage == "play"
-                 and any(not bb.CARDS[c].is_dice for c in s.players[s.turn.seat].hand))
+                 and any(not bb.CARDS[c].is_dice for c in s.players[s.turn.seat].hand)
+                 and any(bb.CARDS[c].is_dice for c in s.players[s.turn.seat].hand))
     seat = state.turn.seat
     table = table_for(state, 3)
     shown = present.private_message(Moment(SPEC, table, state), seat)
-    text = shown.embeds[0].description or ""
-    assert "Action Units left" in text and "Draw pile" in text
+    said = kit.words(shown)
+    assert "Action Units left" in said and "Draw pile" in said
     for c in state.players[seat].hand:
         card = bb.CARDS[c]
         if not card.is_dice:
-            assert card.name in text and bb.card_short(card.key) in text
-    labels = [getattr(item, "item", item).label for item in shown.view.children]
+            assert card.name in said and bb.card_short(card.key) in said
+        else:  # a Dice Card says the die it rolls, not only its colour
+            faces = "-".join(str(f) for f in next(d.faces for d in bb.DICE.colours if d.key == card.colour))
+            assert f"die {faces}" in said
+    labels = kit.labels(shown)
     assert "Done playing: roll the dice" in labels
     assert len(labels) == len(ENGINE.legal_actions(state, seat))
+    assert len(kit.controls(shown, ActionButton)) == len(labels)
 
 
 def test_the_dice_picture_is_a_png_in_the_seven_colours() -> None:
@@ -129,8 +145,7 @@ def test_a_table_with_dice_has_their_picture_and_words() -> None:
     public = ENGINE.view(state, None)
     picture = SPEC.picture(table, public)
     assert picture is not None
-    embed = SPEC.table_embed(table, public)
-    assert "🎲" in (embed.description or "")
+    assert "🎲" in text(SPEC.table_parts(table, public))
     for d in public.turn.dice:
         assert f"{d.name} {d.value}" in picture.description
 
@@ -140,13 +155,16 @@ def test_the_final_scoresheet_and_details() -> None:
     table = table_for(state, 3)
     table.status = "finished"
     public = ENGINE.view(state, None)
-    final = SPEC.table_embed(table, public).description or ""
+    final = text(SPEC.table_parts(table, public))
     finals = {f.seat: f for f in state.finals}
     totals = final.split("```")[1].strip().splitlines()[-1].split()
     assert totals[1:] == [str(finals[s].total) for s in state.order]
-    details = SPEC.details(table, ENGINE.view(state, 0), 0)
-    sheet = details[0].description or ""
-    assert "FPV" in sheet and "Total" in sheet
+    # the host names the winner once; the sheet does not
+    assert "wins" not in final and "winner" not in final.lower()
+    pages = SPEC.details_pages(table, ENGINE.view(state, 0), 0)
+    assert pages[0].title == "Scoresheet"
+    sheet = text(pages[0].parts)
+    assert "Cards" in sheet and "Total" in sheet and "final value" in sheet
     # every round's points and running total, as on the rulebook's sheet, a phone's width wide
     grid = sheet.split("```")[1].strip().splitlines()
     assert max(len(line) for line in grid) <= 6 + 8 * 3
@@ -162,14 +180,13 @@ def test_custom_action_names_become_options() -> None:
     options = make_options("basics", "Greed, Pairs, Run, Mimic, Joyride, Yard Sale, Re-Re-Roll",
                            False, "physical", False)
     assert options.action_set == "custom" and len(options.custom_actions or []) == 7
-    from bot.errors import Refusal
     with pytest.raises(Refusal):
         make_options("custom", "Greed, Pairs", False, "physical", False)
 
 
 def test_a_turn_reads_as_one_short_line_of_history() -> None:
-    from rules.base import Event
-
+    """The Hot Potato passed on is the next table's headline (it pings its victim), so the line
+    of history above that table does not tell it again."""
     events = [
         Event(kind="turn", text="Round 3: Seat 2's turn."),
         Event(kind="match", seat=1, text="Seat 2 bonus matches Seat 1's Blue Dice Cards."),
@@ -181,6 +198,150 @@ def test_a_turn_reads_as_one_short_line_of_history() -> None:
               text="Seat 2 puts the Hot Potato on top of Seat 3's draw pile."),
     ]
     table = table_for(ENGINE.new_game(3, bb.BareBonesOptions(), 1), 3)
-    assert SPEC.story(table, kit.public(SPEC, table), events) == ("Seat 2: 7 points and 10 coins, 1 bonus match, bought Purple, "
-                                         "🥔→Seat 3")
+    assert SPEC.story(table, kit.public(SPEC, table), events) == "Seat 2: 7 points and 10 coins, 1 bonus match, bought Purple"
     assert SPEC.headline(table, kit.public(SPEC, table), events) == "🥔 Seat 2 puts the Hot Potato on top of Seat 3's draw pile."
+
+
+# -- every decision with its subject (issue 19) ------------------------------------------------
+
+
+def private(state: bb.BareBonesState, seat: int) -> present.Shown:
+    return present.private_message(Moment(SPEC, table_for(state, 2), state), seat)
+
+
+def test_the_reroll_score_and_buy_views_show_the_dice_and_the_coins() -> None:
+    """The dice being re-rolled, scored or bought with are in the same message as the buttons:
+    as a picture and in words, with the points and coins once scored; not the empty hand and
+    the piles."""
+    state, seat = staged(2, ["green", "white", "blue", "re_re_roll"], "re_re_roll",
+                         dice=[("green", 2), ("white", 4), ("blue", 3)])
+    state, _ = play(state, "re_re_roll", "green", "white", "blue")  # the last card rolls
+    assert state.turn is not None and state.turn.stage == "reroll"
+    shown = private(state, seat)
+    said = kit.words(shown)
+    assert shown.picture is not None and "Green 2" in shown.picture.description
+    assert "Green 2, White 4, Blue 3" in said and "White pays coins" in said
+    assert "Re-rolls left: 2" in said
+    assert "Re-roll all Green dice" in kit.labels(shown)
+    assert "Draw pile" not in said and "Your hand is empty" not in said
+    state, _ = act(state, "rerolls_done")
+    assert state.turn is not None and state.turn.stage == "buy"
+    shown = private(state, seat)
+    said = kit.words(shown)
+    assert shown.picture is not None
+    assert "Green 2, White 4, Blue 3" in said
+    assert "**5 points** and **4 coins**; 4 coins left to spend" in said
+    # what the coins would buy, its price and what each does; the buttons only name the cards
+    assert "Blue 4 coins (die 1-1-1-2-3-4)" in said and "Buy Blue" in kit.labels(shown)
+    # another seat's view never shows the dice as its own
+    other = private(state, 1 - seat)
+    assert other.picture is None and "Your dice" not in kit.words(other)
+
+
+def test_the_draft_view_says_what_each_card_does() -> None:
+    state = ENGINE.new_game(3, bb.BareBonesOptions(action_set="interplay"), 4)
+    seat = ENGINE.to_act(state)[0]
+    shown = present.private_message(Moment(SPEC, table_for(state, 3), state), seat)
+    said = kit.words(shown)
+    assert "Details" not in said
+    offered = [s for s in ENGINE.view(state, seat).supply if s.draftable and s.count]
+    assert len(offered) >= 6
+    for stack in offered:
+        if stack.dice:
+            assert f"**{stack.name.removesuffix(' Dice Card')}** (worth {stack.fpv} at the end): die " in said
+        else:
+            assert f"**{stack.name}**" in said and stack.short in said
+    assert "Your deck so far" in said
+    assert all(label.startswith("Draft ") for label in kit.labels(shown))
+
+
+def test_a_loan_comes_as_menus_of_25_that_read_well() -> None:
+    """Loan Shark lends any whole amount up to the cap: more answers than buttons, so menus of
+    25 in the private view, each option a sentence and each menu's placeholder its range."""
+    state, seat = staged(2, ["loan_shark", "white"], "loan_shark", dice=[("white", 3)])
+    state, _ = play(state, "loan_shark")
+    amounts = ENGINE.legal_actions(state, seat)
+    assert len(amounts) > 25
+    shown = private(state, seat)
+    menus = kit.controls(shown, ActionSelect)
+    assert len(menus) == -(-len(amounts) // 25) and not kit.controls(shown, ActionButton)
+    options = [o.label for m in menus for o in m.item.options]
+    assert options[:3] == ["Borrow nothing", "Borrow 1 coin", "Borrow 2 coins"]
+    assert options[-1] == f"Borrow {len(amounts) - 1} coins"
+    assert menus[1].item.placeholder == "Borrow 25 coins … Borrow 49 coins"
+    assert kit.top(shown) == ("How many coins do you borrow (Loan Shark)? Repay next turn, or lose 2 points "
+                              "a coin.")
+
+
+def test_details_and_the_rules_answer_on_the_first_screen() -> None:
+    """Details opens on what matters now (this round's turn, the Draft, the final sheet); every
+    page of Details and of the rules is about one phone screen; How to play is one screen and
+    the rules end with the game's words."""
+    states = whole_game(4, 8, bb.BareBonesOptions(action_set="interplay"))
+    for state in states[::7] + states[-1:]:
+        table = table_for(state, 4)
+        for seat in (None, 0):
+            pages = SPEC.details_pages(table, ENGINE.view(state, seat), seat)
+            first = pages[0].title
+            if state.phase == "draft":
+                assert first == "The Draft"
+            elif ENGINE.is_over(state):
+                assert first == "Scoresheet"
+            else:
+                assert first == f"Round {min(state.round, bb.ROUNDS)} of {bb.ROUNDS}"
+            assert ("Your cards" in [p.title for p in pages]) == (seat is not None)
+            for page in pages:
+                assert len(text(page.parts)) <= 1000, (page.title, len(text(page.parts)))
+    supply = " ".join(text(p.parts) for p in SPEC.details_pages(table, ENGINE.view(state, None), None))
+    for stack in ENGINE.view(states[0], None).supply:
+        assert stack.short in supply or stack.dice
+    for o in (bb.BareBonesOptions(), bb.BareBonesOptions(action_set="random", draft_white=True, run_multiple=True),
+              bb.BareBonesOptions(action_set="money_money")):
+        pages = SPEC.rules_pages(o)
+        assert pages[0].title == "How to play" and len(text(pages[0].parts)) <= 900
+        assert pages[-1].title == "Words" and "Action Units" in text(pages[-1].parts)
+        assert all(len(text(p.parts)) <= 950 for p in pages), [(p.title, len(text(p.parts))) for p in pages]
+        assert len(pages) <= 25
+        every = "\n".join(f"{p.title}\n{text(p.parts)}" for p in pages)
+        assert "Hot Potato" in every and "Tavern mode" in every and "Timeouts" in every
+
+
+def test_no_word_a_new_player_must_learn() -> None:
+    """No abbreviation on any table, private view, Details page, rules page or button over a
+    game with every kind of card, and the table leaves the Supply to Details."""
+    states = whole_game(4, 6, bb.BareBonesOptions(action_set="many_paths"))
+    states += whole_game(3, 2, bb.BareBonesOptions(action_set="money_money"))
+    for state in states[::5] + [states[-1]]:
+        seats = state.seats
+        table = table_for(state, seats)
+        if ENGINE.is_over(state):
+            table.status = "finished"
+        moment = Moment(SPEC, table, state)
+        said = [kit.words(present.table_message(moment, Book()))]
+        said += [kit.words(present.private_message(moment, s)) for s in range(seats)]
+        said += [" ".join(kit.labels(present.private_message(moment, s))) for s in range(seats)]
+        said += [text(p.parts) for p in SPEC.details_pages(table, ENGINE.view(state, 0), 0)]
+        for words in said:
+            assert not ABBREVIATIONS.search(words), ABBREVIATIONS.search(words)
+        if not ENGINE.is_over(state):
+            assert "Supply" not in kit.words(present.table_message(moment, Book()))
+    for page in SPEC.rules_pages(bb.BareBonesOptions()):
+        assert not ABBREVIATIONS.search(text(page.parts)), page.title
+
+
+def test_names_show_as_typed_in_every_part() -> None:
+    """A display name made of markdown, a link and a mention reads as typed on the table, in a
+    hand, on every page of Details and in the scoresheet's grid."""
+    hostile = ["[click](http://evil.example/x)", "**Bo**||b|| <@1> # hi", "``` Cy", "Dee"]
+    for state in whole_game(4, 3, bb.BareBonesOptions(action_set="interplay"))[::9]:
+        table = kit.table_for(state, hostile, game=ENGINE.key, id=5, status="active")
+        if ENGINE.is_over(state):
+            table.status = "finished"
+        said = [text(SPEC.table_parts(table, ENGINE.view(state, None)))]
+        said += [text(SPEC.private_parts(table, s, ENGINE.view(state, s))) for s in range(4)]
+        said += [text(p.parts) for p in SPEC.details_pages(table, ENGINE.view(state, 0), 0)]
+        for words in said:
+            outside = re.sub(r"```\n.*?\n```", "", words, flags=re.S)  # a code block shows markdown as typed
+            assert not re.search(r"(?<!\\)\[[^\]]*\]\(", outside), outside
+            assert "**Bo**" not in outside and "<@1>" not in outside and "://evil" not in outside, outside
+            assert words.count("```") % 2 == 0, words

@@ -61,18 +61,28 @@ from rules.bare_bones.models import (
 )
 from rules.bare_bones.moves import answers, opponents
 from rules.bare_bones.scoring import ScoreOption, score_options, tally, working
-from rules.bare_bones.text import action_label, card_help, rules_summary, scoresheet_lines
+from rules.bare_bones.text import (
+    GLOSSARY,
+    action_label,
+    card_help,
+    glossary,
+    how_to_play,
+    rules_sections,
+    rules_summary,
+    scoresheet_lines,
+    units,
+)
 from rules.bare_bones.view import scramble_hidden, sheet_rows
 
 __all__ = [
-    "ACTIONS", "AU_LIMIT", "BY_KEY", "CARDS", "COLOURS", "DICE", "DICE_CAP", "DICE_CARDS",
+    "ACTIONS", "AU_LIMIT", "GLOSSARY", "BY_KEY", "CARDS", "COLOURS", "DICE", "DICE_CAP", "DICE_CARDS",
     "ENGINE", "HAND_SIZE", "HOT_POTATO_PENALTY", "LOAN_PENALTY", "MAX_SEATS", "MIN_SEATS",
     "ROUNDS", "SUGGESTED", "TABLE", "TOTAL_CARDS", "TOTAL_DICE", "ActionKind", "BareBonesAction",
     "BareBonesEngine", "BareBonesOptions", "BareBonesState", "BareBonesView", "BlockView", "Card",
     "CardView", "DieView", "DraftView", "Final", "PendingKind", "PendingView", "PlayedView",
     "PlayerView", "PrivateView", "RevealView", "ScoreOption", "ScoreView", "SheetColumn",
     "SheetRow", "Stage", "StackView", "TurnView", "action", "action_label", "answers",
-    "card_help", "card_short", "card_text", "load_cards", "load_dice", "opponents",
-    "rules_summary", "score_options", "scoresheet_lines", "scramble_hidden", "sheet_rows", "tally",
-    "working",
+    "card_help", "card_short", "card_text", "glossary", "how_to_play", "load_cards", "load_dice",
+    "opponents", "rules_sections", "rules_summary", "score_options", "scoresheet_lines", "scramble_hidden", "sheet_rows", "tally",
+    "units", "working",
 ]

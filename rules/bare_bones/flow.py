@@ -407,7 +407,7 @@ def finish(s: BareBonesState, events: list[Event]) -> None:
             extra += f" − {HOT_POTATO_PENALTY * f.potatoes} (Hot Potato)"
         if f.loan:
             extra += f" − {LOAN_PENALTY * f.loan} (loan)"
-        emit(events, "final", f"{who(f.seat)}: {f.subtotal} + {f.fpv} FPV{extra} = {f.total}.",
+        emit(events, "final", f"{who(f.seat)}: {f.subtotal} points + {f.fpv} for cards{extra} = {f.total}.",
              f.seat, subtotal=f.subtotal, fpv=f.fpv, deducted=f.deducted, total=f.total)
 
 

@@ -7,7 +7,17 @@ Seats are "Seat N" (the host puts names in).
 from __future__ import annotations
 
 from rules.base import seat_name
-from rules.bare_bones.cards import ACTIONS, BY_KEY, SUGGESTED, card_text, colour_name
+from rules.bare_bones.cards import (
+    ACTIONS,
+    BY_KEY,
+    COLOURS,
+    Card,
+    DICE_CARDS,
+    SUGGESTED,
+    TABLE,
+    card_text,
+    colour_name,
+)
 from rules.bare_bones.models import (
     AU_LIMIT,
     DICE_CAP,
@@ -34,6 +44,15 @@ def _clip(text: str) -> str:
 
 def _coins(n: int) -> str:
     return f"{n} coin" if n == 1 else f"{n} coins"
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def units(n: int) -> str:
+    """Action Units in words: "1 Action Unit", "2 Action Units"."""
+    return f"{n} Action Unit" if n == 1 else f"{n} Action Units"
 
 
 # -- the question asked ---------------------------------------------------------------------------
@@ -63,11 +82,21 @@ def pending_prompt(kind: PendingKind, seat: int, target: int | None, value: int)
 # -- labels ---------------------------------------------------------------------------------------
 
 
+def _name(card: Card) -> str:
+    """A card as a button names it: a Dice Card by its colour ("Blue"), which its player's
+    view explains, so that two buttons fit a row of a phone."""
+    return card.name.removesuffix(" Dice Card")
+
+
 def _die(view: BareBonesView, index: int | None) -> str:
+    """A die as the picture shows it: its colour and number, and where it lies from the left
+    only when another die looks the same."""
     if view.turn is None or index is None or not 0 <= index < len(view.turn.dice):
         return "a die"
     d = view.turn.dice[index]
-    return f"{d.name} {d.value} (die {index + 1})"
+    twins = [x for x in view.turn.dice if (x.colour, x.value) == (d.colour, d.value)]
+    where = f" (die {index + 1} from the left)" if len(twins) > 1 else ""
+    return f"{d.name} {d.value}{where}"
 
 
 def action_label(view: BareBonesView, action: BareBonesAction) -> str:
@@ -76,13 +105,13 @@ def action_label(view: BareBonesView, action: BareBonesAction) -> str:
     card = BY_KEY.get(action.card or "")
     colour = colour_name(action.colour) if action.colour else ""
     if k == "draft" and card:
-        return _clip(f"Draft {card.name} ({_coins(card.cost)})")
+        return _clip(f"Draft {_name(card)}")  # free: its price is no part of the pick
     if k == "match":
         return _clip(f"Bonus match {colour} (draw 1 more)")
     if k == "no_match":
         return "Done matching" if view.turn and view.turn.matched else "No bonus match"
     if k == "play" and card:
-        return _clip(f"Play {card.name}" + (f" ({card.au} AU)" if card.au else ""))
+        return _clip(f"Play {_name(card)}" + (f" ({units(card.au)})" if card.au else ""))
     if k == "red_draw":
         return "Draw 1 card (2 Red Dice Cards)"
     if k == "roll":
@@ -96,14 +125,14 @@ def action_label(view: BareBonesView, action: BareBonesAction) -> str:
     if k == "loan":
         return f"Borrow {_coins(action.amount or 0)}" if action.amount else "Borrow nothing"
     if k == "sell" and card:
-        return _clip(f"Sell {card.name} for {_coins(max(0, card.cost - 1))}")
+        return _clip(f"Sell {_name(card)} for {_coins(max(0, card.cost - 1))}")
     if k == "swap_give" and card:
-        return _clip(f"Return {card.name} ({card.cost})")
+        return _clip(f"Return {_name(card)} (worth {_coins(card.cost)})")
     if k == "swap_done":
         value = view.pending.value if view.pending else 0
         return _clip(f"Done returning: take a card costing up to {value}")
     if k == "swap_take" and card:
-        return _clip(f"Take {card.name} ({_coins(card.cost)})")
+        return _clip(f"Take {_name(card)} ({_coins(card.cost)})")
     if k == "double_up":
         return _clip(f"Double Up: 2 dice for a {colour} Dice Card")
     if k == "purple":
@@ -129,11 +158,10 @@ def action_label(view: BareBonesView, action: BareBonesAction) -> str:
         if view.pending is None or action.index is None or action.index >= len(view.pending.options):
             return "Score"
         o = view.pending.options[action.index]
-        result = f" → {o.points} pts, {_coins(o.coins)}"
-        words = o.label[: LABEL_LIMIT - len(result)]
-        return _clip(words[:1].upper() + words[1:] + result)
+        # each option is a different result, so the result names it; the view says how
+        return f"Score {_points(o.points)} and {_coins(o.coins)}"
     if k == "buy" and card:
-        return _clip(f"Buy {card.name} ({_coins(card.cost)})")
+        return _clip(f"Buy {_name(card)}")  # the view lists the prices: short buttons pack in rows
     if k == "buy_done":
         left = view.turn.coins_left if view.turn else 0
         if not left:
@@ -153,11 +181,11 @@ def action_label(view: BareBonesView, action: BareBonesAction) -> str:
 def scoresheet_lines(view: BareBonesView, names: list[str] | None = None) -> list[str]:
     """The rulebook's scoresheet as monospace rows: a round's points, the running total and
     the coin notes (+ carried by Keep the Change, − borrowed with Loan Shark); at the end the
-    FPV line, any Hot Potato and loan deductions, and the total."""
+    cards' final values, any Hot Potato and loan deductions, and the total."""
     width = 14
     names = names or [_who(n) for n in range(view.seats)]
     seats = list(view.order)
-    head = "Rnd   " + "".join(names[n][: width - 1].ljust(width) for n in seats)
+    head = "Round " + "".join(names[n][: width - 1].ljust(width) for n in seats)
     lines = [head.rstrip()]
     columns = {c.seat: c for c in view.sheet}
     for r in range(1, ROUNDS + 1):
@@ -173,7 +201,7 @@ def scoresheet_lines(view: BareBonesView, names: list[str] | None = None) -> lis
             lines.append((f"{r:<6}" + "".join(cells)).rstrip())
     finals = {f.seat: f for f in view.finals}
     if finals:
-        lines.append(("FPV   " + "".join(f"+ {finals[n].fpv}".ljust(width) for n in seats)).rstrip())
+        lines.append(("Cards " + "".join(f"+ {finals[n].fpv}".ljust(width) for n in seats)).rstrip())
         if any(f.potatoes or f.loan for f in finals.values()):
             lines.append(("Less  " + "".join(
                 (f"- {finals[n].deducted}" if finals[n].potatoes or finals[n].loan else "").ljust(width)
@@ -189,59 +217,107 @@ def _set_name(options: BareBonesOptions) -> str:
     if options.action_set == "random":
         return "7 drawn at random at the start"
     if options.action_set == "custom":
-        return "custom"
+        return "chosen by the host"
     return SUGGESTED[options.action_set].name
 
 
-def rules_summary(options: BareBonesOptions | None = None) -> str:
-    """The rules in words, the house rulings and the options in force (Markdown, under 4,096
-    characters so it fits one embed)."""
+def how_to_play(options: BareBonesOptions | None = None) -> str:
+    """The essentials on one phone screen: what a turn is and how the game is won."""
+    return f"""Build a deck of cards, roll the dice your cards give you, and buy better cards. {ROUNDS} rounds; the most points wins.
+
+**Start**: everyone has 3 Blue and 4 White Dice Cards and drafts 3 more, one at a time. Draw {HAND_SIZE} cards.
+**Your turn**
+1. **Play** cards from your hand. Each Dice Card gives you one die of its colour; an Action Card does what it says and costs Action Units ({AU_LIMIT} a turn).
+2. **Roll** your dice ({DICE_CAP} at most) and use any re-rolls your cards give.
+3. **Score**: coloured dice give points, White dice give coins. Pattern cards (Pairs, Run…) double dice.
+4. **Buy** cards with your coins, one of each name: they go on your discard pile.
+5. Discard everything and draw {HAND_SIZE}.
+**End**: your points, plus each card's final value, less {HOT_POTATO_PENALTY} a Hot Potato and {LOAN_PENALTY} a coin still owed.
+
+Your cards and buttons come by DM (or **My hand**); **Details** shows the scoresheet and what every card in the Supply does."""
+
+
+def rules_sections(options: BareBonesOptions | None = None, *, cards: bool = True) -> list[tuple[str, str]]:
+    """The full rules as (title, text) sections, each under one phone screen: the setup, the
+    dice, the Actions in this game, a turn, the end, the house rulings and the timeouts.
+    ``cards=False`` names the cards without saying what each does."""
     o = options or BareBonesOptions()
     keys = o.fixed_set()
     if keys is None:
-        actions = "drawn at random when the game starts (shown on the table)."
+        actions = "Seven Action Cards are drawn at random when the game starts: **Details** shows them in the Supply."
+    elif cards:
+        actions = "\n".join(f"**{ACTIONS[k].name}** ({_coins(ACTIONS[k].cost)}, {units(ACTIONS[k].au)}): "
+                            f"{ACTIONS[k].short}" for k in keys)
     else:
-        actions = "; ".join(f"**{ACTIONS[k].name}** {ACTIONS[k].cost}c/{ACTIONS[k].au} AU"
+        actions = "; ".join(f"{ACTIONS[k].name} ({_coins(ACTIONS[k].cost)}, {units(ACTIONS[k].au)})"
                             for k in keys) + "."
     white = "Blue, Red, Green or White" if o.draft_white else "Blue, Red or Green"
-    dice_limit = ("4 dice of each colour exist; a die on Can't Touch This is out of play; dice "
-                  "beyond those are simply not rolled" if o.dice_limit == "physical"
-                  else "dice are not limited to 4 a colour")
+    dice_limit = ("4 dice of each colour exist; a die on Can't Touch This is out of play; dice beyond "
+                  "those are simply not rolled" if o.dice_limit == "physical"
+                  else "Dice are not limited to 4 a colour")
     run = "any set of separate runs" if o.run_multiple else "one run"
-    return f"""**Bare Bones**: build a deck, roll the dice it gives you. 2-4 players, {ROUNDS} rounds.
-
-**Setup** Blue-dice roll-off for Player 1 (ties roll again). Everyone gets 3 Blue and 4 White Dice Cards, then **drafts** 3 more, one at a time in turn: cards costing 6 or less ({white} Dice Cards, cheap Actions). Shuffle, draw {HAND_SIZE}.
-**Dice** Blue 1-1-1-2-3-4 · Red 1-2-3-3-4-5 · Green 2-2-2-5-5-5 · Yellow 2-4-4-4-4-6 · Purple 4-4-5-5-6-6 · Black 5-5-6-6-6-6 · White 2-3-3-3-4-5 (**coins**, not points).
-**Dice Cards** (cost/final value) Blue 4/+2 · Red 5/+3, draw 1 per 2 Reds played · Green 6/+4, re-roll all Green dice once · White 6/0 · Yellow 8/+4 · Purple 10/+5, roll Purple or Blue+Red · Black 12/+6.
-**Actions** ({_set_name(o)}): {actions}
-
-**Your turn**
-0. If the player before left exactly 2 of a Dice Card in play, you may add a 3rd from your hand (a **bonus match**): it counts as played this turn, and you draw 1 card a match.
-1. Play cards in any order: Dice Cards freely, Actions up to {AU_LIMIT} Action Units. Draws happen at once.
-2. Roll a die a Dice Card, {DICE_CAP} at most (you pick which to leave out). Then use re-rolls.
-3. Score: points and coins; pattern cards double dice (you choose how, a doubling is never optional).
-4. Pay back last turn's loan, then buy cards (1 of a name) onto your discard pile. Unspent coins are lost.
-5. Hot Potatoes go on your discard pile or an opponent's draw pile; Can't Touch This rolls its die. Discard everything, draw {HAND_SIZE}.
-
-**End** Points + final value of every card you own − {HOT_POTATO_PENALTY} a Hot Potato − {LOAN_PENALTY} a coin still owed. Ties: fewer cards wins, then shared.
-
-**House rulings**
-- Bonus-matched cards give dice and abilities and can be matched in turn. Mimics and borrowed cards count as copies.
-- Pairs and Triplets: as many as the dice allow, none sharing a die; Run: {run} of 3+ different consecutive numbers. Patterns ignore colour and mix points with coins.
-- Colour is the die rolled (Purple's Blue+Red are Blue and Red). Color Cubed doubles every colour with 3+ dice. Rainbow and Double Up limits both apply.
-- Double Up: 2 different cards chosen when rolling (one card: 2 dice); no Purple Blue+Red; one Double Up a turn.
-- Full House: counts every Dice Card in play; drawing stops when no Dice Card is left; the second roll re-rolls any dice once; it needs two different numbers.
-- Can't Touch This blocks its number on any die, points and coins; a blocked die scores 0 and joins no pattern, but was still rolled, so it counts toward Color Cubed's and Rainbow's 3.
+    dice = "\n".join(f"**{DICE_CARDS[c].name}** ({_coins(DICE_CARDS[c].cost)}, worth "
+                     f"{DICE_CARDS[c].fpv} at the end)" + (f": {DICE_CARDS[c].short}" if cards else "")
+                     for c in COLOURS)
+    return [
+        ("Setup and the Draft", f"""2-4 players, {ROUNDS} rounds.
+Everyone rolls a Blue die: the highest is **Player 1** and plays first (ties roll again); play goes on in that order.
+Everyone gets 3 Blue and 4 White Dice Cards, then **drafts** 3 more, free, one at a time in turn: cards costing {TABLE.draft_max_cost} coins or less ({white} Dice Cards, cheap Actions). Shuffle your deck and draw {HAND_SIZE} cards."""),
+        ("Dice Cards", f"""Each Dice Card rolls one die of its colour. Its price in coins, what it adds to your score at the end, and its die:
+{dice}"""),
+        (f"Actions: {_set_name(o)}", f"""Each Action Card costs coins to buy and Action Units to play ({AU_LIMIT} a turn):
+{actions}"""),
+        ("Your turn", f"""0. If the player before you left exactly 2 of a Dice Card in play, you may add a 3rd from your hand (a **bonus match**): it counts as played this turn, and you draw 1 card a match.
+1. Play cards in any order: Dice Cards freely, Actions up to {AU_LIMIT} Action Units. A card that draws, draws at once.
+2. Roll a die for each Dice Card, {DICE_CAP} at most (you pick which to leave out). Then use your re-rolls.
+3. Score: points and coins. Pattern cards double dice (you choose how; a doubling is never optional).
+4. Pay back last turn's loan, then buy cards (one of each name) onto your discard pile. Unspent coins are lost.
+5. Hot Potatoes go on your discard pile or an opponent's draw pile; Can't Touch This rolls its die. Discard everything, draw {HAND_SIZE}."""),
+        ("The end", f"""After round {ROUNDS}: your points, plus the final value of every card you own, less {HOT_POTATO_PENALTY} points a Hot Potato and {LOAN_PENALTY} a coin still owed. The most points wins; on a tie, fewer cards wins, then the win is shared."""),
+        ("House rulings", f"""- Bonus-matched cards give dice and abilities and can be matched in turn. Mimics and borrowed cards count as copies.
+- Pairs and Triplets: as many as the dice allow, none sharing a die. Run: {run} of 3 or more different consecutive numbers. Patterns ignore colour and mix points with coins.
+- Colour is the die rolled (Purple's Blue and Red are Blue and Red). Color Cubed doubles every colour with 3 or more dice. Rainbow and Double Up limits both apply.
+- Double Up: 2 different cards chosen when rolling (one card: 2 dice); no Purple Blue and Red; one Double Up a turn.
+- Full House: counts every Dice Card in play; drawing stops when no Dice Card is left; the second roll re-rolls any dice once; it needs two different numbers."""),
+        ("House rulings (more)", f"""- Can't Touch This blocks its number on any die, points and coins; a blocked die scores 0 and joins no pattern, but was still rolled, so it counts toward Color Cubed's and Rainbow's 3.
 - Loan Shark: borrow any number of coins up to the cost of one card from each Supply stack; coins earned next turn repay it (a new loan can't); a loan still open at the end is charged then.
-- Point Pro and Straight Cash convert dice only. Yard Sale and Swap Meet value a card at its cost, and returned cards go on their Supply stack; Joyride's card stays its owner's. Green re-rolls once a turn. {dice_limit}.
+- Point Pro and Straight Cash convert dice only. Yard Sale and Swap Meet value a card at its cost, and returned cards go on their Supply stack; Joyride's card stays its owner's. Green re-rolls once a turn. {dice_limit}."""),
+        ("Timeouts", """When time runs out: in the Draft, the priciest Dice Card you may draft. In a turn: no bonus match, all Dice Cards and no Actions, no re-rolls, the best score, no buys. A card still asking: no loan, nothing returned, the cheapest card sold, the Purple die, the most valuable dice kept, the Hot Potato to the leader."""),
+    ]
 
-**Timeouts** Draft: the priciest Dice Card you may draft. Turn: no bonus match, all Dice Cards and no Actions, no re-rolls, the best score, no buys. A card still asking: no loan, nothing returned, the cheapest card sold, Purple die, most valuable dice kept, Hot Potato to the leader.
-"""
+
+def rules_summary(options: BareBonesOptions | None = None) -> str:
+    """The whole rules in one text (Markdown, under 4,096 characters)."""
+    sections = "\n\n".join(f"**{title}**\n{text}" for title, text in rules_sections(options, cards=False))
+    return f"**Bare Bones**: build a deck, roll the dice it gives you. 2-4 players, {ROUNDS} rounds.\n\n{sections}"
+
+
+#: the game's own words, as the Words page of the rules explains them
+GLOSSARY: tuple[tuple[str, str], ...] = (
+    ("Dice Card", "gives you one die of its colour to roll."),
+    ("Action Card", "does what it says when you play it."),
+    ("Action Units", f"what Actions cost to play, {AU_LIMIT} a turn."),
+    ("Supply", "the stacks of cards to buy; Details lists them."),
+    ("Draft", "before round 1, everyone takes 3 cheap cards in turn."),
+    ("Deck", "every card you own: draw pile, hand and discard pile."),
+    ("Bonus match", "a 3rd copy of a Dice Card the player before left 2 of in play."),
+    ("Coins", "what White dice pay; they buy cards this turn."),
+    ("Final value", "what a card adds to your score at the end."),
+    ("Pattern cards", "Pairs, Triplets, Run, Odds or Evens, Full House, Color Cubed, Rainbow: they double dice."),
+    ("Blocked", "a number Can't Touch This blocks: that die scores nothing."),
+    ("Loan", f"coins from Loan Shark; unpaid next turn, {LOAN_PENALTY} points a coin."),
+    ("Hot Potato", f"−{HOT_POTATO_PENALTY} points at the end unless you pass it on."),
+    ("Player 1", "who plays first; the others follow in order."),
+)
+
+
+def glossary() -> str:
+    return "\n".join(f"**{word}**: {meaning}" for word, meaning in GLOSSARY)
 
 
 def card_help(key: str) -> str:
     """A card's full text with its cost, value and Action Units, for "What does it do?"."""
     c = BY_KEY[key]
-    head = f"**{c.name}**: {_coins(c.cost)}" + (f", +{c.fpv} FPV" if c.fpv else "") + (
-        f", {c.au} Action Unit{'s' if c.au != 1 else ''}" if c.au else "")
+    head = f"**{c.name}**: {_coins(c.cost)}" + (f", worth {c.fpv} points at the end" if c.fpv else "") + (
+        f", {units(c.au)}" if c.au else "")
     return f"{head}\n{card_text(key)}"

@@ -15,17 +15,20 @@ from typing import Any
 
 from tests.e2e import channel as ch
 from tests.e2e import play
-from tests.e2e.test_knucklebones_e2e import CHANNEL, button, clean
+from tests.e2e.channel import button, clean
 from tests.fakediscord import (
     BotProcess,
     FakeDiscord,
     FakeUser,
+    buttons,
     running_bot,
     running_fake,
+    selects,
 )
 
+CHANNEL = "games"
 #: what a public message must never carry: the private view's own headings
-PRIVATE_MARKS = ("Your hand", "Dice Cards**:", "Action Units left", "Draw pile ")
+PRIVATE_MARKS = ("Your hand", "Your turn ·", "Your dice", "Action Units left", "Draw pile ", "Your deck so far")
 
 
 def table_of(fd: FakeDiscord) -> dict[str, Any]:
@@ -35,31 +38,34 @@ def table_of(fd: FakeDiscord) -> dict[str, Any]:
 
 
 def act_buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
-    return [c for row in message.get("components") or [] for c in row.get("components") or []
-            if (c.get("custom_id") or "").startswith("bn:act:")]
+    return [b for b in buttons(message) if (b["custom_id"] or "").startswith("bn:act:")]
 
 
-def act_select(message: dict[str, Any]) -> dict[str, Any] | None:
-    """More than 20 answers (a Loan Shark's amounts) come as one select."""
-    return next((c for row in message.get("components") or [] for c in row.get("components") or []
-                 if (c.get("custom_id") or "").startswith("bn:pick:")), None)
+def act_selects(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """More than 20 answers (a Loan Shark's amounts) come as menus of 25."""
+    return [s for s in selects(message) if (s["custom_id"] or "").startswith("bn:pick:")]
 
 
 def controls_of(message: dict[str, Any]) -> list[str]:
-    picker = act_select(message)
-    return [b["label"] for b in act_buttons(message)] + ([o["label"] for o in picker["options"]] if picker else [])
+    return [b["label"] for b in act_buttons(message)] + [o["label"] for s in act_selects(message) for o in s["options"]]
 
 
 def acting(fd: FakeDiscord, users: list[FakeUser]) -> list[FakeUser]:
     """Whom the live table waits for: named in "Waiting for …" or sent to My hand."""
-    content = table_of(fd).get("content") or ""
-    waiting = re.search(r"Waiting for (.+?) \(choosing in DMs\)", content)
+    asks = ch.top(table_of(fd))
+    waiting = re.search(r"Waiting for (.+?) \(choosing in DMs\)", asks)
     names = waiting[1] if waiting else ""
-    return [u for u in users if u.name.title() in names or f"<@{u.id}>: I could not DM you" in content]
+    return [u for u in users if u.name.title() in names or f"<@{u.id}>: I could not DM you" in asks]
 
 
 def public_text(fd: FakeDiscord) -> str:
     return json.dumps([m for m in fd.messages(CHANNEL)], ensure_ascii=False)
+
+
+def posted_text(fd: FakeDiscord) -> str:
+    """Everything the bot ever sent to the channel, edits included."""
+    channel_id = fd.channel(CHANNEL).id
+    return json.dumps([c["json"] for c in fd.calls if f"/channels/{channel_id}/" in c["path"]], ensure_ascii=False)
 
 
 async def open_table(fd: FakeDiscord, host: FakeUser, others: list[FakeUser], bots: int,
@@ -73,7 +79,7 @@ async def started(fd: FakeDiscord) -> dict[str, Any]:
     My hand to show it is live."""
     def ready() -> dict[str, Any] | None:
         table = ch.live_table(fd, CHANNEL)
-        return table if table and (table.get("embeds") or [{}])[0].get("title", "").startswith("Bare Bones ·") else None
+        return table if table and "### The Draft: pick" in ch.said(table) else None
 
     await fd.wait_until(ready, 10, what="the first table")
     await ch.settle(fd, quiet=0.05)
@@ -91,6 +97,10 @@ class Hands:
         self.via_hand = 0
         self.labels: list[str] = []
         self.drafted: dict[int, list[str]] = {}
+        #: decisions seen without their subject in the same message
+        self.unseen: list[str] = []
+        #: each Loan Shark question: its answers, and the menus they came in
+        self.loans: list[tuple[int, int]] = []
 
     async def controls(self, user: FakeUser) -> dict[str, Any]:
         fd = self.fd
@@ -114,9 +124,11 @@ class Hands:
         if self.audit is not None:
             self.audit.note_private(message)
         labels = controls_of(message)
-        # in the Draft each player takes one Hot Potato and one Joyride first, so both come up
+        self.check_subject(message, labels)
+        # in the Draft each player takes a Hot Potato, a Joyride and a Loan Shark, so all come up
         taken = self.drafted.setdefault(user.id, [])
-        wanted = [x for x in labels if x.startswith(("Draft Hot Potato", "Draft Joyride")) and x not in taken]
+        wanted = [x for x in labels if x.startswith(("Draft Hot Potato", "Draft Joyride", "Draft Loan Shark"))
+                  and x not in taken]
         label = wanted[0] if wanted else choose(labels) if choose else None
         if label and label.startswith("Draft "):
             taken.append(label)
@@ -124,7 +136,7 @@ class Hands:
         self.labels.append(label)
         if self.audit is not None:
             self.audit.clicked(user)
-        picker = act_select(message)
+        picker = next((m for m in act_selects(message) if any(o["label"] == label for o in m["options"])), None)
         if picker is not None:
             value = next(o["value"] for o in picker["options"] if o["label"] == label)
             it = await fd.select(user, message, picker["custom_id"], [value])
@@ -138,6 +150,24 @@ class Hands:
             self.via_dm += 1
         return label
 
+    def check_subject(self, message: dict[str, Any], labels: list[str]) -> None:
+        """The dice re-rolled or bought with show in the same message, as a picture and in
+        words, with the coins; the Draft's cards say what each does."""
+        said = ch.said(message)
+        picture = any(c.get("type") == 12 for c in ch._walk(message.get("components") or []))
+        if any(x.startswith(("Re-roll", "Done re-rolling")) for x in labels) and not (
+                picture and "**Your dice**" in said):
+            self.unseen.append(f"re-roll without its dice: {said[:200]}")
+        if any(x.startswith("Done buying") for x in labels) and "left to spend" in said and not (
+                picture and "**Your dice**" in said or "No dice were rolled" in said):
+            self.unseen.append(f"buying without the dice: {said[:200]}")
+        if any(x.startswith("Buy ") for x in labels) and "What you can buy" not in said:
+            self.unseen.append(f"buying without what the cards do: {said[:200]}")
+        if any(x.startswith("Draft ") for x in labels) and "The cards you may draft" not in said:
+            self.unseen.append(f"a Draft pick without what the cards do: {said[:200]}")
+        if any(x.startswith("Borrow ") for x in labels):
+            self.loans.append((len(labels), len(act_selects(message))))
+
 
 #: a set with a Hot Potato and cards that ask questions, all but Greed draftable
 CUSTOM = "Hot Potato, Joyride, Loan Shark, Mimic, Pairs, Greed, Yard Sale"
@@ -146,6 +176,8 @@ CUSTOM = "Hot Potato, Joyride, Loan Shark, Mimic, Pairs, Greed, Yard Sale"
 def policy(labels: list[str]) -> str:
     """A player who plays everything, takes a bonus match, buys what they can and passes their
     Hot Potatoes on: every kind of decision shows up, and every stage ends."""
+    if "Borrow 26 coins" in labels:
+        return "Borrow 26 coins"  # an amount from the second menu
     for want in ("Play Hot Potato", "Play Joyride", "Bonus match", "Hot Potato onto", "Buy ", "Play ", "Draft "):
         found = [x for x in labels if x.startswith(want)]
         if found:
@@ -159,7 +191,7 @@ async def play_to_end(fd: FakeDiscord, users: list[FakeUser], hands: Hands, audi
         now = acting(fd, users)
         if audit is not None:
             audit.look({u.id for u in now})
-        assert now, table.get("content")
+        assert now, ch.top(table)
         await hands.step(now[0], policy)
 
     return await play.play_to_end(fd, CHANNEL, step, limit=limit, quiet=0.05)
@@ -174,7 +206,7 @@ async def test_three_players_play_to_the_end_by_dm_and_my_hand(tmp_path: Path) -
         async with running_bot(fd, {}, tmp_path / "bb.sqlite3") as bot:
             table = await open_table(fd, ann, [bob], bots=1, options={
                 "action_set": "custom", "custom_actions": CUSTOM})
-            assert table["embeds"][0]["title"].startswith("Bare Bones · Draft pick")
+            assert re.search(r"### The Draft: pick \d of 9", ch.said(table))
             audit = ch.Audit(fd, CHANNEL)
             hands = Hands(fd, audit)
             final = await play_to_end(fd, [ann, bob], hands, audit)
@@ -183,28 +215,50 @@ async def test_three_players_play_to_the_end_by_dm_and_my_hand(tmp_path: Path) -
             labels = hands.labels
             assert any(x.startswith("Draft ") for x in labels)
             assert any(x.startswith("Buy ") for x in labels)
-            assert any(x.startswith("Play ") and "AU" in x for x in labels)  # an Action
+            assert any(x.startswith("Play ") and "Action Unit" in x for x in labels)  # an Action
             assert any(x.startswith("Bonus match") for x in labels)
             assert any(x.startswith("Hot Potato onto") for x in labels)
             assert any(x.startswith(("Joyride", "Borrow their")) for x in labels)  # a card's question
-            sheet = final["embeds"][0]["description"]
-            assert final["embeds"][0]["title"] == "Bare Bones: the final scoresheet"
-            assert "FPV" in sheet and re.search(r"\n12 +\d+", sheet)
-            assert re.search(r"(wins|share the win) with -?\d+ points", final["embeds"][-1]["description"])
+            # every decision came with its subject; Loan Shark's amounts came as menus of 25
+            assert not hands.unseen, hands.unseen[:3]
+            assert "Borrow 26 coins" in labels
+            assert all(menus == (-(-n // 25) if n > 20 else 0) for n, menus in hands.loans), hands.loans
+            sheet = ch.said(final)
+            assert "### The final scoresheet" in sheet
+            assert re.search(r"\nCards +\+\d+", sheet) and re.search(r"\n12 +\d+", sheet)
+            # the winner is named once, in the line that pings, above the final standings
+            assert re.search(r"(wins|share the win) with -?\d+ points", ch.top(final))
+            assert len(re.findall(r"wins|share the win", sheet)) == 1 and "Final standings" in sheet
             # the private views never reached the channel
             text = public_text(fd)
             for mark in PRIVATE_MARKS:
                 assert mark not in text, mark
-            # the channel keeps one line of story per turn, under its round
-            history = [m["content"] for m in fd.messages(CHANNEL) if not m["embeds"]]
+            # the channel keeps one line of story per turn, under its round, never empty and
+            # never saying again what the message below it says
+            messages = fd.messages(CHANNEL)
+            history = [ch.said(m) for m in messages if not ch.is_table(m) and not ch.has_controls(m)]
             assert any(line.startswith("**Round 12**") for line in history)
             assert any(re.search(r"Ann: \d+ points? and \d+ coins?", line) for line in history)
-            assert any("bought " in line for line in history) and any("🥔→" in line for line in history)
-            # Details shows the scoresheet
+            assert any("bought " in line for line in history)
+            for line, below in zip(messages, messages[1:], strict=False):
+                said = ch.said(line)
+                if ch.is_table(line) or ch.has_controls(line):
+                    continue
+                story = said.split("** · ", 1)[-1]
+                assert story.strip() and story not in ch.said(below), (said, ch.said(below)[:300])
+            # a Hot Potato put on a draw pile was news for its victim, above a table
+            assert "puts the Hot Potato on top of" in posted_text(fd)
+            # Details opens on the scoresheet, the Supply a page away
             details = await (await fd.click(ann, final, button(fd, final, "Details"))).response_message()
-            assert details["flags"] & 64 and "Scoresheet" in json.dumps(details["embeds"])
+            assert details["flags"] & 64 and "### Scoresheet" in ch.said(details)
+            pages = [o["label"] for s in selects(details) for o in s["options"]]
+            assert "Supply: Actions" in pages and "Your cards" in pages
             log = await (await fd.slash(ann, CHANNEL, "game log")).response_message()
             assert "Round 12" in log["embeds"][0]["description"]
+            # the rules open on How to play, the game's words a page away
+            rules = await (await fd.slash(ann, CHANNEL, "game rules")).response_message()
+            assert "How to play" in ch.top(rules) or "rules in force here" in ch.top(rules)
+            assert "Words" in [o["label"] for s in selects(rules) for o in s["options"]]
         clean(fd, bot)
 
 
@@ -236,7 +290,7 @@ async def test_restart_mid_turn_continues_from_the_old_buttons(tmp_path: Path) -
             assert any(c["path"].startswith("/interactions/") and c["status"] == 200 for c in fd.calls[before:])
             await ch.settle(fd, quiet=0.05)
             played = label.removeprefix("Play ").split(" (")[0].removesuffix(" Dice Card")
-            assert played in table_of(fd)["embeds"][0]["description"].split("In play: ")[1].splitlines()[0]
+            assert played in ch.said(table_of(fd)).split("In play: ")[1].splitlines()[0]
             # and the turn goes on from the new process to its end, told in a line of history
             hands = Hands(fd)
             for _ in range(40):
@@ -244,8 +298,8 @@ async def test_restart_mid_turn_continues_from_the_old_buttons(tmp_path: Path) -
                     break
                 await hands.step(ann, policy)
                 await ch.settle(fd, quiet=0.05)
-            assert any(m["content"].startswith("**Round 1** · Ann") for m in fd.messages(CHANNEL)
-                       if not m["embeds"]), [m["content"] for m in fd.messages(CHANNEL)]
+            assert any(ch.said(m).startswith("**Round 1** · Ann") for m in fd.messages(CHANNEL)
+                       if not ch.is_table(m)), [ch.said(m)[:80] for m in fd.messages(CHANNEL)]
         clean(fd, second)
         assert first.error_records() == []
 
@@ -258,12 +312,12 @@ async def test_timeouts_play_the_default_and_bots_fill_the_table(tmp_path: Path)
         async with running_bot(fd, {"DEFAULT_TIMER_SECONDS": "1"}, tmp_path / "bb.sqlite3") as bot:
             await open_table(fd, ann, [], bots=2)
             notice = await fd.wait_until(
-                lambda: next((m for m in fd.messages(CHANNEL) if "Time ran out" in (m.get("content") or "")), None),
+                lambda: next((m for m in fd.messages(CHANNEL) if "Time ran out" in ch.top(m)), None),
                 timeout=8, what="a timeout")
-            assert "Ann" in notice["content"]
+            assert "Ann" in ch.top(notice)
             # the Draft's 3 picks of Ann, then her first turn, all by the timer
             await fd.wait_until(lambda: "Round 1" in json.dumps(fd.messages(CHANNEL)) and any(
-                (m.get("content") or "").startswith("**Round 1**") and "Ann" in m["content"]
+                ch.said(m).startswith("**Round 1**") and "Ann" in ch.said(m)
                 for m in fd.messages(CHANNEL)), timeout=15, what="Ann's first turn timed out")
             log = await (await fd.slash(ann, CHANNEL, "game log")).response_message()
             text = log["embeds"][0]["description"]
@@ -283,6 +337,6 @@ async def test_tavern_mode_seats_named_npcs(tmp_path: Path) -> None:
             await (await fd.click(ann, lobby, button(fd, lobby, "Join"))).wait_response()
             await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
             table = await started(fd)
-            text = json.dumps(table["embeds"])
+            text = ch.said(table)
             assert "Old Marrow" in text and "Ann" in text and "Gm" not in text
         clean(fd, bot)
