@@ -39,7 +39,7 @@ def choices(fd: FakeDiscord, message: dict[str, Any]) -> list[Choice]:
     found: list[Choice] = [
         (b["custom_id"], None) for b in fd.buttons(message) if b["custom_id"].startswith("bn:act:")]
     for s in fd.selects(message):
-        if s["custom_id"].startswith("bn:act:"):
+        if s["custom_id"].startswith("bn:pick:"):
             found += [(s["custom_id"], o["value"]) for o in s["options"]]
     return found
 
