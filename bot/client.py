@@ -99,6 +99,7 @@ class Boneyard(commands.AutoShardedBot):
                                     game_seed=self.settings.game_seed)
         store.watch_deadlines(self.runtime.deadline_written)
         await self.load_extension("bot.commands")
+        await self.load_extension("bot.server_commands")
         for name in extensions(self.settings.extra_cogs):
             await self.load_extension(name)
         self.add_dynamic_items(*ALL_ITEMS)

@@ -12,6 +12,7 @@ from bot.components import EndButton
 from bot.errors import Refusal, guarded
 from bot.models import LogEntry, Table
 from bot.replies import reply
+from bot.runtime import ENDERS
 from bot.seats import find_seat
 from bot.render import clip, safe
 
@@ -77,8 +78,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     async def end(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             table = await self.runtime.live_table(interaction.channel_id or 0)
-            if not self.runtime.may_manage(interaction, table):
-                raise Refusal("Only the host or someone with Manage Channel can end the game.")
+            if not self.runtime.may_manage(interaction, table, await self.runtime.servers.gm(interaction)):
+                raise Refusal(ENDERS)
             view = discord.ui.View(timeout=None)
             view.add_item(EndButton(table.id or 0))
             view.stop()

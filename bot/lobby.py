@@ -24,6 +24,7 @@ from bot.games import GameSpec
 from bot.models import Book, Seat, Table
 from bot.present import Origin
 from bot.render import jump_link, safe
+from bot.servers import Servers
 from bot.replies import reply, update
 from bot.step import Moment, StepResult
 from bot.store import ChannelBusy, Store
@@ -35,6 +36,7 @@ class Lobby:
     # what the runtime brings
     store: Store
     deliverer: Deliverer
+    servers: Servers
     specs: dict[str, GameSpec[Any, Any, Any]]
     game_seed: int | None
     default_timer: int | None
@@ -56,6 +58,16 @@ class Lobby:
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refusal("Games are played in a server channel, not in DMs.")
+        server = await self.servers.of(interaction.guild_id)
+        if server.games is not None and spec.engine.key not in server.games:
+            raise Refusal(f"This server does not offer {spec.engine.title} (its **games** setting; "
+                          "someone with Manage Server changes it with `/boneyard settings`).")
+        if server.channels is not None and not _allowed_here(interaction.channel, server.channels):
+            where = ", ".join(f"<#{c}>" for c in server.channels[:10]) or "no channel"
+            raise Refusal(f"Tables open only in {where} here (the server's **channels** setting; someone "
+                          "with Manage Server changes it with `/boneyard settings`).")
+        if timer_seconds == "default" and server.default_timer is not None:
+            timer_seconds = server.default_timer or None
         busy = await self.store.live_in_channel(interaction.channel_id)
         if busy is not None:
             raise Refusal(await self._busy_text(busy))
@@ -79,7 +91,7 @@ class Lobby:
             raise Refusal(await self._busy_text(busy)) from None
         async with self.lock(table.id or 0):
             book = Book(shown=table.version)
-            shown = present.table_message(Moment(spec, table), book)
+            shown = present.table_message(Moment(spec, table, pictures=server.pictures), book)
             message = await reply(interaction, **await self.deliverer.kwargs(shown, edit=False))
             if message is None:
                 message = await interaction.original_response()
@@ -107,6 +119,7 @@ class Lobby:
             spec = now.spec
             user = interaction.user
             is_host = user.id == table.host_id
+            gm = await self.servers.gm(interaction)
             notice: str | None = None
             if op == "join":
                 if is_host and not table.host_plays:
@@ -125,18 +138,18 @@ class Lobby:
                 table.seats.pop(seat)
                 notice = f"{safe(user.display_name)} left the lobby."
             elif op == "ai":
-                self._host_only(table, user, "add AI players")
+                self._host_only(table, user, "add AI players", gm)
                 if len(table.seats) >= spec.engine.max_seats:
                     raise Refusal(f"The table is full ({spec.engine.max_seats} seats).")
                 taken = {s.name for s in table.seats}
                 number = next(n for n in range(1, len(table.seats) + 2) if f"Bot {n}" not in taken)
                 table.seats.append(Seat(name=f"Bot {number}", ai=True))
             elif op == "cancel":
-                self._host_only(table, user, "cancel the game")
+                self._host_only(table, user, "cancel the game", gm)
                 table.status = "cancelled"
                 notice = f"{safe(user.display_name)} cancelled the game."
             elif op == "start":
-                self._host_only(table, user, "start the game")
+                self._host_only(table, user, "start the game", gm)
                 result = step.start(now, time.time())
                 await self.carry(interaction, result, book, self.origin(interaction, now.table))
                 return
@@ -150,7 +163,7 @@ class Lobby:
         below a private answer (a command such as /game leave or an NPC seat)."""
         table.version = before.table.version + 1
         await self.store.save(table, before.table.version, interaction_id=interaction.id, deadline=None)
-        after = Moment(before.spec, table)
+        after = Moment(before.spec, table, pictures=before.pictures)
         channel = self.deliverer.channel(table, book)
         if interaction.message is not None and interaction.message.id == book.message_id:
             shown = present.table_message(after, book, notice=notice)
@@ -168,7 +181,8 @@ class Lobby:
             old = ended.table
             if old.live:
                 raise Refusal("This game is still going.")
-            if old.seat_of(interaction.user.id) is None and interaction.user.id != old.host_id:
+            if old.seat_of(interaction.user.id) is None and interaction.user.id != old.host_id \
+                    and not await self.servers.gm(interaction):
                 raise Refusal("Only the players of this game can ask for a rematch; "
                               f"start your own with `/{self.spec(old).command} new`.")
         seats = [seat.model_copy() for seat in reversed(old.seats)]
@@ -192,11 +206,21 @@ class Lobby:
             now, book = await self.load(table.id or 0, interaction)
             if now.table.status != "lobby":
                 raise Refusal("Seats can only be changed in the lobby, before the game starts.")
-            self._host_only(now.table, interaction.user, "change the seats")
+            self._host_only(now.table, interaction.user, "change the seats", await self.servers.gm(interaction))
             table = now.table.model_copy(update={"seats": [s.model_copy() for s in now.table.seats]})
             said = change(table)
             await self._lobby_changed(interaction, now, table, book, said=said)
 
-    def _host_only(self, table: Table, user: discord.abc.User, what: str) -> None:
-        if user.id != table.host_id:
-            raise Refusal(f"Only the host can {what}.")
+    def _host_only(self, table: Table, user: discord.abc.User, what: str, gm: bool) -> None:
+        """The host decides for their table, and so does a GM of the server (its GM role, or
+        Manage Server)."""
+        if user.id != table.host_id and not gm:
+            raise Refusal(f"Only the host or a GM of this server can {what}.")
+
+
+def _allowed_here(channel: object, allowed: list[int]) -> bool:
+    """The channel itself, its category, or (a thread) its parent channel or that one's category."""
+    ids = {getattr(channel, "id", None), getattr(channel, "category_id", None), getattr(channel, "parent_id", None)}
+    parent = getattr(channel, "parent", None)
+    ids.add(getattr(parent, "category_id", None))
+    return bool(ids & set(allowed))

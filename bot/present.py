@@ -387,7 +387,7 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
 
     public = moment.public
     parts = spec.table_parts(table, public)
-    picture = spec.picture(table, public)
+    picture = spec.picture(table, public) if moment.pictures else None
     accessories: dict[int, discord.ui.Item[Any]] = {}
     after: list[discord.ui.Item[Any]] = []
     controls: list[discord.ui.Item[Any]] = []
@@ -471,7 +471,7 @@ def private_message(moment: Moment, seat: int, *, notice: str | None = None, ask
     if asking and moment.playing and not table.paused and seat in moment.acting:
         top.append(spec.prompt(table, seen, seat))
         controls = _actions(moment, seat, seen, PRIVATE_CONTROLS)
-        picture = spec.private_picture(table, seat, seen)
+        picture = spec.private_picture(table, seat, seen) if moment.pictures else None
     elif table.paused:
         top.append("⏸ The game is paused.")
     parts = spec.private_parts(table, seat, seen)

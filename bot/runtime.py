@@ -28,6 +28,7 @@ from bot.models import Book, Table
 from bot.present import NOBODY, Origin
 from bot.render import jump_link, safe
 from bot.replies import announce, defer, reply, update
+from bot.servers import Servers
 from bot.step import Moment, Stale, StepResult
 from bot.store import Store
 
@@ -35,6 +36,7 @@ log = logging.getLogger(__name__)
 
 #: seconds a click may wait for its game's lock before it is deferred (Discord allows three)
 QUEUE_PATIENCE = 1.0
+ENDERS = "Only the host, a GM of this server or someone with Manage Channel can end the game."
 #: lines of the latest moves Details shows
 RECENT_EVENTS = 6
 
@@ -49,6 +51,7 @@ class TableRuntime(Lobby):
         self.specs: dict[str, GameSpec[Any, Any, Any]] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.deliverer = Deliverer(bot, store)
+        self.servers = Servers(store)
         self.deadline_changed = asyncio.Event()
         #: when the deadline task wakes next anyway; only an earlier deadline needs to wake it
         self.next_wake = 0.0
@@ -114,7 +117,8 @@ class TableRuntime(Lobby):
             raise Refusal("That button belongs to a game somewhere else.")
         book = await self.store.book(game_id)
         shown = book.chapter if book.shown == table.version and book.chapter else None
-        return Moment(self.specs[table.game], table, chapter=shown), book
+        server = await self.servers.of(table.guild_id)
+        return Moment(self.specs[table.game], table, chapter=shown, pictures=server.pictures), book
 
     async def live_table(self, channel_id: int) -> Table:
         table = await self.store.live_in_channel(channel_id)
@@ -255,12 +259,14 @@ class TableRuntime(Lobby):
     async def pause(self, interaction: discord.Interaction, paused: bool) -> None:
         """The host (a game-master, say) stops the clock and the moves, and starts them again."""
         table = await self.live_table(interaction.channel_id or 0)
+        gm = await self.servers.gm(interaction)
 
         def check(now: Table) -> None:
             if now.status != "active":
                 raise Refusal("Only a game in play can be paused.")
-            if not self.may_manage(interaction, now):
-                raise Refusal("Only the host or someone with Manage Channel can pause or resume the game.")
+            if not self.may_manage(interaction, now, gm):
+                raise Refusal("Only the host, a GM of this server or someone with Manage Channel can pause "
+                              "or resume the game.")
             if now.paused == paused:
                 raise Refusal("The game is already paused." if paused else "The game is not paused.")
 
@@ -270,26 +276,30 @@ class TableRuntime(Lobby):
 
     async def set_timer(self, interaction: discord.Interaction, seconds: int | None) -> None:
         table = await self.live_table(interaction.channel_id or 0)
+        gm = await self.servers.gm(interaction)
 
         def check(now: Table) -> None:
-            if interaction.user.id != now.host_id:
-                raise Refusal("Only the host can change the turn timer.")
+            if interaction.user.id != now.host_id and not gm:
+                raise Refusal("Only the host or a GM of this server can change the turn timer.")
 
         said = f"{seconds} seconds per decision" if seconds else "off"
         await self._resettle(interaction, table.id or 0, f"Turn timer: {said}.", check, timer_seconds=seconds)
 
     async def end(self, interaction: discord.Interaction, game_id: int) -> None:
+        gm = await self.servers.gm(interaction)
+
         def check(now: Table) -> None:
             if not now.live:
                 raise Refusal("This game has already ended.")
-            if not self.may_manage(interaction, now):
-                raise Refusal("Only the host or someone with Manage Channel can end the game.")
+            if not self.may_manage(interaction, now, gm):
+                raise Refusal(ENDERS)
 
         await self._resettle(interaction, game_id, None, check, status="cancelled")
 
-    def may_manage(self, interaction: discord.Interaction, table: Table) -> bool:
+    def may_manage(self, interaction: discord.Interaction, table: Table, gm: bool) -> bool:
+        """The host, a GM of the server, or someone who may manage the channel anyway."""
         perms = getattr(interaction, "permissions", None)
-        return interaction.user.id == table.host_id or bool(perms and perms.manage_channels)
+        return interaction.user.id == table.host_id or gm or bool(perms and perms.manage_channels)
 
     async def show_table(self, interaction: discord.Interaction) -> None:
         """/game status: the live table again, as the newest message."""

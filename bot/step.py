@@ -38,11 +38,13 @@ class Moment:
     it (who acts, their legal actions, views, stamps) each asked at most once."""
 
     def __init__(self, spec: GameSpec[Any, Any, Any], table: Table, state: BaseModel | None = None, *,
-                 chapter: str | None = None) -> None:
+                 chapter: str | None = None, pictures: bool = True) -> None:
         """``chapter``: where the game stands, when the caller knows it already (the book of a
         table shown up to date), which spares reading it off a public view of this state."""
         self.spec = spec
         self._chapter = chapter
+        #: the server draws its tables as pictures (its settings may turn them off)
+        self.pictures = pictures
         self.engine = spec.engine
         self.table = table
         if state is None and table.state is not None:
@@ -293,7 +295,7 @@ def _result(trail: _Trail, table: Table, state: BaseModel | None, now: float, *,
              "score": o.score}
             for o in engine.outcomes(state)
         ]
-    after = Moment(trail.spec, table, state)
+    after = Moment(trail.spec, table, state, pictures=before.pictures)
     if trail.seen is not None and trail.seen[0] is state:
         after.known(None, trail.seen[1])
     table.deadline = _deadline(after, now)

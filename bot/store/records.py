@@ -22,6 +22,14 @@ class ServerSettings(BaseModel):
     #: members of this role may do what a table's host may at any table of the server, and manage
     #: the server's saved rolls (people with Manage Server always may)
     gm_role_id: int | None = None
+    #: a new table's turn timer in seconds (0: none; None: the bot's DEFAULT_TIMER_SECONDS)
+    default_timer: int | None = None
+    #: the games that may be opened here, by key (None: all of them)
+    games: list[str] | None = None
+    #: the channels and categories where tables may open (None: anywhere)
+    channels: list[int] | None = None
+    #: tables and dice drawn as pictures (off: words only)
+    pictures: bool = True
 
 
 class RollAsked(BaseModel):

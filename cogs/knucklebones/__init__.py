@@ -13,11 +13,11 @@ import discord
 from discord import app_commands
 
 from bot.errors import guarded
-from bot.game_cog import GameCog
-from bot.games import GameSpec, Page, Part
+from bot.games import GameSpec, Page, Part, Tavern
 from bot.models import Table
 from bot.pictures import Picture
 from bot.render import clip, safe
+from bot.tavern import TavernCog
 from cogs.knucklebones.pictures import dice_picture
 from rules import knucklebones as kb
 from rules.base import Event
@@ -131,6 +131,8 @@ def dice_legend() -> str:
 
 class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.KnucklebonesOptions]):
     engine = kb.ENGINE
+    #: a game-master can run it in a campaign: a table without their seat, NPCs played by the bot
+    tavern = Tavern()
     command = "knucklebones"
     colour = discord.Colour.from_rgb(138, 94, 58)
     blurb = "Roll seven rune dice, bend them with their runes, fill a score sheet. 2–6 players, about 5 minutes a player."
@@ -216,7 +218,7 @@ class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.K
 SPEC = KnucklebonesSpec()
 
 
-class KnucklebonesCog(GameCog, group_name="knucklebones",
+class KnucklebonesCog(TavernCog, group_name="knucklebones",
                       group_description="Knucklebones: rune dice and a score sheet"):
     spec = SPEC
 
@@ -225,6 +227,7 @@ class KnucklebonesCog(GameCog, group_name="knucklebones",
         min_active="Fewest active dice a 6 may leave (default 5)",
         stack_doubles="Let a die be doubled more than once (default off)",
         solo="Allow a table of one player (default off)",
+        gm_mode="Run the table as game-master without taking a seat (default off)",
     )
     @app_commands.choices(min_active=[app_commands.Choice(name=str(n), value=n) for n in range(1, 6)])
     async def new(
@@ -233,10 +236,11 @@ class KnucklebonesCog(GameCog, group_name="knucklebones",
         min_active: int = 5,
         stack_doubles: bool = False,
         solo: bool = False,
+        gm_mode: bool = False,
     ) -> None:
         async def run() -> None:
             options = kb.KnucklebonesOptions(min_active=min_active, stack_doubles=stack_doubles, solo=solo)
-            await self.bot.runtime.open_lobby(interaction, SPEC, options)
+            await self.bot.runtime.open_lobby(interaction, SPEC, options, host_plays=not gm_mode)
 
         await guarded(interaction, run)
 

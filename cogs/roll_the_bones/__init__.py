@@ -18,10 +18,10 @@ import discord
 from discord import app_commands
 
 from bot.errors import guarded
-from bot.game_cog import GameCog
-from bot.games import GameSpec, Page, Part
+from bot.games import GameSpec, Page, Part, Tavern
 from bot.models import Table
 from bot.pictures import Picture
+from bot.tavern import TavernCog
 from cogs.roll_the_bones import pages
 from cogs.roll_the_bones.pictures import Kind, hand_picture, roll_picture
 from cogs.roll_the_bones.words import (
@@ -60,6 +60,8 @@ PRIVATE_HEADINGS = {"ante": "your ante", "bone": "your bone call", "pick": "your
 
 class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rtb.RollTheBonesOptions]):
     engine = rtb.ENGINE
+    #: a game-master can run it in a campaign: a table without their seat, NPCs played by the bot
+    tavern = Tavern()
     command = "roll-the-bones"
     colour = discord.Colour.from_rgb(200, 190, 160)
     blurb = ("Wager dice in sealed antes, roll one die each, the highest takes the pot; the last "
@@ -206,7 +208,7 @@ class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rt
 SPEC = RollTheBonesSpec()
 
 
-class RollTheBonesCog(GameCog, group_name="roll-the-bones",
+class RollTheBonesCog(TavernCog, group_name="roll-the-bones",
                       group_description="Roll the Bones: wager dice, roll one, take the pot"):
     spec = SPEC
 
@@ -215,6 +217,7 @@ class RollTheBonesCog(GameCog, group_name="roll-the-bones",
         dice_set="Each player's ten ordinary dice (default: mixed d4-d10)",
         side_pots="Layered side pots when an ante is short, or everyone matches it (default layered)",
         max_rounds="End after this many rounds; most dice wins (default 200)",
+        gm_mode="Run the table as game-master without taking a seat (default off)",
     )
     @app_commands.choices(
         dice_set=[app_commands.Choice(name="mixed: 2×d4 3×d6 3×d8 2×d10", value="mixed"),
@@ -228,12 +231,13 @@ class RollTheBonesCog(GameCog, group_name="roll-the-bones",
         dice_set: str = "mixed",
         side_pots: str = "layered",
         max_rounds: app_commands.Range[int, 1, 1000] = 200,
+        gm_mode: bool = False,
     ) -> None:
         async def run() -> None:
             options = rtb.RollTheBonesOptions.model_validate(
                 {"dice_set": dice_set, "side_pots": side_pots, "max_rounds": max_rounds}
             )
-            await self.bot.runtime.open_lobby(interaction, SPEC, options)
+            await self.bot.runtime.open_lobby(interaction, SPEC, options, host_plays=not gm_mode)
 
         await guarded(interaction, run)
 

@@ -149,11 +149,11 @@ class FakeDiscord(RestApi):
 
     # -- world building ------------------------------------------------------------------------------
     def add_user(self, name: str, *, dms_closed: bool = False, manager: bool = False,
-                 admin: bool = False, display: str | None = None) -> FakeUser:
+                 admin: bool = False, display: str | None = None, gm: bool = False) -> FakeUser:
         """A guild member. Add users before the bot connects (GUILD_CREATE lists them all);
         later additions reach the bot only as GUILD_MEMBER_ADD and only with the members intent."""
         user = FakeUser(id=self.snowflake(), name=name, dms_closed=dms_closed, manager=manager, admin=admin,
-                        display=display)
+                        display=display, gm=gm)
         self.users.append(user)
         for gid in self.guilds:
             session = self._session_for(gid)
@@ -537,6 +537,10 @@ class FakeDiscord(RestApi):
                 resolved.setdefault("channels", {})[str(ch.id)] = {**ch.to_dict(),
                                                                    "permissions": str(self.permissions_of(self.bot_user))}
                 value = str(ch.id)
+            elif kind == 8:
+                role = next(r for r in self._roles() if r["id"] == str(value))
+                resolved.setdefault("roles", {})[role["id"]] = role
+                value = role["id"]
             elif kind == 4:
                 value = int(value)
             elif kind == 10:

@@ -100,6 +100,8 @@ class FakeUser:
     dms_closed: bool = False
     manager: bool = False
     admin: bool = False
+    #: holds the guild's "Game Masters" role (no permissions of its own)
+    gm: bool = False
     joined_at: str = field(default_factory=now_iso)
 
     @property

@@ -39,6 +39,8 @@ class World:
         self.bot_user = FakeUser(id=self.application_id, name=bot_name, bot=True)
         self.owner = FakeUser(id=self.snowflake(), name="owner")
         self.manager_role_id: int = self.snowflake()
+        #: a role with no permissions of its own, for a server to name as its game-masters
+        self.gm_role_id: int = self.snowflake()
         self.bot_role_id: int = self.snowflake()
         self.users: list[FakeUser] = []
         self.channels: dict[int, FakeChannel] = {}
@@ -156,6 +158,7 @@ class World:
         return [
             role(guild_id or self.guild_id, "@everyone", BASIC_PERMISSIONS, 0),
             role(self.manager_role_id, "Game Managers", MANAGE_CHANNELS, 1),
+            role(self.gm_role_id, "Game Masters", 0, 3),
             role(self.bot_role_id, self.bot_user.name, self.app_permissions, 2, managed=True,
                  tags={"bot_id": str(self.bot_user.id)}),
         ]
@@ -163,7 +166,7 @@ class World:
     def _role_ids(self, user: FakeUser) -> list[str]:
         if user.bot:
             return [str(self.bot_role_id)]
-        return [str(self.manager_role_id)] if user.manager else []
+        return ([str(self.manager_role_id)] if user.manager else []) + ([str(self.gm_role_id)] if user.gm else [])
 
     def permissions_of(self, user: FakeUser) -> int:
         """What `member.permissions` says in an interaction (no channel overwrites in the fake)."""
