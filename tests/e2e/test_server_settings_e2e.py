@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.e2e import play
-from tests.e2e.channel import actor, button, clean, is_layout, lobby_seats, settle, said, top
+from tests.e2e.channel import button, clean, is_layout, lobby_seats, settle, said, top
 from tests.fakediscord import FLAG_EPHEMERAL, running_bot, running_fake
 
 CHANNEL = "tavern"
