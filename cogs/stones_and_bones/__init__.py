@@ -257,6 +257,10 @@ class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction
     def action_label(self, view: sb.StonesAndBonesView, action: sb.StonesAndBonesAction) -> str:
         return sb.action_label(view, action)
 
+    def action_group(self, view: sb.StonesAndBonesView, action: sb.StonesAndBonesAction) -> str | None:
+        """A parley's gifts are one menu ("Give…": whom, how much), each the presser's own."""
+        return "Give… (from your own purse)" if action.kind == "give" else None
+
     def action_style(self, view: sb.StonesAndBonesView, action: sb.StonesAndBonesAction) -> discord.ButtonStyle:
         """Green for going on as the rules expect, blurple for a bold move, grey for passing.
         Nothing here destroys anything, so nothing is red: Flying the Black, crying Mutiny and
