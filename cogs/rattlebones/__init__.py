@@ -60,16 +60,23 @@ def pawn(seat: int) -> str:
     return PAWN_WORDS[seat]
 
 
-def holdings(p: rb.PlayerView) -> str:
-    return f"{p.gold} gold · {plural(p.stars, 'star')} · {plural(p.stock, 'stock ticket')}"
+def holdings(p: rb.PlayerView, *, all_of: bool = True) -> str:
+    """Gold, stars and stock tickets; without ``all_of``, only what the player has some of."""
+    held = [(p.gold, f"{p.gold} gold"), (p.stars, plural(p.stars, "star")),
+            (p.stock, plural(p.stock, "stock ticket"))]
+    return " · ".join(said for n, said in held if n or all_of)
+
+
+def standing(p: rb.PlayerView) -> str:
+    """A player in one short line, with the colour and shape of their pawns."""
+    held = holdings(p, all_of=False)
+    return f"**{who(p.seat)}** ({pawn(p.seat)}): {plural(p.score, 'point')}" + (f" · {held}" if held else "")
 
 
 def standings_block(view: rb.RattlebonesView) -> str:
-    """Where the race stands: Rattlebones, then each player with their pawn's colour and shape."""
+    """Where the race stands: Rattlebones, then each player."""
     lines = [f"Rattlebones is on **{view.rattlebones}**: the game ends when a score reaches him."]
-    lines += [f"**{who(p.seat)}** ({pawn(p.seat)}): {plural(p.score, 'point')} · {holdings(p)}"
-              for p in view.players]
-    return "\n".join(lines)
+    return "\n".join(lines + [standing(p) for p in view.players])
 
 
 def dice_lines(faces: list[list[str]], only: int | None = None) -> str:
@@ -97,29 +104,32 @@ def thrown_words(view: rb.RattlebonesView) -> str:
 
 
 def monkeys_words(view: rb.RattlebonesView, seat: int) -> str:
-    spaces = view.spaces
-    where = [f"monkey {m + 1} on {spaces[at].name} ({at})" for m, at in enumerate(view.players[seat].monkeys)]
-    return f"{who(seat)}'s monkeys ({pawn(seat)}s): " + ", ".join(where) + "."
+    """Where a player's monkeys stand: "on Gold (2) and two on Start / Store (0)"."""
+    monkeys = view.players[seat].monkeys
+    where = []
+    for at in dict.fromkeys(monkeys):
+        count = monkeys.count(at)
+        where.append(f"{('', 'two ', 'all three ')[count - 1]}on {view.spaces[at].name} ({at})")
+    said = where[0] if len(where) == 1 else ", ".join(where[:-1]) + " and " + where[-1]
+    return f"{who(seat)}'s monkeys ({pawn(seat)}s): {said}."
 
 
 def side_block(view: rb.RattlebonesView, decision: rb.DecisionView) -> str:
-    """A landing: the space, the side on offer, and the die it would go on, side by side."""
+    """A landing (the prompt names the space): the side on offer, and the die it would go on."""
     die = decision.die or 0
     faces = view.players[decision.seat].dice[die]
-    space = view.spaces[decision.space or 0]
-    landed = f"Landed on **{space.name}** (space {space.index}) with die {die + 1}."
     if decision.phase == "aim":
         slot = decision.slot or 0
         near = ", ".join(str(s + 1) for s in adjacent(slot))
         offer = (f"The new **Arrow** goes on side {slot + 1} of die {die + 1}; it points at one of the "
                  f"sides next to it ({near}) and does what that side does.")
     elif decision.side == "points:1":
-        offer = (f"On offer: a new **1 point** side, in place of any side of die {die + 1} but side 1, "
-                 "or +1 on one of its points sides.")
+        offer = (f"On offer: a new **1 point** side for die {die + 1}, on any side but side 1, or +1 on "
+                 "one of its points sides.")
     else:
         side = "Arrow" if decision.side == "arrow" else rb.face_name(decision.side)
-        offer = f"On offer: a new **{side}** side, in place of any side of die {die + 1} but side 1."
-    return f"{landed} {offer}\nDie {die + 1}, sides 1 to 6: {rb.die_words(faces)}."
+        offer = f"On offer: a new **{side}** side for die {die + 1}, on any side but side 1."
+    return f"{offer}\nDie {die + 1}, sides 1 to 6: {rb.die_words(faces)}."
 
 
 def asked_block(view: rb.RattlebonesView) -> str:
@@ -230,7 +240,7 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
                         self.dice_picture(table, view, index, f"dice-{index + 1}.png"))
 
         standing = "\n".join(f"**{who(p.seat)}** ({pawn(p.seat)}): {plural(p.score, 'point')}, "
-                             f"{p.to_go} to go; monkeys on {', '.join(str(m) for m in p.monkeys)}"
+                             f"{p.to_go} from Rattlebones; monkeys on {', '.join(str(m) for m in p.monkeys)}"
                              for p in view.players)
         board = Page("The board", [Part(seat_names(table, f"Rattlebones is on **{view.rattlebones}** (started "
                                                           f"on {view.rattlebones_start}).\n{standing}"))],

@@ -309,7 +309,8 @@ TITLE = 44
 
 def dice_facts(view: RattlebonesView, seat: int, name: str | None = None) -> DiceFacts:
     """The seat's dice; when it is that seat's turn, the sides thrown this turn are ringed and,
-    while a side of a die is being chosen, that die is in focus with the side on offer below."""
+    while a side of a die is being chosen, that die is in focus with the side on offer below it
+    (a new arrow, whose direction is being chosen, where it goes)."""
     dice = tuple(tuple(d) for d in view.players[seat].dice)
     focus: int | None = None
     ringed: tuple[tuple[int, int], ...] = ()
@@ -330,17 +331,14 @@ def dice_size(offer: bool = False) -> tuple[int, int]:
     return WIDTH, MARGIN * 2 + TITLE + HEADER + 3 * FACE + 2 * ROW_GAP + (ROW_GAP + FACE if offer else 0)
 
 
-def offer_caption(offer: str, slot: int | None) -> str:
-    if slot is not None:
-        return f"NEW ARROW, ON SIDE {slot + 1}:"
-    if offer == "points:1":
-        return "NEW SIDE (OR +1 ON POINTS):"
-    return "NEW SIDE ON OFFER:"
+def offer_caption(offer: str) -> str:
+    return "NEW SIDE (OR +1 ON POINTS):" if offer == "points:1" else "NEW SIDE ON OFFER:"
 
 
 def draw_dice(facts: DiceFacts) -> bytes:
     seat, name, dice, focus, ringed, offer, slot = facts
-    width, height = dice_size(offer is not None)
+    below = offer is not None and slot is None  # a new arrow is drawn where it goes instead
+    width, height = dice_size(below)
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     row_w = DIE_LABEL + 6 * FACE + 5 * GAP * 2
@@ -360,11 +358,12 @@ def draw_dice(facts: DiceFacts) -> bytes:
         _marker(draw, seat, x0 + DIE_LABEL / 2 - 4, y + FACE / 2, 26, str(d + 1))
         for side, face in enumerate(faces):
             x = x0 + DIE_LABEL + side * (FACE + GAP * 2)
-            draw_face(draw, face, side, x, y, FACE, ring=(d, side) in ringed or (d == focus and side == slot))
-    if offer is not None:
+            new = offer is not None and d == focus and side == slot
+            draw_face(draw, offer if new and offer else face, side, x, y, FACE, ring=new or (d, side) in ringed)
+    if below and offer is not None:
         y = top + HEADER + 3 * (FACE + ROW_GAP)
         x = x0 + row_w - FACE
-        draw.text((x - 18, y + FACE / 2), offer_caption(offer, slot), font=font(LABEL), fill=HIGHLIGHT, anchor="rm")
+        draw.text((x - 18, y + FACE / 2), offer_caption(offer), font=font(LABEL), fill=HIGHLIGHT, anchor="rm")
         draw_face(draw, offer, 0, x, y, FACE, ring=True)
     return png(image)
 
