@@ -169,6 +169,10 @@ def test_details_open_on_the_dice_that_matter_now() -> None:
     assert titles[0] == f"{NAMES[state.current]}'s dice" and titles[1] == "The board" and titles[-1] == "The supply"
     mine = SPEC.details_pages(table, view, (state.current + 1) % 3)
     assert mine[0].title == "Your dice" and len(mine) == len(titles)
+    # a page's title is the heading of its page: a name that would be a link there is shown as typed
+    table.seats[state.current].name = "[click](http://evil.example/x)"
+    first = SPEC.details_pages(table, view, None)[0].title
+    assert not re.search(r"(?<!\\)\[[^\]]*\]\(", first) and "://evil" not in first and first.endswith("'s dice")
 
 
 def test_rules_fit_a_screen_a_page_with_the_games_words() -> None:

@@ -9,6 +9,7 @@ offer drawn below it), the board while monkeys move and at the end.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -20,7 +21,7 @@ from bot.game_cog import GameCog
 from bot.games import GameSpec, Page, Part, split_screens
 from bot.models import Table
 from bot.pictures import Picture
-from bot.render import clip, seat_names
+from bot.render import clip, safe, seat_names
 from cogs.rattlebones.pictures import PAWN_WORDS, board_facts, dice_facts, draw_board, draw_dice
 from rules import rattlebones as rb
 from rules.base import Event
@@ -58,6 +59,17 @@ def who(seat: int) -> str:
 def pawn(seat: int) -> str:
     """The colour and shape of a player's pawns on the board and their dice."""
     return PAWN_WORDS[seat]
+
+
+#: characters that could make a name a link, a mention or a heading where a title is markdown
+MARKUP = re.compile(r"[\[\]()<>@#*|~`:/\\]")
+
+
+def title_name(name: str) -> str:
+    """A name for a page title, which is plain text in the page menu and markdown in the page's
+    heading: as typed, unless it could form a link, a mention or formatting there."""
+    name = clip(name, 60)
+    return safe(name) if MARKUP.search(name) else name
 
 
 def holdings(p: rb.PlayerView, *, all_of: bool = True) -> str:
@@ -160,10 +172,9 @@ def asked_block(view: rb.RattlebonesView) -> str:
 
 def ending_block(view: rb.RattlebonesView) -> str:
     """How the game ended, and the tie-break when it decided (the host names the winner)."""
-    how = (f"A score reached Rattlebones (on {view.rattlebones}), which ends the game."
-           if view.end_reason == "rattlebones"
-           else f"The game reached its {view.max_turns}-turn limit.")
-    lines = [f"### Game over\n{how}"]
+    how = (f"a score met or passed Rattlebones (on {view.rattlebones})." if view.end_reason == "rattlebones"
+           else f"the game reached its {view.max_turns}-turn limit.")
+    lines = [f"**Game over**: {how}"]
     best = max(p.score for p in view.players)
     tied = [p for p in view.players if p.score == best]
     if len(tied) > 1:
@@ -183,11 +194,12 @@ def board_words(view: rb.RattlebonesView) -> str:
 
 
 def supply_words(view: rb.RattlebonesView) -> str:
-    sides = ", ".join(f"{rb.face_name(k) if k.startswith('points') else rb.DATA.sides[k].name} {n}"
-                      for k, n in sorted(view.supply.items()))
-    return (f"**Gold** {view.gold_supply} · **stars** {view.star_supply} · **stock tickets** "
-            f"{view.stock_supply}\n**Sides left**: {sides}\n**The train** is on {view.train}; the "
-            f"track is worth {', '.join(str(v) for v in view.train_values)}.")
+    sides = " · ".join(f"{rb.face_name(k) if k.startswith('points') else rb.DATA.sides[k].name}: {n}"
+                       for k, n in sorted(view.supply.items()))
+    return (f"**In the supply**: {view.gold_supply} gold · {plural(view.star_supply, 'star')} · "
+            f"{plural(view.stock_supply, 'stock ticket')}\n**Sides left**, by kind: {sides}\n"
+            f"**The train** stands on {view.train}, worth {view.train_values[view.train]}; the track is worth "
+            f"{', '.join(str(v) for v in view.train_values)}.")
 
 
 class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.RattlebonesOptions]):
@@ -235,12 +247,13 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
             p = view.players[index]
             text = (f"**{who(index)}** ({pawn(index)}): {plural(p.score, 'point')} · {holdings(p)}\n"
                     f"Sides 1 to 6 of each die; side 1 is always Rattlebones.\n{dice_lines(p.dice)}")
-            title = "Your dice" if index == seat else f"{clip(table.seats[index].name, 60)}'s dice"
+            title = "Your dice" if index == seat else f"{title_name(table.seats[index].name)}'s dice"
             return Page(title, [Part(seat_names(table, text))],
                         self.dice_picture(table, view, index, f"dice-{index + 1}.png"))
 
         standing = "\n".join(f"**{who(p.seat)}** ({pawn(p.seat)}): {plural(p.score, 'point')}, "
-                             f"{p.to_go} from Rattlebones; monkeys on {', '.join(str(m) for m in p.monkeys)}"
+                             + (f"{p.to_go} from Rattlebones" if p.to_go else "met Rattlebones")
+                             + f"; monkeys on {', '.join(str(m) for m in p.monkeys)}"
                              for p in view.players)
         board = Page("The board", [Part(seat_names(table, f"Rattlebones is on **{view.rattlebones}** (started "
                                                           f"on {view.rattlebones_start}).\n{standing}"))],
