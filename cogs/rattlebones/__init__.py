@@ -295,6 +295,9 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
         news = _news(events)
         return " · ".join(said_by(e) for e in news) if news else None
 
+    def score_text(self, score: int) -> str:
+        return plural(score, "point")
+
     def action_label(self, view: rb.RattlebonesView, action: rb.RattlebonesAction) -> str:
         return rb.action_label(view, action)
 
