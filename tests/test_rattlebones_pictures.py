@@ -30,7 +30,7 @@ from rules.rattlebones import ENGINE, RattlebonesOptions, RattlebonesState, Ratt
 GOLDEN = Path(__file__).resolve().parent / "golden"
 #: sha256 of the decoded RGBA pixels of the golden pictures below
 BOARD_SHA = "c0ddd094c99886dfdf9bca3edbd230e26bad7078a289b3d24d78e2e60e89c6ec"
-DICE_SHA = "9ea13dfeae964e05c13a03924b0222cb024013dc505c2618de241ebf51eaf1a3"
+DICE_SHA = "defc062459fdd70b40d02d1336058862f3d85517058c6f0e65a632978a4dacb4"
 
 
 def pixels_sha(png: bytes) -> str:
@@ -83,7 +83,8 @@ def test_dice_picture_is_a_fixed_size_for_every_seat() -> None:
         view = ENGINE.view(ENGINE.new_game(seats, RattlebonesOptions(), seed=1), None)
         for seat in range(seats):
             image = decode(dice_png(view, seat))
-            assert image.size == dice_size() == (800, 408)
+            assert image.size == dice_size() == (800, 452)
+    assert dice_size(offer=True) == (800, 574)  # a row more: the side on offer
 
 
 def test_a_custom_board_lays_its_loop_out_round_the_edge() -> None:
@@ -118,10 +119,13 @@ def test_the_die_being_changed_is_in_focus() -> None:
     state, _ = ENGINE.apply(state, 1, next(a for a in ENGINE.legal_actions(state, 1) if a.monkey == 0))
     assert state.phase == "replace"
     view = ENGINE.view(state, None)
-    seat, _, focus, ringed = dice_facts(view, 1)
-    assert (seat, focus, ringed) == (1, 0, ((0, 1),))
-    assert dice_facts(view, 0)[2:] == (None, ())  # not their turn: nothing in focus
+    seat, name, _, focus, ringed, offer, slot = dice_facts(view, 1, "Bob")
+    assert (seat, name, focus, ringed, offer, slot) == (1, "Bob", 0, ((0, 1),), "gold", None)
+    assert dice_facts(view, 0)[3:] == (None, (), None, None)  # not their turn: nothing in focus
+    assert dice_facts(view, 0)[1] == "Seat 1"  # named as the engine names seats, without a name
     assert dice_png(view, 1) != dice_png(ENGINE.view(golden_state(), None), 1)
+    image = decode(dice_png(view, 1))
+    assert image.size == dice_size(offer=True)  # the Gold side on offer is drawn under the dice
 
 
 def _golden(name: str, png: bytes, expected: str) -> None:

@@ -1,35 +1,47 @@
-"""What the Rattlebones table shows: the board as its picture (the dice while a side is being
-chosen), where everyone stands in words, and all of it phone-sized for up to four players."""
+"""What the Rattlebones table shows: what the acting player decides about (their dice, or the
+board) as its picture and in words, where everyone stands and which pawns are theirs, and all
+of it phone-sized for up to four players, as the layout messages the host builds."""
 
 from __future__ import annotations
 
 import io
+import re
 import statistics
 from collections.abc import Iterator
 
 import pytest
 from PIL import Image
 
+from bot import present
+from bot.components import ActionSelect
 from bot.errors import Refusal
-from bot.models import Table
-from cogs.rattlebones import SPEC, faces_line, parse_options
-from cogs.rattlebones.pictures import board_facts, board_size, dice_size
+from bot.models import Book, Table
+from bot.step import Moment
+from cogs.rattlebones import SPEC, parse_options
+from cogs.rattlebones.pictures import PAWN_WORDS, board_facts, board_size, dice_size
 from rules.base import Event
-from rules.rattlebones import ENGINE, RattlebonesOptions, RattlebonesState
+from rules.rattlebones import ENGINE, RattlebonesOptions, RattlebonesState, die_words
 from tests import kit
 
 NAMES = ["Annabelle Longname", "Bartholomew", "Cyrus the Great", "Dee"]
+#: words a new player would have to learn: the abbreviations the table once used
+ABBREVIATIONS = re.compile(r"\bRB\b|\bpts?\b|\bSeat \d")
 
 
 def table_for(state: RattlebonesState, seats: int) -> Table:
-    return kit.table_for(state, NAMES[:seats], game=ENGINE.key)
+    return kit.table_for(state, NAMES[:seats], game=ENGINE.key, status="finished" if ENGINE.is_over(state) else "active",
+                         id=9)
+
+
+def shown(state: RattlebonesState, seats: int) -> present.Shown:
+    """The table as the host posts it: a layout message."""
+    return present.table_message(Moment(SPEC, table_for(state, seats), state), Book())
 
 
 def live_size(state: RattlebonesState, seats: int) -> int:
-    """Content line (a mention and the prompt) plus the embed, as the host posts them."""
-    table, view = table_for(state, seats), ENGINE.view(state, None)
-    prompt = "" if view.over else f"<@123456789012345678>: {SPEC.prompt(table, view, ENGINE.to_act(state)[0])}"
-    return len(SPEC.table_embed(table, view)) + len(prompt)
+    """Every word of the table as the host posts it: the line that asks (a mention and the
+    prompt), the game's blocks, the footer."""
+    return len(kit.words(shown(state, seats)))
 
 
 def play(seats: int, board: str, seed: int) -> Iterator[RattlebonesState]:
@@ -47,7 +59,10 @@ def test_whole_games_fit_a_phone(seats: int, board: str) -> None:
     sizes = []
     for seed in (1, 2):
         for state in play(seats, board, seed):
-            sizes.append(live_size(state, seats))
+            message = shown(state, seats)
+            sizes.append(len(kit.words(message)))
+            assert not ABBREVIATIONS.search(kit.words(message)), kit.words(message)
+            assert len(kit.controls(message)) <= 8
             if not ENGINE.is_over(state):
                 view = ENGINE.view(state, None)
                 for action in ENGINE.legal_actions(state, ENGINE.to_act(state)[0]):
@@ -58,13 +73,23 @@ def test_whole_games_fit_a_phone(seats: int, board: str) -> None:
 def test_the_table_says_where_everyone_stands_and_what_to_decide() -> None:
     state = ENGINE.new_game(3, RattlebonesOptions(), seed=4)
     table, view = table_for(state, 3), ENGINE.view(state, None)
-    text = SPEC.table_embed(table, view).description or ""
+    message = shown(state, 3)
+    text = kit.words(message)
     start = view.rattlebones
     assert f"Rattlebones is on **{start}**" in text
-    for n in NAMES[:3]:
-        assert f"**{n}** 0 pts, {start} to go · 0 gold · 0 stars · 0 stock" in text
+    for seat, n in enumerate(NAMES[:3]):  # each name with the colour and shape of their pawns
+        assert f"**{n}** ({PAWN_WORDS[seat]}): 0 points\n" in text + "\n"  # nothing held yet, so nothing said
     assert "Seat " not in text  # names, never seat numbers
     assert SPEC.prompt(table, view, state.current).startswith("Choose a die to throw")
+    assert kit.top(message) == f"<@{state.current + 1}>: Choose a die to throw."
+    # the dice you may throw, in words and as the table's picture, beside the buttons that throw them
+    me = NAMES[state.current]
+    assert f"**{me}'s dice** ({PAWN_WORDS[state.current]}), sides 1 to 6:" in text
+    for d in range(3):
+        assert f"Die {d + 1}: Rattlebones, 2 pips, 3 pips, 4 pips, 5 pips, 6 pips" in text
+    assert message.picture is not None and message.picture.filename == "dice.png"
+    assert f"{me}'s dice" in message.picture.description
+    assert kit.labels(message) == ["Throw die 1", "Throw die 2", "Throw die 3", "Details"]
 
 
 def test_a_side_decision_shows_that_die_and_the_dice_picture() -> None:
@@ -75,13 +100,17 @@ def test_a_side_decision_shows_that_die_and_the_dice_picture() -> None:
         raise AssertionError("nobody landed where a side could change")
     table, view = table_for(state, 3), ENGINE.view(state, None)
     decision = view.decision
-    assert decision is not None and decision.die is not None
-    text = SPEC.table_embed(table, view).description or ""
-    assert f"Die {decision.die + 1} is RB " in text and "on offer:" in text
+    assert decision is not None and decision.die is not None and decision.side is not None
+    text = kit.words(shown(state, 3))
+    faces = view.players[decision.seat].dice[decision.die]
+    space = view.spaces[decision.space or 0]
+    assert kit.top(shown(state, 3)).endswith(f"Landed on {space.name}: choose a side of die {decision.die + 1} "
+                                             "to change, or keep it.")
+    assert f"Die {decision.die + 1}, sides 1 to 6: {die_words(faces)}." in text and "On offer:" in text
     picture = SPEC.picture(table, view)
     assert picture is not None and picture.filename == "dice.png"
     image = Image.open(io.BytesIO(picture.draw()))
-    assert image.format == "PNG" and image.size == dice_size()
+    assert image.format == "PNG" and image.size == dice_size(offer=True)  # the side on offer under the dice
     assert f"{NAMES[decision.seat]}'s dice" in picture.description
 
 
@@ -97,7 +126,7 @@ def test_the_board_picture_is_a_png_of_fixed_size_keyed_by_the_board(board: str)
         assert picture is not None
         if picture.filename == "dice.png":
             continue
-        facts = board_facts(view)
+        facts = board_facts(view, tuple(NAMES[:2]))
         if last_facts is not None:
             assert (picture.key != last_key) == (facts != last_facts)  # changes exactly with the board
         last_facts, last_key = facts, picture.key
@@ -109,26 +138,63 @@ def test_the_board_picture_is_a_png_of_fixed_size_keyed_by_the_board(board: str)
     assert len(seen) == 4
 
 
-def test_the_end_names_the_winner_and_details_every_players_dice() -> None:
+def test_the_end_leaves_the_winner_to_the_host_and_details_every_players_dice() -> None:
     *_, state = play(4, "compact8", 6)
     table, view = table_for(state, 4), ENGINE.view(state, None)
-    embed = SPEC.table_embed(table, view)
-    assert "game over" in (embed.title or "")
-    details = SPEC.details(table, view, None)
-    fields = {f.name: f.value for e in details for f in e.fields}
+    message = shown(state, 4)
+    parts = "\n".join(p.text for p in SPEC.table_parts(table, view))
+    assert "Game over" in parts and "wins" not in parts  # the host's top line names the winner
+    assert kit.words(message).count(" wins") == 1 and "Final standings" in kit.words(message)
+    assert SPEC.score_text(1) == "1 point" and SPEC.score_text(2) == "2 points"
+    pages = SPEC.details_pages(table, view, None)
+    assert pages[0].title == "The board" and pages[0].picture is not None  # the end: the board first
+    dice = {p.title: p for p in pages if p.title.endswith("'s dice")}
+    assert sorted(dice) == sorted(f"{n}'s dice" for n in NAMES)
     for seat, n in enumerate(NAMES):
-        dice = fields[n] or ""
-        assert dice.splitlines()[0].startswith("Die 1: RB ") and len(dice.splitlines()) == 3
-        for d, line in enumerate(dice.splitlines()):
-            words = line.split()
-            assert words[:3] == ["Die", f"{d + 1}:", "RB"] and len(words) == 8  # one word a side
-            assert words[3:].count("9") == 0 or "nine_pip" not in view.players[seat].dice[d]
-    assert "Seat " not in (fields["Standings"] or "")
-    assert sum(len(e) for e in details) < 6000
+        page = dice[f"{n}'s dice"]
+        text = page.parts[0].text
+        lines = [line for line in text.splitlines() if line.startswith("Die ")]
+        assert len(lines) == 3
+        for d, line in enumerate(lines):
+            assert line.startswith(f"Die {d + 1}: Rattlebones, ") and len(line.split(", ")) == 6  # one a side
+        assert "Seat " not in text and f"({PAWN_WORDS[seat]})" in text
+        assert page.picture is not None and page.picture.filename == f"dice-{seat + 1}.png"
+    for page in pages:  # one phone screen each
+        assert sum(len(p.text) for p in page.parts) <= 900, page.title
+
+
+def test_details_open_on_the_dice_that_matter_now() -> None:
+    state = next(s for s in play(3, "standard14", 2) if s.phase == "monkey")
+    table, view = table_for(state, 3), ENGINE.view(state, None)
+    titles = [p.title for p in SPEC.details_pages(table, view, None)]
+    assert titles[0] == f"{NAMES[state.current]}'s dice" and titles[1] == "The board" and titles[-1] == "The supply"
+    mine = SPEC.details_pages(table, view, (state.current + 1) % 3)
+    assert mine[0].title == "Your dice" and len(mine) == len(titles)
+    # a page's title is the heading of its page: a name that would be a link there is shown as typed
+    table.seats[state.current].name = "[click](http://evil.example/x)"
+    first = SPEC.details_pages(table, view, None)[0].title
+    assert not re.search(r"(?<!\\)\[[^\]]*\]\(", first) and "://evil" not in first and first.endswith("'s dice")
+
+
+def test_rules_fit_a_screen_a_page_with_the_games_words() -> None:
+    options = RattlebonesOptions(board="compact8", store="batches")
+    pages = SPEC.rules_pages(options)
+    assert pages[0].title == "How to play"
+    first = pages[0].parts[0].text
+    assert "Throw one of your dice" in first and "Details" in first
+    text = "\n".join(p.text for page in pages for p in page.parts)
+    assert "8 spaces" in text and "batches" in text  # the options in force
+    words = [p for p in pages if p.title.startswith("Words")]
+    assert words and all(w in "\n".join(p.parts[0].text for p in words)
+                         for w in ("**Monkey**", "**Rattlebones**", "**Pips**", "**1234**", "**x2**", "**Thief**"))
+    for page in pages:
+        assert sum(len(p.text) for p in page.parts) <= 900, page.title
+    assert not ABBREVIATIONS.search(text)
 
 
 def test_sides_read_as_words() -> None:
-    assert faces_line(["rb", "pip:2", "nine_pip", "points:3", "arrow:2", "x2"]) == "RB 2 9-Pip 3pt Arrow→3 x2"
+    assert die_words(["rb", "pip:2", "nine_pip", "points:3", "arrow:2", "x2"]) == \
+        "Rattlebones, 2 pips, 9-Pip, 3 points, Arrow to side 3, x2"
 
 
 def test_options_from_the_slash_command() -> None:
@@ -146,17 +212,24 @@ def test_options_from_the_slash_command() -> None:
 
 def test_story_and_headline() -> None:
     table = table_for(ENGINE.new_game(2, RattlebonesOptions(), seed=1), 2)
-    events = [Event(kind="throw", seat=0, text="Seat 1 throws 4"),
+    events = [Event(kind="throw", seat=0, seats=(0,), text="Seat 1 throws die 1: 4 pips",
+                    data={"throws": [{"die": 0, "slot": 3, "face": "pip:4", "acts_as": "pip:4"}]}),
               Event(kind="score", seat=0, seats=(0,), data={"points": 3, "total": 3, "source": "points"},
                     text="Seat 1 scores 3 (points side): 3 points")]
-    assert SPEC.story(table, kit.public(SPEC, table), events) == "Seat 1 scores 3 (points side): 3 points"
+    assert SPEC.story(table, kit.public(SPEC, table), events) == "Seat 1 scores 3 points from a points side, 3 in all"
     assert SPEC.headline(table, kit.public(SPEC, table), events) is None
     thief = [Event(kind="thief", seat=0, seats=(0, 1), data={"victim": 1, "take": "gold"},
                    text="Seat 1 steals 1 gold from Seat 2")]
     assert SPEC.headline(table, kit.public(SPEC, table), thief) == "Seat 1 steals 1 gold from Seat 2"
+    # the history line above does not repeat the headline of the table below; it is never empty
+    story = SPEC.story(table, kit.public(SPEC, table), events[:1] + thief)
+    assert story == "Seat 1 throws die 1: 4 pips"
+    place = [Event(kind="score", seat=1, seats=(1,), data={"points": 1, "total": 12, "source": "place", "place": 1},
+                   text="")]
+    assert SPEC.story(table, kit.public(SPEC, table), place) == "Seat 2 scores 1 point for 1st place (the 1234 side), 12 in all"
 
 
-def test_a_stock_payout_and_the_end_make_headlines() -> None:
+def test_a_stock_payout_makes_headlines_and_the_end_is_the_hosts() -> None:
     table = table_for(ENGINE.new_game(2, RattlebonesOptions(), seed=1), 2)
     payout = [Event(kind="stock", seat=0, seats=(0,), data={"took": True, "left": 0},
                     text="Seat 1 takes a stock ticket (0 left)"),
@@ -173,20 +246,15 @@ def test_a_stock_payout_and_the_end_make_headlines() -> None:
     assert SPEC.headline(table, kit.public(SPEC, table), taken) is None  # a ticket alone concerns only its taker
     over = [Event(kind="over", seats=(1,), data={"reason": "rattlebones", "at": 41},
                   text="A mouse meets Rattlebones on 41: the game is over. Seat 2 wins.")]
-    assert SPEC.headline(table, kit.public(SPEC, table), over) == over[0].text
+    # the host's line over the final table names the winner: neither the headline nor history does
+    assert SPEC.headline(table, kit.public(SPEC, table), over) is None
+    assert "wins" not in (SPEC.story(table, kit.public(SPEC, table), over) or "")
 
 
 def test_more_choices_than_a_menu_holds_go_on_in_further_menus() -> None:
     """A Store visit with 40 stars offers 41 choices (sell 0 to 40): Discord's menu holds 25, so
     the rest go in a second menu, each option keeping its index among all the choices, and each
     menu an id of its own that still routes to the seat's decision."""
-    import re
-
-    from bot import present
-    from bot.components import ActionSelect
-    from bot.models import Book
-    from bot.step import Moment
-
     state = next(s for seed in range(1, 40) for s in play(3, "standard14", seed)
                  if not ENGINE.is_over(s) and any(a.kind == "sell" for a in ENGINE.legal_actions(s, ENGINE.to_act(s)[0])))
     seat = ENGINE.to_act(state)[0]
@@ -195,8 +263,8 @@ def test_more_choices_than_a_menu_holds_go_on_in_further_menus() -> None:
     assert len(actions) == 41
     table = table_for(state, 3)
     table.status = "active"
-    shown = present.table_message(Moment(SPEC, table, state), Book())
-    menus = [c.item for c in shown.view.children if isinstance(c, ActionSelect)]
+    message = present.table_message(Moment(SPEC, table, state), Book())
+    menus = [c.item for c in kit.controls(message, ActionSelect)]
     assert len(menus) == 2 and len({m.custom_id for m in menus}) == 2
     assert len(menus[0].options) == 25 and len(menus[1].options) == 16
     values = [int(o.value) for m in menus for o in m.options]

@@ -1,14 +1,14 @@
-"""Rattlebones at a Discord table: the board as the table's picture, the acting player's dice
-when a side is about to change, and where everyone stands in words.
+"""Rattlebones at a Discord table: what the acting player decides about, as the table's picture
+and in words, where everyone stands, and Details and the rules a phone screen at a time.
 
 The engine (rules/rattlebones/) decides everything; this module only shows it and offers its
-options as slash-command options. The host attaches one picture per table: the board, except
-while a side of a die is being chosen, when the acting player's three dice are what matters.
+options as slash-command options. The table's one picture is what the decision is about: the
+acting player's three dice while they choose what to throw or how to change a die (the side on
+offer drawn below it), the board while monkeys move and at the end.
 """
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -17,79 +17,27 @@ from pydantic import ValidationError
 
 from bot.errors import Refusal, guarded
 from bot.game_cog import GameCog
-from bot.games import GameSpec
+from bot.games import GameSpec, Page, Part, split_screens
 from bot.models import Table
 from bot.pictures import Picture
-from bot.render import FIELD_VALUE, clip, safe, seat_names
+from bot.render import clip, seat_names
 from cogs.rattlebones.pictures import board_facts, dice_facts, draw_board, draw_dice
+from cogs.rattlebones.words import (
+    SIDE_PHASES, asked_block, board_words, dice_lines, ending_block, holdings, pawn, plural, said_by,
+    standings_block, supply_words, title_name, who,
+)
 from rules import rattlebones as rb
 from rules.base import Event
-from rules.rattlebones.dice import face_short
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
 
-#: decisions about a side of the rolled die: the table shows that player's dice instead of the board
-SIDE_PHASES = ("replace", "aim")
+#: decisions about the acting player's dice: the table shows them; every other shows the board
+DICE_PHASES = ("roll", "add_die", "x2", *SIDE_PHASES)
 #: events worth a line in history (the rest is in /game log)
-STORY_KINDS = ("score", "replace", "thief", "store", "stock", "timeout", "over", "rattlebones")
-
-
-def said_by(event: Event) -> str:
-    """The log's line for an event, said from its kind, seats and figures."""
-    return rb.event_text(event.kind, event.seats, event.data)
-
-
-def name(table: Table, seat: int) -> str:
-    return safe(clip(table.seats[seat].name, 20))
-
-
-def side_word(face: str) -> str:
-    """A side in a word or two: pips are bare numbers, so a 9-Pip must not read as nine pips."""
-    if face == "nine_pip":
-        return "9-Pip"
-    if face.startswith("arrow:"):
-        return "Arrow→" + face_short(face).removeprefix("->")
-    return face_short(face).replace(" pt", "pt")
-
-
-def faces_line(faces: list[str]) -> str:
-    """A die's six sides in order, as short words: `RB 2 Gold 4 5pt x2`."""
-    return " ".join(side_word(f) for f in faces)
-
-
-def standing_line(table: Table, view: rb.RattlebonesView, p: rb.PlayerView) -> str:
-    """One player in one short line: score and distance to Rattlebones, then the purse."""
-    mark = "▸ " if view.current_seat == p.seat else ""
-    stars = f"{p.stars} star" + ("" if p.stars == 1 else "s")
-    return (f"{mark}**{name(table, p.seat)}** {p.score} pts, {p.to_go} to go · "
-            f"{p.gold} gold · {stars} · {p.stock} stock")
-
-
-def thrown_line(view: rb.RattlebonesView) -> str:
-    """This turn's dice in words: what each shows and whether it is used, in use or waiting."""
-    words = []
-    using = view.decision.die if view.decision is not None and view.decision.phase not in ("order", "x2") else None
-    last = {r.die: i for i, r in enumerate(view.rolls)}
-    for i, r in enumerate(view.rolls):
-        state = {"pending": "", "done": " ✓", "dropped": " (dropped)"}[r.state]
-        if r.die == using and last[r.die] == i and r.state == "done":
-            state = " ◂ now"
-        words.append(f"die {r.die + 1} {rb.face_name(r.face) if r.face != 'arrow' else 'Arrow'}{state}")
-    return "Thrown: " + ", ".join(words) if words else ""
-
-
-def dice_words(view: rb.RattlebonesView, seat: int) -> str:
-    """Every side of a player's dice, for screen readers and for Details."""
-    return "\n".join(f"Die {d + 1}: {faces_line(faces)}" for d, faces in enumerate(view.players[seat].dice))
-
-
-def board_words(view: rb.RattlebonesView) -> str:
-    """Where every monkey and the train stand, in words (the board picture's description)."""
-    spaces = " · ".join(f"{s.index} {'9-Pip' if s.kind == 'nine_pip' else s.short}" for s in view.spaces)
-    monkeys = "; ".join(f"Seat {p.seat + 1} on {', '.join(str(m) for m in p.monkeys)}" for p in view.players)
-    return (f"Spaces: {spaces}. Monkeys: {monkeys}. Train on {view.train} "
-            f"(worth {view.train_values[view.train]}). Rattlebones on {view.rattlebones}.")
+STORY_KINDS = ("score", "replace", "thief", "store", "stock", "rattlebones", "gold", "star")
+#: what a turn that scored, built and took nothing is told by
+QUIET_KINDS = ("throw", "move", "keep", "arrow", "roll_again", "x2", "supply")
 
 
 class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.RattlebonesOptions]):
@@ -99,85 +47,94 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
     blurb = ("Race your monkeys round a board and rebuild your dice as you land. "
              "2–4 players, about 20 minutes.")
 
-    def table_embed(self, table: Table, view: rb.RattlebonesView) -> discord.Embed:
-        standing = [standing_line(table, view, p) for p in view.players]
+    def table_parts(self, table: Table, view: rb.RattlebonesView) -> list[Part]:
+        """Where everyone stands, then what the acting player decides about (right above its
+        picture and the buttons)."""
         if view.over:
-            how = ("a mouse met Rattlebones" if view.end_reason == "rattlebones"
-                   else "the turn limit was reached")
-            return discord.Embed(title=f"Rattlebones: game over, {how}", colour=self.colour,
-                                 description="\n".join(standing + ["", "**Details** shows everyone's dice."]))
-        lines = [f"Rattlebones is on **{view.rattlebones}** (started on {view.rattlebones_start})."]
-        lines += standing
-        thrown = thrown_line(view)
-        if thrown:
-            lines += ["", thrown]
-        decision = view.decision
-        if decision is not None and decision.phase in SIDE_PHASES and decision.die is not None:
-            me = view.players[decision.seat]
-            side = "an Arrow" if decision.side == "arrow" else rb.face_name(decision.side)
-            lines.append(f"Die {decision.die + 1} is {faces_line(me.dice[decision.die])}; "
-                         f"on offer: {side}.")
-        return discord.Embed(title=f"Rattlebones · turn {view.turn}", colour=self.colour,
-                             description=clip(seat_names(table, "\n".join(lines)), 4096))
+            return [Part(seat_names(table, ending_block(view)))]
+        parts = [Part(seat_names(table, standings_block(view)))]
+        if view.decision is not None:
+            parts.append(Part(seat_names(table, asked_block(view)), seat=view.decision.seat))
+        return parts
 
-    def picture(self, table: Table, view: rb.RattlebonesView) -> Picture | None:
-        """The board, or the acting player's dice while one of its sides is being chosen."""
-        decision = view.decision
-        if not view.over and decision is not None and decision.phase in SIDE_PHASES:
-            dice = dice_facts(view, decision.seat)
-            words = seat_names(table, f"Seat {decision.seat + 1}'s dice. " + dice_words(view, decision.seat))
-            return Picture(key=("rattlebones-dice", dice), draw=lambda: draw_dice(dice),
-                           filename="dice.png", description=clip(words, 1000))
-        board = board_facts(view)
+    def dice_picture(self, table: Table, view: rb.RattlebonesView, seat: int, filename: str = "dice.png") -> Picture:
+        dice = dice_facts(view, seat, table.seats[seat].name)
+        words = seat_names(table, f"{who(seat)}'s dice, sides 1 to 6. " + dice_lines(view.players[seat].dice))
+        return Picture(key=("rattlebones-dice", dice), draw=lambda: draw_dice(dice), filename=filename,
+                       description=clip(words, 1000))
+
+    def board_picture(self, table: Table, view: rb.RattlebonesView) -> Picture:
+        board = board_facts(view, tuple(s.name for s in table.seats))
         return Picture(key=("rattlebones-board", board), draw=lambda: draw_board(board),
                        filename="board.png", description=clip(seat_names(table, board_words(view)), 1000))
 
-    def details_pictures(self, table: Table, view: rb.RattlebonesView, seat: int | None) -> list[Picture]:
-        """Every player's three dice, all six sides showing, so anyone can see what others built."""
-        out = []
-        for index, _ in enumerate(view.players):
-            dice = dice_facts(view, index)
-            out.append(Picture(key=("rattlebones-dice", dice), draw=partial(draw_dice, dice),
-                               filename=f"dice-{index + 1}.png",
-                               description=f"{clip(table.seats[index].name, 40)}'s dice"))
-        return out
+    def picture(self, table: Table, view: rb.RattlebonesView) -> Picture | None:
+        """What the decision is about: the acting player's dice, or the board."""
+        decision = view.decision
+        if not view.over and decision is not None and decision.phase in DICE_PHASES:
+            return self.dice_picture(table, view, decision.seat)
+        return self.board_picture(table, view)
 
-    def details(self, table: Table, view: rb.RattlebonesView, seat: int | None) -> list[discord.Embed]:
-        dice = discord.Embed(title="Everyone's dice", colour=self.colour,
-                             description="Sides 1 to 6 of each die; side 1 is always Rattlebones (RB).")
-        for p in view.players:
-            dice.add_field(name=safe(clip(table.seats[p.seat].name, 256)),
-                           value=clip(dice_words(view, p.seat), FIELD_VALUE), inline=False)
-        board = discord.Embed(title="The board", colour=self.colour, description=clip(
-            seat_names(table, board_words(view)), 4096))
-        board.add_field(name="Standings", value=clip(seat_names(table, "\n".join(rb.standings(view))),
-                                                     FIELD_VALUE), inline=False)
-        supply = ", ".join(f"{'Arrow' if k == 'arrow' else side_word(k)} {n}"
-                           for k, n in sorted(view.supply.items()))
-        board.add_field(name="Supply", value=clip(
-            f"Gold {view.gold_supply} · stars {view.star_supply} · stock tickets {view.stock_supply}\n"
-            f"Sides left: {supply}", FIELD_VALUE), inline=False)
-        return [dice, board]
+    def details_pages(self, table: Table, view: rb.RattlebonesView, seat: int | None) -> list[Page]:
+        """Your dice first (else those of the player whose turn it is), then the board, the
+        other players' dice and the supply."""
+        first = seat if seat is not None else view.current_seat
+        order = ([first] if first is not None else []) + [p.seat for p in view.players if p.seat != first]
+
+        def dice_page(index: int) -> Page:
+            p = view.players[index]
+            text = (f"**{who(index)}** ({pawn(index)}): {plural(p.score, 'point')} · {holdings(p)}\n"
+                    f"Sides 1 to 6 of each die; side 1 is always Rattlebones.\n{dice_lines(p.dice)}")
+            title = "Your dice" if index == seat else f"{title_name(table.seats[index].name)}'s dice"
+            return Page(title, [Part(seat_names(table, text))],
+                        self.dice_picture(table, view, index, f"dice-{index + 1}.png"))
+
+        standing = "\n".join(f"**{who(p.seat)}** ({pawn(p.seat)}): {plural(p.score, 'point')}, "
+                             + (f"{p.to_go} from Rattlebones" if p.to_go else "met Rattlebones")
+                             + f"; monkeys on {', '.join(str(m) for m in p.monkeys)}"
+                             for p in view.players)
+        board = Page("The board", [Part(seat_names(table, f"Rattlebones is on **{view.rattlebones}** (started "
+                                                          f"on {view.rattlebones_start}).\n{standing}"))],
+                     self.board_picture(table, view))
+        supply = Page("The supply", [Part(supply_words(view))])
+        pages = [dice_page(i) for i in order]
+        if view.over or first is None:
+            return [board, *pages, supply]
+        return [pages[0], board, *pages[1:], supply]
+
+    def rules_pages(self, options: rb.RattlebonesOptions) -> list[Page]:
+        """How to play on one screen; the full rules a section a page; the game's words."""
+        pages = [Page("How to play", [Part(rb.how_to_play(options))])]
+        for title, text in rb.rules_sections(options):
+            pages += [Page(title, [Part(screen)]) for screen in split_screens(text)]
+        for group, words in rb.glossary():
+            pages.append(Page(f"Words: {group}", [Part("\n".join(f"**{word}**: {meaning}." for word, meaning in words))]))
+        return pages
 
     def chapter(self, view: rb.RattlebonesView) -> str:
         return "Game over" if view.over else f"Turn {view.turn}"
 
     def story(self, table: Table, view: rb.RattlebonesView, events: list[Event]) -> str | None:
-        """A turn in a line: what it scored, built, stole or sold (moves are in /game log)."""
-        said = [said_by(e) for e in events if e.kind in STORY_KINDS]
+        """A turn in a line: what it scored, built, took or sold; the moves only when nothing
+        else happened. What the next table says (its headline, a timer's notice, the end) is
+        left to it."""
+        news = {id(e) for e in _news(events)}
+        told = [e for e in events if id(e) not in news]
+        said = [said_by(e) for e in told if e.kind in STORY_KINDS]
         if not said:
-            return super().story(table, view, events)
+            said = [said_by(e) for e in told if e.kind in QUIET_KINDS][-2:]
+        if not said:
+            return None
         line = " · ".join(said)
         return line if len(line) <= 380 else line[:379] + "…"
 
     def headline(self, table: Table, view: rb.RattlebonesView, events: list[Event]) -> str | None:
-        """The end, a Thief's haul and a stock payout concern more than the player whose turn it is."""
-        news = [e for e in events if e.kind == "over"
-                or (e.kind == "thief" and e.data.get("victim") is not None)
-                or (e.kind == "stock" and "payout" in e.data)]
-        if any(e.kind == "stock" for e in news):
-            news += [e for e in events if e.kind == "score" and e.data.get("source") == "stock"]
+        """A Thief's haul and a stock payout concern more than the player whose turn it is."""
+        news = _news(events)
         return " · ".join(said_by(e) for e in news) if news else None
+
+    def score_text(self, score: int) -> str:
+        return plural(score, "point")
 
     def action_label(self, view: rb.RattlebonesView, action: rb.RattlebonesAction) -> str:
         return rb.action_label(view, action)
@@ -194,9 +151,6 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
             return "your move."
         return seat_names(table, view.decision.prompt)
 
-    def rules_text(self, options: rb.RattlebonesOptions) -> str:
-        return rb.rules_summary(options)
-
     def option_lines(self, options: rb.RattlebonesOptions) -> list[str]:
         default = rb.RattlebonesOptions()
         lines = []
@@ -211,6 +165,16 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
         if options.store != default.store:
             lines.append("more than 4 stars sell in batches of 4")
         return lines
+
+
+def _news(events: list[Event]) -> list[Event]:
+    """What concerns more than the player whose turn it is: a Thief's haul, a stock payout and
+    the points it paid."""
+    news = [e for e in events if (e.kind == "thief" and e.data.get("victim") is not None)
+            or (e.kind == "stock" and "payout" in e.data)]
+    if any(e.kind == "stock" for e in news):
+        news += [e for e in events if e.kind == "score" and e.data.get("source") == "stock"]
+    return news
 
 
 SPEC = RattlebonesSpec()

@@ -37,6 +37,9 @@ LABEL = 28
 #: players: strong colours, each with its own shape, so colour-blind players can tell them apart
 PLAYER_COLOURS: tuple[RGB, ...] = ((235, 64, 52), (45, 125, 255), (20, 185, 90), (255, 205, 30))
 PLAYER_SHAPES: tuple[str, ...] = ("circle", "square", "diamond", "triangle")
+#: each player's colour and shape in words, for the table to say which pawns are whose
+PAWN_WORDS: tuple[str, ...] = tuple(f"{c} {s}" for c, s in zip(("red", "blue", "green", "yellow"), PLAYER_SHAPES,
+                                                                 strict=True))
 
 #: space and side colours: light, so dark words and the players' strong colours stand out
 KIND_FILL: dict[str, RGB] = {
@@ -291,53 +294,77 @@ def board_png(view: RattlebonesView) -> bytes:
 
 # -- the dice -------------------------------------------------------------------------------
 
-#: what a dice picture shows: the seat, its three dice, the die in focus, faces to ring
-DiceFacts = tuple[int, tuple[tuple[str, ...], ...], int | None, tuple[tuple[int, int], ...]]
+#: what a dice picture shows: the seat and its player's name, its three dice, the die in
+#: focus, faces to ring, the side on offer (a landing's new side) and the side it would go on
+DiceFacts = tuple[int, str, tuple[tuple[str, ...], ...], int | None, tuple[tuple[int, int], ...],
+                  str | None, int | None]
 
 FACE = 104
 DIE_LABEL = 64
 ROW_GAP = 18
 HEADER = 24
+#: the player's pawn and name over their dice
+TITLE = 44
 
 
-def dice_facts(view: RattlebonesView, seat: int) -> DiceFacts:
-    """The seat's dice; when it is that seat's turn, the die being changed is in focus and the
-    sides thrown this turn are ringed."""
+def dice_facts(view: RattlebonesView, seat: int, name: str | None = None) -> DiceFacts:
+    """The seat's dice; when it is that seat's turn, the sides thrown this turn are ringed and,
+    while a side of a die is being chosen, that die is in focus with the side on offer below it
+    (a new arrow, whose direction is being chosen, where it goes)."""
     dice = tuple(tuple(d) for d in view.players[seat].dice)
     focus: int | None = None
     ringed: tuple[tuple[int, int], ...] = ()
+    offer: str | None = None
+    slot: int | None = None
     if view.current_seat == seat:
         decision = view.decision
         if decision is not None and decision.phase in ("replace", "aim") and decision.die is not None:
-            focus = decision.die
+            focus, offer = decision.die, decision.side
+            slot = decision.slot if decision.phase == "aim" else None
         ringed = tuple(sorted({(r.die, r.slot) for r in view.rolls}))
-    return seat, dice, focus, ringed
+    return seat, name or seat_name(seat), dice, focus, ringed, offer, slot
 
 
-def dice_size() -> tuple[int, int]:
-    """Always 800 x 408: a row of side numbers, then three rows of six sides."""
-    return WIDTH, MARGIN * 2 + HEADER + 3 * FACE + 2 * ROW_GAP
+def dice_size(offer: bool = False) -> tuple[int, int]:
+    """800 x 452: the player's name, a row of side numbers, three rows of six sides; 122 px
+    more for the side on offer."""
+    return WIDTH, MARGIN * 2 + TITLE + HEADER + 3 * FACE + 2 * ROW_GAP + (ROW_GAP + FACE if offer else 0)
+
+
+def offer_caption(offer: str) -> str:
+    return "NEW SIDE (OR +1 ON POINTS):" if offer == "points:1" else "NEW SIDE ON OFFER:"
 
 
 def draw_dice(facts: DiceFacts) -> bytes:
-    seat, dice, focus, ringed = facts
-    width, height = dice_size()
+    seat, name, dice, focus, ringed, offer, slot = facts
+    below = offer is not None and slot is None  # a new arrow is drawn where it goes instead
+    width, height = dice_size(below)
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     row_w = DIE_LABEL + 6 * FACE + 5 * GAP * 2
     x0 = (width - row_w) // 2
-    for slot in range(6):  # side numbers once, above the columns: "side 3", "TO 3"
-        x = x0 + DIE_LABEL + slot * (FACE + GAP * 2)
-        draw.text((x + FACE / 2, 0), str(slot + 1), font=font(LABEL), fill=DIM, anchor="ma")
+    _marker(draw, seat, x0 + DIE_LABEL / 2 - 4, MARGIN + 8, 14)
+    draw.text((x0 + DIE_LABEL, MARGIN + 8), fit_text(f"{name}'s dice", row_w - DIE_LABEL, LABEL),
+              font=font(LABEL), fill=INK, anchor="lm")
+    top = MARGIN + TITLE
+    for side in range(6):  # side numbers once, above the columns: "side 3", "TO 3"
+        x = x0 + DIE_LABEL + side * (FACE + GAP * 2)
+        draw.text((x + FACE / 2, top - 6), str(side + 1), font=font(LABEL), fill=DIM, anchor="ma")
     for d, faces in enumerate(dice):
-        y = MARGIN + HEADER + d * (FACE + ROW_GAP)
+        y = top + HEADER + d * (FACE + ROW_GAP)
         if d == focus:
             draw.rounded_rectangle((x0 - 8, y - 10, x0 + row_w + 8, y + FACE + 10), radius=16,
                                    outline=HIGHLIGHT, width=6)
         _marker(draw, seat, x0 + DIE_LABEL / 2 - 4, y + FACE / 2, 26, str(d + 1))
-        for slot, face in enumerate(faces):
-            x = x0 + DIE_LABEL + slot * (FACE + GAP * 2)
-            draw_face(draw, face, slot, x, y, FACE, ring=(d, slot) in ringed)
+        for side, face in enumerate(faces):
+            x = x0 + DIE_LABEL + side * (FACE + GAP * 2)
+            new = offer is not None and d == focus and side == slot
+            draw_face(draw, offer if new and offer else face, side, x, y, FACE, ring=new or (d, side) in ringed)
+    if below and offer is not None:
+        y = top + HEADER + 3 * (FACE + ROW_GAP)
+        x = x0 + row_w - FACE
+        draw.text((x - 18, y + FACE / 2), offer_caption(offer), font=font(LABEL), fill=HIGHLIGHT, anchor="rm")
+        draw_face(draw, offer, 0, x, y, FACE, ring=True)
     return png(image)
 
 
@@ -384,7 +411,7 @@ def draw_face(draw: ImageDraw.ImageDraw, face: str, slot: int, x: int, y: int, s
     elif kind == "points":
         draw.text((cx, cy - size * 0.08), str(value_of(face)), font=font(int(size * 0.55)), fill=ink,
                   anchor="mm")
-        draw.text((cx, y + size * 0.84), "PTS", font=font(max(SMALL, int(size * 0.2))), fill=ink, anchor="mm")
+        draw.text((cx, y + size * 0.84), "POINTS", font=font(max(SMALL, int(size * 0.2))), fill=ink, anchor="mm")
     elif kind == "star":
         _star(draw, cx, cy, size * 0.36, (255, 255, 255))
     elif kind == "gold":
@@ -393,8 +420,8 @@ def draw_face(draw: ImageDraw.ImageDraw, face: str, slot: int, x: int, y: int, s
         draw.text((cx, y + size * 0.84), "GOLD", font=font(max(SMALL, int(size * 0.19))), fill=ink, anchor="mm")
     elif kind == "arrow":
         _arrow_glyph(draw, cx, cy - size * 0.14, size * 0.6)
-        draw.text((cx, y + size * 0.72), f"TO {value_of(face) + 1}", font=font(int(size * 0.26)),
-                  fill=ink, anchor="mm")
+        to = f"TO {value_of(face) + 1}" if ":" in face else "NEW"  # a new arrow points nowhere yet
+        draw.text((cx, y + size * 0.72), to, font=font(int(size * 0.26)), fill=ink, anchor="mm")
     else:
         words = KIND_WORDS[kind]
         size_hint = int(size * 0.5) if len(words) <= 2 else int(size * 0.26)
@@ -402,6 +429,6 @@ def draw_face(draw: ImageDraw.ImageDraw, face: str, slot: int, x: int, y: int, s
                             fill=ink, anchor="mm", align="center", spacing=2)
 
 
-def dice_png(view: RattlebonesView, seat: int) -> bytes:
+def dice_png(view: RattlebonesView, seat: int, name: str | None = None) -> bytes:
     """One player's three dice, every side showing."""
-    return draw_dice(dice_facts(view, seat))
+    return draw_dice(dice_facts(view, seat, name))

@@ -24,13 +24,22 @@ from rules.rattlebones.models import (
 )
 from rules.rattlebones.moves import MOVES_PER_TURN
 from rules.rattlebones.scoring import leaders, place_of, star_value, stock_payout
-from rules.rattlebones.text import action_label, event_text, rules_summary, standings
+from rules.rattlebones.text import (
+    action_label,
+    die_words,
+    event_text,
+    glossary,
+    how_to_play,
+    rules_sections,
+    rules_summary,
+    standings,
+)
 
 __all__ = [
     "DATA", "ENGINE", "MAX_TURNS", "MOVES_PER_TURN", "BoardData", "DecisionView", "PlayerView",
     "RattlebonesAction", "RattlebonesEngine", "RattlebonesOptions", "RattlebonesState",
     "RattlebonesView", "RollView", "SpaceView", "action_label", "adjacent", "die_value",
-    "event_text", "face_name", "face_short", "face_value", "follow", "leaders",
+    "die_words", "event_text", "glossary", "how_to_play", "rules_sections", "face_name", "face_short", "face_value", "follow", "leaders",
     "load_board_data", "opposite", "place_of", "rules_summary", "standings", "star_value",
     "stock_payout",
 ]

@@ -33,22 +33,26 @@ def _plural(n: int, word: str) -> str:
     return word if n == 1 else f"{word}s"
 
 
+def ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
 def score_reason(data: Mapping[str, Any]) -> str:
-    """Where points came from, as the log says it after the points."""
+    """Where points came from, in the words that follow "scores 3 points"."""
     source = data["source"]
     if source == "points":
-        return "points side"
+        return "from a points side"
     if source == "train":
-        return f"the train on {data['space']}"
+        return "from the train"
     if source == "place":
-        return f"1234, place {data['place']}"
+        return f"for {ordinal(data['place'])} place (the 1234 side)"
     if source == "store":
-        return f"sold {data['stars']} {_plural(data['stars'], 'star')}"
+        return f"for selling {data['stars']} {_plural(data['stars'], 'star')}"
     if source == "stock":
-        return f"stock, {data['tickets']} tickets"
+        return f"from the stock payout ({data['tickets']} {_plural(data['tickets'], 'ticket')})"
     if source == "gamble":
-        return "Gamble die"
-    return "x2"
+        return "from the Gamble die"
+    return "from an x2"
 
 
 def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> str:
@@ -76,9 +80,9 @@ def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> st
         return f"{who} pays {data['gold']} gold to throw {data['dice']} dice"
     if kind == "score":
         if not data["points"]:
-            return f"{who} scores nothing ({score_reason(data)})"
-        total = data["total"]
-        return f"{who} scores {data['points']} ({score_reason(data)}): {total} {_plural(total, 'point')}"
+            return f"{who} scores nothing {score_reason(data)}"
+        n = data["points"]
+        return f"{who} scores {n} {_plural(n, 'point')} {score_reason(data)}, {data['total']} in all"
     if kind == "rattlebones":
         return f"Rattlebones steps back to {data['at']}"
     if kind == "arrow":
@@ -276,41 +280,130 @@ def standings(view: RattlebonesView) -> list[str]:
     return lines
 
 
-def rules_summary(options: RattlebonesOptions | None = None) -> str:
-    """The rulebook turn, the sides and the house rulings in force, for the rules command."""
+def _board_text(options: RattlebonesOptions) -> str:
+    return {"standard14": "a loop of 14 spaces: Start / Store, six printed spaces (Gold, Roll "
+                          "Again, Star, Train, 9-Pip, +1) and seven spaces each taking a tile "
+                          "drawn at random from the twelve",
+            "compact8": "a loop of 8 spaces: Start / Store and seven random tiles",
+            "custom": "a custom loop set by the host, blanks taking random tiles"}[options.board]
+
+
+def _star_chart() -> str:
+    return ", ".join(f"{i + 1} for {v}" for i, v in enumerate(DATA.star_chart))
+
+
+def _starts() -> str:
+    return ", ".join(f"{DATA.rattlebones_start[n]} with {n} players" for n in (2, 3, 4))
+
+
+def how_to_play(options: RattlebonesOptions | None = None) -> str:
+    """The essentials on one phone screen: enough to take a first turn."""
     options = options or RattlebonesOptions()
-    board = {"standard14": "a loop of 14 spaces: START/STORE, six printed spaces (Gold, Roll "
-                           "Again, Star, Train, 9-Pip, +1) and seven spaces each taking a tile "
-                           "drawn at random from the twelve",
-             "compact8": "a loop of 8 spaces: START/STORE and seven random tiles",
-             "custom": "a custom loop set by the host, blanks taking random tiles"}[options.board]
+    return f"""Race your three monkeys round the board and rebuild your three dice to score points. 2-4 players.
+
+**Your turn**
+1. Throw one of your dice, or pay 1 gold to throw two, 2 gold to throw all three.
+2. **Pips** move one of your monkeys that many spaces. The **Rattlebones** side (side 1, the skull) moves Rattlebones one step down the score track, then a monkey one space.
+3. Where your monkey lands, you may put that space's side on the die you threw, in place of any side but side 1. That is how your dice get better.
+4. Other sides act when thrown: Gold and Star take one, points score, Train scores what the train stands on, and so on.
+
+**The end**: Rattlebones waits on the score track ({DATA.rattlebones_start[2]} with two players). The moment a score reaches him, the game ends and the highest score wins.
+
+Your pawns have your colour and shape; the table says which. **Details** shows everyone's dice."""
+
+
+def rules_sections(options: RattlebonesOptions | None = None) -> list[tuple[str, str]]:
+    """The full rules and the house rulings in force, as (title, text) sections."""
+    options = options or RattlebonesOptions()
     split = DATA.point_sides[options.point_sides]
     split_text = ", ".join(f"{n} of {v}" for v, n in zip(POINT_VALUES, split, strict=True))
     train = ", ".join(str(v) for v in options.train_values)
     more_stars = ("more than 4 sell for 4 points each less 1" if options.store == "linear"
                   else "more than 4 sell in batches of up to 4, each batch by the chart")
-    starts = ", ".join(f"{DATA.rattlebones_start[n]} with {n} players" for n in (2, 3, 4))
-    return f"""**Rattlebones**: race your monkeys round the board and build your dice to score. 2-4 players.
+    return [
+        ("The board and your dice",
+         f"**The board**: {_board_text(options)}. Rattlebones waits on the score track "
+         f"({_starts()}). The train runs round a track worth {train}.\n\n"
+         "**Your dice**: three dice; side 1 is always the Rattlebones skull, sides 2-6 start as "
+         "pips and change as you land on spaces."),
+        ("Your turn and the end",
+         "1. Throw one die, or pay 1 gold to throw two, or 2 gold to throw all three. Use them "
+         "in any order.\n"
+         "2. Pips move one of your monkeys that many spaces. The skull moves Rattlebones one "
+         "step back, then a monkey one space.\n"
+         "3. Landing on a space, you may put its side on the die you threw to get there (never "
+         "over side 1). Replaced pips leave the game; other sides go back to the supply. +1 puts "
+         "on a 1-point side or raises a point side of that die by one (at most 5). Start / Store "
+         f"sells stars: {_star_chart()}; {more_stars}.\n\n"
+         "**The end**: the moment a score meets or passes Rattlebones, the game ends. The highest "
+         "score wins; ties go to the most gold + stars + stock tickets, else stay tied."),
+        ("What the sides do",
+         "Gold and Star take one from the supply. Roll Again throws that die again with one not "
+         "thrown yet this turn (with none left, it does nothing). Train scores the train's space, "
+         "then moves it on. 9-Pip moves a monkey 1 to 9 spaces. Points score 1-5. Thief takes a "
+         "gold, star or stock ticket from each other player (you choose for each). Arrow does "
+         "what the side it points at does. 1234 scores your place (1 if leading). Stock takes a "
+         "ticket: when the last is taken, the most tickets score 10 and second 5 (tied first 7 "
+         "each, tied seconds 2 each, all five 15); then they all go back. x2 gives another "
+         "die's gold, stars or points once more. Gamble rolls the Gamble die: 2-5 points, or "
+         "Rattlebones steps back."),
+        ("House rulings",
+         f"- Each side kind on the board has 15 sides; the point sides are {split_text}. With "
+         "none left, you get nothing.\n"
+         "- An arrow points at one of the four sides next to it, chosen when placed; arrows "
+         "pointing round in a circle do nothing. An arrow to pips moves a monkey and lands for "
+         "the arrow's die.\n"
+         "- Each x2 doubles a different die's gain (not the Gamble die, Thief, Stock or the "
+         "Store); two x2s never double one die.\n"
+         "- 1234 counts the players with more points than you before it scores. +1 raises only "
+         "a point side of the die you threw.\n"
+         "- Only a ticket taken from the supply can set off the stock payout; players with no "
+         "ticket never place.\n"
+         "- An x2 may be given as soon as the die it doubles has been used, and until your turn "
+         "ends."),
+        ("More house rulings",
+         "- If Rattlebones' step ends the game, the monkey does not move; unused dice are "
+         "dropped. The start player is random. Every choice moves your turn on (nothing is "
+         f"taken back), and the game stops after {MAX_TURNS} turns at most.\n"
+         "- If your time runs out: the first die, no gold; dice in thrown order; your rearmost "
+         "monkey (a 9-Pip moves 9); no new side; all stars sold; gold before stars before "
+         "tickets; x2 on the biggest gain."),
+    ]
 
-**The board**: {board}. Rattlebones waits on the score track ({starts}). The train runs round a track worth {train}.
 
-**Your dice**: three dice, side 1 is always the Rattlebones icon; sides 2-6 start as pips and change as you land on spaces.
+def rules_summary(options: RattlebonesOptions | None = None) -> str:
+    """The rulebook turn, the sides and the house rulings in force, for the rules command."""
+    return "**Rattlebones**: race your monkeys round the board and build your dice to score. " \
+           "2-4 players.\n\n" + "\n\n".join(f"**{title}**\n{text}" for title, text in rules_sections(options))
 
-**Your turn**
-1. Throw one die, or pay 1 gold to throw two, or 2 gold to throw all three. Use them in any order.
-2. Pips move one of your monkeys that many spaces. The icon moves Rattlebones one step back, then a monkey one space.
-3. Landing on a space, you may put its side on the die you threw to get there (never over side 1). Replaced pips leave the game; other sides go back to the supply. +1 puts on a 1-point side or raises a point side of that die by one (at most 5). START/STORE sells stars: {", ".join(f"{i + 1} for {v}" for i, v in enumerate(DATA.star_chart))}; {more_stars}.
-4. Sides: Gold and Star take one from the supply. Roll Again throws that die again with one not thrown yet this turn (with none left, it does nothing). Train scores the train's space, then moves it on. 9-Pip moves a monkey 1 to 9. Points score 1-5. Thief takes a gold, star or stock ticket from each other player (you choose for each). Arrow does what the side it points at does. 1234 scores your place (1 if leading). Stock takes a ticket: when the last is taken, the most tickets score 10 and second 5 (tied first 7 each, tied seconds 2 each, all five 15); then they all go back. x2 gives another die's gold, stars or points once more. Gamble rolls the Gamble die: 2-5 points, or Rattlebones steps back.
 
-**The end**: the moment a mouse meets or passes Rattlebones. The highest score wins; ties go to the most gold + stars + stock, else stay tied.
+# -- the game's own words ---------------------------------------------------------------------
 
-**House rulings**
-- Each side kind on the board has 15 sides; the point sides are {split_text}. With none left, you get nothing.
-- An arrow points at one of the four sides next to it, chosen when placed; arrows pointing round in a circle do nothing. An arrow to pips moves a monkey and lands for the arrow's die.
-- Each x2 doubles a different die's gain (not the Gamble die, Thief, Stock or the Store); two x2s never double one die.
-- 1234 counts the players with more points than you before it scores. +1 raises only a point side of the die you threw.
-- Only a ticket taken from the supply can set off the stock payout; players with no ticket never place.
-- An x2 may be given as soon as the die it doubles has been used, and until your turn ends.
-- If Rattlebones' step ends the game, the monkey does not move; unused dice are dropped. The start player is random. Every choice moves your turn on (nothing is taken back), and the game stops after {MAX_TURNS} turns at most.
-- If your time runs out: the first die, no gold; dice in thrown order; your rearmost monkey (a 9-Pip moves 9); no new side; all stars sold; gold before stars before tickets; x2 on the biggest gain.
-"""
+#: (word, what it means): the words of the board and the pieces
+BOARD_WORDS: tuple[tuple[str, str], ...] = (
+    ("Monkey", "one of your three pawns on the board; they all start on Start / Store"),
+    ("Score track", "the bar under the board: your pawn there shows your points"),
+    ("Rattlebones", "the skull: side 1 of every die, and the pawn waiting on the score track. "
+                    "Throwing the skull moves him a step back; when a score reaches him the game ends"),
+    ("Side", "one face of a die, numbered 1 to 6; side 1 never changes"),
+    ("Pips", "dots: that many spaces to move a monkey"),
+    ("Start / Store", "where monkeys start; landing there sells stars for points "
+                      f"({_star_chart()})"),
+    ("Gold", "pays for throwing more dice (1 gold for two, 2 for all three)"),
+    ("Star", "sold at the Store for points"),
+    ("Stock ticket", "taken by a Stock side; when the last one is taken, the most tickets score"),
+    ("Supply", "the sides, gold, stars and stock tickets nobody holds (15 sides of each kind)"),
+)
+
+
+def glossary() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The game's words in two groups, the board's and the sides' (as the data file says what
+    each side does)."""
+    sides = [(side.name, side.does) for side in DATA.sides.values()]
+    sides.append(("+1", "a space: put a 1-point side on the die, or raise one of its points sides by 1"))
+    return [("the board", list(BOARD_WORDS)), ("the sides", sides)]
+
+
+def die_words(faces: list[str]) -> str:
+    """A die's six sides in order, in plain words: "Rattlebones, Gold, 3 pips, ...\"."""
+    return ", ".join(face_name(f) for f in faces)

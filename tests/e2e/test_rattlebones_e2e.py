@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 from tests.e2e import play
-from tests.e2e.channel import Audit, actor, button, clean, finished, live_table
+from tests.e2e.channel import Audit, actor, button, clean, finished, is_layout, is_table, live_table, said, top
 from tests.e2e.play import Choice
 from tests.fakediscord import (
     BotProcess,
@@ -73,32 +73,44 @@ async def test_three_players_race_to_the_end(tmp_path: Path) -> None:
             assert bad["data"]["flags"] & 64 and "train track" in bad["data"]["content"]
             table = await open_table(fd, players[0], players[1:], bots=1,
                                      options={"train_values": "20,20,20,20,20,20,20,20"})
-            text = json.dumps(table["embeds"])
-            assert "Ann" in text and "Bob" in text and "Bot 1" in text and "attachment://board.png" in text
-            assert "(started on 60)" in text  # 3 players: Rattlebones waits on 60
+            text = said(table)
+            assert "Ann" in text and "Bob" in text and "Bot 1" in text and is_layout(table)
+            assert "Rattlebones is on **60**" in text  # 3 players: Rattlebones waits on 60
+            # the first player is asked which die to throw beside their dice, in words and as the picture
+            first = actor(table, players).name.title()
+            assert f"**{first}'s dice**" in text and "Die 3: Rattlebones, 2 pips" in text
+            assert "attachment://dice.png" in json.dumps(table["components"])
             audit = Audit(fd, CHANNEL)
             stats: dict[str, int] = {}
             final = await play_to_end(fd, players, random.Random(3), audit=audit, stats=stats)
             assert audit.turn_changes >= 10
             audit.assert_targets(median=700, most=1000)
-            # the board on most tables, the dice while a side was being chosen
-            assert stats.get("board.png", 0) > 10 and stats.get("dice.png", 0) >= 1, stats
-            assert "game over" in json.dumps(final["embeds"])
-            assert "🏆" in final["content"] and ("🏆 <@" in final["content"] or "Bot 1 wins" in final["content"])
+            # the dice while throwing or changing a side, the board while monkeys moved
+            assert stats.get("board.png", 0) > 10 and stats.get("dice.png", 0) > 10, stats
+            ending = said(final)
+            assert "Game over" in ending and "attachment://board.png" in json.dumps(final["components"])
+            assert "🏆" in top(final) and ("🏆 <@" in top(final) or "Bot 1 wins" in top(final))
+            assert ending.count(" wins") == 1  # the winner is named once
             assert [b["label"] for b in fd.buttons(final)] == ["Rematch", "Details"]
-            # Details: every player's dice in words and as pictures, privately
+            # Details: every player's dice in words and as pictures, privately, a page each
             asked = await fd.click(players[1], final, button(fd, final, "Details"))
             answer = await asked.wait_response()
             assert answer["data"]["flags"] & 64
-            shown = json.dumps(answer["data"]["embeds"])
-            assert all(n in shown for n in ("Ann", "Bob", "Bot 1")) and shown.count("Die 3: RB") == 3
             private = await asked.response_message()
-            pictures = [data for _, data in fd.attachments(private)]
-            assert len(pictures) == 3 and all(p.startswith(b"\x89PNG\r\n\x1a\n") for p in pictures)
-            assert sum("attachment://dice-" in json.dumps(e) for e in private["embeds"]) == 3
-            lines = [m["content"] for m in fd.messages(CHANNEL) if not m["embeds"]
-                     and (m.get("content") or "").startswith("**Turn ")]
+            menu = fd.selects(private)[0]
+            pages = {o["label"]: o["value"] for o in menu["options"]}
+            assert {"Ann's dice", "Bob's dice", "Bot 1's dice", "The board"} <= set(pages), pages
+            for name in ("Ann", "Bob", "Bot 1"):
+                turned = await fd.select(players[1], private, menu["custom_id"], [pages[f"{name}'s dice"]])
+                await turned.wait_response()
+                page = fd.message(private["id"]) or {}
+                shown = said(page)
+                assert f"**{name}**" in shown and shown.count("Die 3: Rattlebones") == 1
+                pictures = [data for _, data in fd.attachments(page)]
+                assert len(pictures) == 1 and pictures[0].startswith(PNG)
+            lines = [said(m) for m in fd.messages(CHANNEL) if not is_table(m) and said(m).startswith("**Turn ")]
             assert len(lines) >= 10 and all(len(line) <= 400 for line in lines)
+            assert all(" · " in line for line in lines)  # never only the turn's number
         clean(fd, bot)
 
 
@@ -112,7 +124,7 @@ async def test_sigkill_mid_turn_and_the_old_buttons_still_work(tmp_path: Path) -
             await open_table(fd, players[0], players[1:], options={"board": "compact8"})
             for _ in range(40):  # until a turn is under way: its dice are thrown
                 await click_once(fd, players, rng)
-                if "Thrown:" in json.dumps(table_now(fd)["embeds"]):
+                if "Thrown this turn" in said(table_now(fd)):
                     break
             else:
                 raise AssertionError("no turn got under way")
@@ -125,20 +137,22 @@ async def test_sigkill_mid_turn_and_the_old_buttons_still_work(tmp_path: Path) -
             before = len(fd.calls)
             await click_once(fd, players, rng)
             assert any(c["path"].startswith("/interactions/") and c["status"] == 200 for c in fd.calls[before:])
-            assert table_now(fd)["id"] == table["id"] or fd.message(table["id"])["components"] == []
-            # the game goes on from where it stood: two more changes of turn
-            turn = json.loads(json.dumps(table_now(fd)["embeds"]))[0]["title"]
-            changes = 0
+            assert table_now(fd)["id"] == table["id"] or fd.buttons(fd.message(table["id"]) or {}) == []
+            # the game goes on from where it stood: two more changes of turn, each leaving a line of history
+
+            def turns() -> int:
+                return sum(said(m).startswith("**Turn ") for m in fd.messages(CHANNEL) if not is_table(m))
+
+            start, changes = turns(), 0
             for _ in range(60):
                 now = table_now(fd)
                 if finished(now):
                     break
-                if now["embeds"][0]["title"] != turn:
-                    turn, changes = now["embeds"][0]["title"], changes + 1
-                    if changes == 2:
-                        break
+                changes = turns() - start
+                if changes >= 2:
+                    break
                 await click_once(fd, players, rng)
-            assert changes == 2 or finished(table_now(fd))
+            assert changes >= 2 or finished(table_now(fd))
         clean(fd, second)
         assert first.error_records() == []
 
@@ -150,10 +164,10 @@ async def test_turn_timer_plays_the_default(tmp_path: Path) -> None:
             table = await open_table(fd, players[0], players[1:])
             late = actor(table, players)
             notice = await fd.wait_until(
-                lambda: next((m for m in fd.messages(CHANNEL) if "Time ran out" in (m.get("content") or "")), None),
+                lambda: next((m for m in fd.messages(CHANNEL) if "Time ran out" in top(m)), None),
                 timeout=6,
             )
-            assert late.name.title() in notice["content"]
+            assert late.name.title() in top(notice)
             assert notice["id"] != table["id"]  # a new message: the next player is pinged
             assert actor(notice, players) is not late
             await fd.wait_until(lambda: fd.buttons(fd.message(table["id"])) == [], timeout=3,
