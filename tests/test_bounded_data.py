@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.models import LogEntry, Table
+from bot.retention import GUILD_GRACE_DAYS, retain, run_retention
 from bot.store import SavedRoll, ServerSettings, SqliteStore, Store, StoredRoll
 from bot.store.base import FORMER_PLAYER
 from tests.test_store import Backend, _stored_before, _table, backend  # noqa: F401  (a fixture)
@@ -263,3 +264,45 @@ async def test_reads_do_not_wait_for_the_writer(tmp_path) -> None:  # noqa: ANN0
         assert stats == [("knucklebones", 1, 1)] and board_[0] == ("knucklebones", ANN, 1, 1) and len(log) == 2
     finally:
         await store.close()
+
+
+# -- the retention loop -----------------------------------------------------------------------
+
+
+class FailsOnce:
+    """A store whose first pruning fails, as a database away for a moment does."""
+
+    def __init__(self, store: Store) -> None:
+        self.store, self.calls = store, 0
+
+    async def prune(self, now: float, keep_days: float) -> int:
+        self.calls += 1
+        if self.calls == 1:
+            raise OSError("the database is away")
+        return await self.store.prune(now, keep_days)
+
+    async def forget_guilds_left_before(self, t: float) -> int:
+        return await self.store.forget_guilds_left_before(t)
+
+
+async def test_retention_prunes_and_forgets_in_rounds(store: Store, backend: Backend) -> None:  # noqa: F811
+    now = time.time()
+    old = await finished(store, [(ANN, 1), (BOB, 2)], channel=10, log=3)
+    await backend.sql("UPDATE games SET updated_at=? WHERE id=?", now - 10 * DAY, old.id)
+    left = await finished(store, [(ANN, 1), (BOB, 2)], channel=20, guild=OTHER)
+    await store.mark_guild_left(OTHER, now - (GUILD_GRACE_DAYS + 1) * DAY)
+    await store.mark_guild_left(3, now - (GUILD_GRACE_DAYS - 1) * DAY)  # still within its grace
+    flaky = FailsOnce(store)
+
+    task = asyncio.create_task(run_retention(flaky, keep_days=7, every=0.05, clock=lambda: now))  # type: ignore[arg-type]
+    try:
+        for _ in range(200):
+            if flaky.calls >= 3:
+                break
+            await asyncio.sleep(0.02)
+    finally:
+        task.cancel()
+    assert flaky.calls >= 3  # the failed round did not end the loop
+    assert await store.full_log(old.id or 0) == [] and await store.stats(GUILD, ANN) == [("knucklebones", 1, 1)]
+    assert await store.get(left.id or 0) is None and await store.guilds_left() == {3: now - (GUILD_GRACE_DAYS - 1) * DAY}
+    assert await retain(store, 7, now) == (0, 0)
