@@ -116,7 +116,7 @@ PLAYER_DATA = ("games", "stats", "saved_rolls", "rolls")
 #: the name a forgotten player's seat shows in the games they finished
 FORMER_PLAYER = "a former player"
 #: games whose logs one pruning transaction deletes, so clicks wait for no long write
-PRUNE_BATCH = 500
+PRUNE_BATCH = 100
 #: (user id, guild id, game) -> (played, won): a change to the per-server totals
 Tally = dict[tuple[int, int, str], tuple[int, int]]
 
