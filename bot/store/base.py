@@ -324,7 +324,8 @@ class Store(ABC):
     @abstractmethod
     async def prune(self, now: float, keep_days: float) -> int:
         """Delete the move logs of the games that ended more than ``keep_days`` before ``now``;
-        their results and the stats stay. How many moves were deleted."""
+        their results and the stats stay. How many moves were deleted. ``now`` is the present:
+        a process looks at each game once, the next round only at the games that ended since."""
 
     @abstractmethod
     async def player_data(self, user_id: int) -> dict[str, int]:

@@ -352,9 +352,6 @@ class SqliteStore(Store):
         rows = await self._read(query, args)
         return rows[0] if rows else None
 
-    async def _all(self, query: str, args: tuple[Any, ...]) -> list[Any]:
-        return await self._read(query, args)
-
     async def _transaction(self, work: Any) -> Any:
         """``work(raw)`` inside one transaction, in one hop to the connection's thread (as save())."""
         def run() -> Any:
@@ -383,7 +380,7 @@ class SqliteStore(Store):
                 (settings.guild_id, settings.model_dump_json()))
 
     async def saved_rolls(self, guild_id: int, user_id: int) -> list[SavedRoll]:
-        rows = await self._all("SELECT roll_json FROM saved_rolls WHERE guild_id=? AND user_id=? ORDER BY name",
+        rows = await self._read("SELECT roll_json FROM saved_rolls WHERE guild_id=? AND user_id=? ORDER BY name",
                                (guild_id, user_id))
         return [SavedRoll.model_validate_json(r[0]) for r in rows]
 
@@ -438,14 +435,14 @@ class SqliteStore(Store):
             return cur.rowcount == 1
 
     async def roll_history(self, guild_id: int, user_id: int, limit: int = 20) -> list[StoredRoll]:
-        rows = await self._all("SELECT id, revealed, roll_json FROM rolls WHERE guild_id=? AND user_id=?"
+        rows = await self._read("SELECT id, revealed, roll_json FROM rolls WHERE guild_id=? AND user_id=?"
                                " ORDER BY n DESC LIMIT ?", (guild_id, user_id, limit))
         return [_stored(*r) for r in rows]
 
     async def luck(self, guild_id: int, user_id: int, *, hidden: bool) -> Luck:
         shown = (guild_id, user_id, int(hidden))
         row = await self._one("SELECT COUNT(*) FROM rolls WHERE guild_id=? AND user_id=? AND hidden<=?", shown)
-        rows = await self._all("SELECT sides, face, SUM(count) FROM roll_faces WHERE guild_id=? AND user_id=?"
+        rows = await self._read("SELECT sides, face, SUM(count) FROM roll_faces WHERE guild_id=? AND user_id=?"
                                " AND hidden<=? GROUP BY sides, face", shown)
         luck = Luck(rolls=row[0] if row else 0)
         for sides, face, count in rows:
