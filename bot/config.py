@@ -67,6 +67,8 @@ class Settings(StoreSettings):
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
     default_timer_seconds: int = Field(300, ge=0)
+    #: days a finished game's moves (/game log) are kept; its result and the stats stay for good
+    keep_finished_days: int = Field(90, ge=1)
     #: extra extension modules with game cogs of your own, comma-separated
     extra_cogs: str = ""
     #: "json": one JSON object per log line, for a log collector

@@ -1,6 +1,8 @@
-"""boneyard migrate-db: copy every game, move, deadline, result and applied click from a SQLite
-file into an empty PostgreSQL database, so a server that outgrows one process keeps its tables
-and its stats.
+"""boneyard migrate-db: copy a SQLite store into an empty PostgreSQL database.
+
+Every game, move, deadline, result and applied click, the stats, the servers' settings, the saved
+rolls and the rolls made are copied, so a server that outgrows one process keeps its tables, its
+stats and its dice.
 
     boneyard migrate-db --from sqlite:///boneyard.sqlite3 --to postgresql://bone@db/boneyard
 
@@ -31,9 +33,19 @@ COLUMNS: dict[str, list[str]] = {
     "deadlines": ["game_id", "version", "due_at", "claimed_until"],
     "results": ["game_id", "guild_id", "game", "seat", "user_id", "rank", "score", "finished_at"],
     "books": ["game_id", "book_json"],
+    "player_stats": ["user_id", "guild_id", "game", "played", "won"],
+    "server_settings": ["guild_id", "settings_json"],
+    "saved_rolls": ["guild_id", "user_id", "name", "roll_json", "updated_at"],
+    "rolls": ["id", "guild_id", "user_id", "n", "hidden", "revealed", "at", "roll_json"],
+    "roll_faces": ["roll_id", "guild_id", "user_id", "hidden", "sides", "face", "count"],
+    "guilds_left": ["guild_id", "left_at"],
 }
 #: REAL in SQLite, DOUBLE PRECISION in PostgreSQL: SQLite may hand back an int or numeric text
-TIMES = {"created_at", "updated_at", "at", "due_at", "finished_at"}
+TIMES = {"created_at", "updated_at", "at", "due_at", "finished_at", "left_at"}
+#: 0 or 1 in SQLite, BOOLEAN in PostgreSQL
+FLAGS = {"hidden", "revealed"}
+#: tables whose ids PostgreSQL numbers itself: new rows continue after the copied ids
+NUMBERED = ("games", "rolls")
 
 
 class MigrationError(Exception):
@@ -48,7 +60,8 @@ class Copied:
     def summary(self) -> str:
         r = self.rows
         return (f"{r['games']} games ({self.live} in a lobby or in play), {r['actions']} moves, "
-                f"{r['deadlines']} turn timers, {r['results']} results, {r['interactions']} recent clicks")
+                f"{r['deadlines']} turn timers, {r['results']} results, {r['interactions']} recent clicks, "
+                f"{r['saved_rolls']} saved rolls, {r['rolls']} rolls, {r['server_settings']} servers' settings")
 
 
 def _row(table: str, raw: sqlite3.Row) -> tuple[Any, ...]:
@@ -59,6 +72,8 @@ def _row(table: str, raw: sqlite3.Row) -> tuple[Any, ...]:
             value = None  # a claim belongs to a process of the old bot, which is stopped
         elif name in TIMES and value is not None:
             value = float(value)
+        elif name in FLAGS:
+            value = bool(value)
         out.append(value)
     return tuple(out)
 
@@ -80,16 +95,18 @@ async def copy_store(source: Target, target: Target) -> Copied:
 
     conn = await asyncpg.connect(target.location)
     try:
-        already = await conn.fetchval("SELECT COUNT(*) FROM games")
-        if already:
-            raise MigrationError(f"{target.shown} already holds {already} games; copy into an empty database")
+        for table in COLUMNS:
+            already = await conn.fetchval(f"SELECT COUNT(*) FROM {table}")
+            if already:
+                raise MigrationError(f"{target.shown} already holds {already} {table.replace('_', ' ')};"
+                                     " copy into an empty database")
         async with conn.transaction():
             for table, rows in data.items():
                 if rows:
                     await conn.copy_records_to_table(table, records=rows, columns=COLUMNS[table])
-            # new games continue after the copied ids
-            await conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'),"
-                               " GREATEST((SELECT MAX(id) FROM games), 1), (SELECT COUNT(*) > 0 FROM games))")
+            for table in NUMBERED:
+                await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                                   f" GREATEST((SELECT MAX(id) FROM {table}), 1), (SELECT COUNT(*) > 0 FROM {table}))")
         counts = {table: await conn.fetchval(f"SELECT COUNT(*) FROM {table}") for table in COLUMNS}
     finally:
         await conn.close()

@@ -1,5 +1,7 @@
 """boneyard migrate-db: a SQLite store with games in every state is copied into PostgreSQL, and
-play goes on there: the game in play is finished, the lobby starts, the stats are kept."""
+play goes on there: the game in play is finished, the lobby starts, the stats are kept. The dice
+tools' records (a server's settings, saved rolls, rolls and their faces) and a server the bot left
+come along."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from pathlib import Path
 
 import asyncpg
 
+from bot.store import SavedRoll, ServerSettings, StoredRoll, open_store
 from tests.e2e.channel import live_table, said
 from tests.e2e.test_cluster_e2e import button, finished, knucklebones, play
 from tests.fakediscord import REPO_ROOT, running_bot, running_fake
@@ -41,10 +44,21 @@ async def test_a_sqlite_store_moves_to_postgres_and_play_goes_on(tmp_path: Path,
             gone = await (await fd.slash(bob, "called-off", "knucklebones new")).response_message()
             await (await fd.click(bob, gone, button(fd, gone, "Cancel"))).wait_response()
             assert bot.error_records() == []
+        store = await open_store(path)
+        await store.put_server_settings(ServerSettings(guild_id=fd.guild_id, gm_role_id=77))
+        await store.put_saved_roll(SavedRoll(user_id=ann.id, name="attack", expression="1d20+5", by=ann.id), 50)
+        await store.put_saved_roll(SavedRoll(guild_id=fd.guild_id, name="fireball", expression="8d6", by=ann.id), 50)
+        for seen, face in (("public", 4), ("private", 19)):
+            await store.record_roll(StoredRoll(guild_id=fd.guild_id, channel_id=5, user_id=bob.id, seen=seen,
+                                               expression="1d20", result=str(face), text=f"# {face}"),
+                                    {(20, face): 1}, keep=100)
+        await store.mark_guild_left(12345, 1000.0)
+        await store.close()
 
         run = migrate_db(f"sqlite:///{path}", pg_url)
         assert run.returncode == 0, run.stderr
         assert "Copied 4 games (2 in a lobby or in play)" in run.stdout and "1 turn timers" in run.stdout
+        assert "2 saved rolls, 2 rolls, 1 servers' settings" in run.stdout
         assert "password" not in run.stdout
         again = migrate_db(f"sqlite:///{path}", pg_url)  # never onto games already there
         assert again.returncode == 1 and "already holds 4 games" in again.stderr
@@ -55,6 +69,22 @@ async def test_a_sqlite_store_moves_to_postgres_and_play_goes_on(tmp_path: Path,
             assert states == ["active", "cancelled", "finished", "lobby"]
         finally:
             await conn.close()
+        store = await open_store(pg_url)
+        try:
+            assert (await store.server_settings(fd.guild_id)).gm_role_id == 77
+            assert [r.name for r in await store.saved_rolls(0, ann.id)] == ["attack"]
+            assert [r.name for r in await store.saved_rolls(fd.guild_id, 0)] == ["fireball"]
+            assert [(r.result, r.seen) for r in await store.roll_history(fd.guild_id, bob.id)] == [
+                ("19", "private"), ("4", "public")]
+            assert (await store.luck(fd.guild_id, bob.id, hidden=False)).faces == {20: {4: 1}}  # the hidden one kept hidden
+            assert (await store.luck(fd.guild_id, bob.id, hidden=True)).faces == {20: {4: 1, 19: 1}}
+            assert await store.stats(fd.guild_id, ann.id) == [("sealedpick", 1, 1)]  # the totals came along
+            assert await store.guilds_left() == {12345: 1000.0}
+            newer = await store.record_roll(StoredRoll(guild_id=fd.guild_id, channel_id=5, user_id=ann.id,
+                                                       expression="1d6", result="2", text="# 2"), {}, keep=100)
+            assert (newer.id or 0) > max(r.id or 0 for r in await store.roll_history(fd.guild_id, bob.id))
+        finally:
+            await store.close()
 
         async with running_bot(fd, {**SEALED, "DATABASE_URL": pg_url}) as bot:
             assert any("games are kept in postgresql://" in line for line in bot.lines)

@@ -109,15 +109,42 @@ def parse_target(target: str | Path) -> Target:
     return Target("sqlite", text)
 
 
-def top_per_game(rows: Iterable[Any], limit: int) -> list[tuple[str, int, int, int]]:
-    """(game, user id, played, won) rows, best first within each game, cut to ``limit`` a game."""
-    kept: dict[str, int] = {}
-    out = []
-    for game, user_id, played, won in rows:
-        kept[game] = kept.get(game, 0) + 1
-        if kept[game] <= limit:
-            out.append((game, int(user_id), int(played), int(won or 0)))
-    return out
+#: what forgetting a player deletes or changes, as ``player_data`` and ``forget_player`` count it:
+#: finished games where their seat becomes a former player, their records (one per server and
+#: game), their saved rolls, and their rolls (history and luck)
+PLAYER_DATA = ("games", "stats", "saved_rolls", "rolls")
+#: the name a forgotten player's seat shows in the games they finished
+FORMER_PLAYER = "a former player"
+#: games whose logs one pruning transaction deletes, so clicks wait for no long write
+PRUNE_BATCH = 100
+#: (user id, guild id, game) -> (played, won): a change to the per-server totals
+Tally = dict[tuple[int, int, str], tuple[int, int]]
+
+
+def tally(replaced: Iterable[Any], written: Iterable[Any]) -> Tally:
+    """What writing ``written`` results over the ``replaced`` ones (both (user id, guild id, game,
+    rank) rows) changes in the per-server totals: nothing a game that was never finished before."""
+    change: dict[tuple[int, int, str], list[int]] = {}
+    for sign, rows in ((-1, replaced), (1, written)):
+        for user_id, guild_id, game, rank in rows:
+            if user_id is None:
+                continue
+            counts = change.setdefault((int(user_id), int(guild_id), str(game)), [0, 0])
+            counts[0] += sign
+            counts[1] += sign * (rank == 1)
+    return {key: (played, won) for key, (played, won) in change.items() if played or won}
+
+
+def without_player(table_json: str, user_id: int) -> str:
+    """A finished game as it stays for the others once a player is forgotten: their seat is a
+    former player's, with neither their id nor their name."""
+    table = Table.model_validate_json(table_json)
+    for seat in table.seats:
+        if seat.user_id == user_id:
+            seat.user_id, seat.name = None, FORMER_PLAYER
+    if table.host_id == user_id:
+        table.host_id = 0
+    return table.model_dump_json()
 
 
 class Store(ABC):
@@ -291,3 +318,40 @@ class Store(ABC):
     @abstractmethod
     async def forget_rolls(self, guild_id: int, user_id: int) -> int:
         """Erase one player's rolls in one place; how many there were."""
+
+    # -- keeping the data bounded, and forgetting ----------------------------------------------
+
+    @abstractmethod
+    async def prune(self, now: float, keep_days: float) -> int:
+        """Delete the move logs of the games that ended more than ``keep_days`` before ``now``;
+        their results and the stats stay. How many moves were deleted. ``now`` is the present:
+        a process looks at each game once, the next round only at the games that ended since."""
+
+    @abstractmethod
+    async def player_data(self, user_id: int) -> dict[str, int]:
+        """What ``forget_player`` would delete or change, counted (the keys of PLAYER_DATA)."""
+
+    @abstractmethod
+    async def forget_player(self, user_id: int) -> dict[str, int]:
+        """Delete one player's records in every server, their saved rolls and their rolls, and
+        make their seats in finished games a former player's (the games and the others' results
+        stay); what was done, counted as ``player_data`` counts it. Live games are left alone:
+        the player is still seated there."""
+
+    @abstractmethod
+    async def mark_guild_left(self, guild_id: int, at: float) -> None:
+        """The bot was removed from a server (its data goes after a grace period; the first
+        time counts if it is told twice)."""
+
+    @abstractmethod
+    async def mark_guild_back(self, guild_id: int) -> None:
+        """The bot is in the server again: its data stays."""
+
+    @abstractmethod
+    async def guilds_left(self) -> dict[int, float]:
+        """Servers the bot was removed from, and when."""
+
+    @abstractmethod
+    async def forget_guilds_left_before(self, t: float) -> int:
+        """Delete everything of the servers left before ``t``: games, logs, results, stats,
+        settings, saved rolls and rolls. How many servers were forgotten."""

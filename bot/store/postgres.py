@@ -27,8 +27,8 @@ import asyncpg
 
 from bot.models import Book, LogEntry, Table
 from bot.store.base import (
-    CLAIM_SECONDS, INTERACTIONS_KEPT, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction, LimitReached, Store,
-    VersionConflict, _migrations, top_per_game,
+    CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
+    LimitReached, Store, Tally, VersionConflict, _migrations, tally, without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
@@ -182,6 +182,8 @@ class PostgresStore(Store):
         self._pool = pool
         self._control = control
         self._watching = False
+        # games that ended before this were pruned already by this process (see SqliteStore)
+        self._pruned_before = float("-inf")
 
     @classmethod
     async def open(cls, dsn: str) -> PostgresStore:
@@ -259,9 +261,10 @@ class PostgresStore(Store):
         return await self._pool.fetchval("SELECT 1 FROM interactions WHERE id=$1", interaction_id) is not None
 
     async def next_deadline(self) -> tuple[int, int, float] | None:
+        # the expression of the deadlines_next index, word for word, so the first row is read from it
         row = await self._pool.fetchrow(
-            "SELECT game_id, version, GREATEST(due_at, COALESCE(claimed_until, 0)) AS at FROM deadlines"
-            " ORDER BY at LIMIT 1"
+            "SELECT game_id, version, GREATEST(due_at, COALESCE(claimed_until, 0)) FROM deadlines"
+            " ORDER BY GREATEST(due_at, COALESCE(claimed_until, 0)) LIMIT 1"
         )
         return (row[0], row[1], row[2]) if row else None
 
@@ -289,20 +292,25 @@ class PostgresStore(Store):
 
     async def stats(self, guild_id: int, user_id: int) -> list[tuple[str, int, int]]:
         rows = await self._pool.fetch(
-            "SELECT game, COUNT(*), SUM(CASE WHEN rank = 1 THEN 1 ELSE 0 END) FROM results"
-            " WHERE guild_id=$1 AND user_id=$2 GROUP BY game ORDER BY game",
-            guild_id, user_id,
+            "SELECT game, played, won FROM player_stats WHERE user_id=$1 AND guild_id=$2 ORDER BY game",
+            user_id, guild_id,
         )
-        return [(r[0], int(r[1]), int(r[2] or 0)) for r in rows]
+        return [(r[0], int(r[1]), int(r[2])) for r in rows]
 
     async def leaderboard(self, guild_id: int, limit: int = 10) -> list[tuple[str, int, int, int]]:
+        # each game's first rows of the board index, the games found by a skip scan
         rows = await self._pool.fetch(
-            "SELECT game, user_id, COUNT(*) AS played, SUM(CASE WHEN rank = 1 THEN 1 ELSE 0 END) AS won"
-            " FROM results WHERE guild_id=$1 AND user_id IS NOT NULL GROUP BY game, user_id"
-            " ORDER BY game, won DESC, played ASC, user_id",
-            guild_id,
+            "WITH RECURSIVE g(game) AS ("
+            " SELECT MIN(game) FROM player_stats WHERE guild_id=$1"
+            " UNION ALL SELECT (SELECT MIN(game) FROM player_stats WHERE guild_id=$1 AND game>g.game)"
+            " FROM g WHERE g.game IS NOT NULL)"
+            " SELECT g.game, p.user_id, p.played, p.won FROM g CROSS JOIN LATERAL ("
+            "  SELECT user_id, played, won FROM player_stats WHERE guild_id=$1 AND game=g.game"
+            "  ORDER BY won DESC, played, user_id LIMIT $2) p"
+            " WHERE g.game IS NOT NULL ORDER BY g.game, p.won DESC, p.played, p.user_id",
+            guild_id, limit,
         )
-        return top_per_game(rows, limit)
+        return [(r[0], int(r[1]), int(r[2]), int(r[3])) for r in rows]
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -377,6 +385,11 @@ class PostgresStore(Store):
             elif deadline != "keep" or not table.live:
                 await conn.execute("DELETE FROM deadlines WHERE game_id=$1", table.id)
             if results:
+                # a result written again (the same seat) first takes back what it counted
+                seats = {r["seat"] for r in results}
+                replaced = [(r["user_id"], r["guild_id"], r["game"], r["rank"]) for r in await conn.fetch(
+                    "SELECT seat, user_id, guild_id, game, rank FROM results WHERE game_id=$1", table.id)
+                    if r["seat"] in seats]
                 await conn.executemany(
                     "INSERT INTO results (game_id, guild_id, game, seat, user_id, rank, score, finished_at)"
                     " VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (game_id, seat) DO UPDATE SET"
@@ -385,6 +398,8 @@ class PostgresStore(Store):
                     [(table.id, table.guild_id, table.game, r["seat"], r["user_id"], r["rank"], r["score"], now)
                      for r in results],
                 )
+                await _count(conn, tally(replaced, [(r["user_id"], table.guild_id, table.game, r["rank"])
+                                                    for r in results]))
 
     async def put_book(self, game_id: int, book: Book) -> None:
         await self._pool.execute(
@@ -495,6 +510,101 @@ class PostgresStore(Store):
     async def forget_rolls(self, guild_id: int, user_id: int) -> int:
         status = await self._pool.execute("DELETE FROM rolls WHERE guild_id=$1 AND user_id=$2", guild_id, user_id)
         return int(status.split()[-1])
+
+    # -- keeping the data bounded, and forgetting ----------------------------------------------
+
+    async def prune(self, now: float, keep_days: float) -> int:
+        """A batch of games per transaction, as on SQLite; several processes pruning at once
+        only delete nothing twice."""
+        cutoff = now - keep_days * 86400
+        ids = [r[0] for r in await self._pool.fetch(
+            "SELECT id FROM games WHERE status IN ('finished','cancelled') AND updated_at<$1 AND updated_at>=$2",
+            cutoff, self._pruned_before)]
+        deleted = 0
+        for start in range(0, len(ids), PRUNE_BATCH):
+            status = await self._pool.execute("DELETE FROM actions WHERE game_id = ANY($1::bigint[])",
+                                              ids[start:start + PRUNE_BATCH])
+            deleted += int(status.split()[-1])
+        self._pruned_before = max(self._pruned_before, cutoff)
+        return deleted
+
+    async def player_data(self, user_id: int) -> dict[str, int]:
+        async with self._pool.acquire() as conn:
+            return await _player_data(conn, user_id)
+
+    async def forget_player(self, user_id: int) -> dict[str, int]:
+        async with self._pool.acquire() as conn, conn.transaction():
+            done = await _player_data(conn, user_id)
+            # results are written when a game finishes: these are the finished games they sat in
+            games = [r[0] for r in await conn.fetch("SELECT DISTINCT game_id FROM results WHERE user_id=$1", user_id)]
+            for start in range(0, len(games), PRUNE_BATCH):
+                batch = games[start:start + PRUNE_BATCH]
+                rows = await conn.fetch("SELECT id, table_json FROM games WHERE id = ANY($1::bigint[]) FOR UPDATE",
+                                        batch)
+                await conn.executemany("UPDATE games SET table_json=$1 WHERE id=$2",
+                                       [(without_player(r["table_json"], user_id), r["id"]) for r in rows])
+                for table in ("results", "actions"):
+                    await conn.execute(f"UPDATE {table} SET user_id=NULL WHERE user_id=$1"
+                                       " AND game_id = ANY($2::bigint[])", user_id, batch)
+            for table in ("player_stats", "saved_rolls", "rolls"):  # a roll's faces go with it
+                await conn.execute(f"DELETE FROM {table} WHERE user_id=$1", user_id)
+        return done
+
+    async def mark_guild_left(self, guild_id: int, at: float) -> None:
+        await self._pool.execute("INSERT INTO guilds_left (guild_id, left_at) VALUES ($1,$2)"
+                                 " ON CONFLICT (guild_id) DO NOTHING", guild_id, at)
+
+    async def mark_guild_back(self, guild_id: int) -> None:
+        await self._pool.execute("DELETE FROM guilds_left WHERE guild_id=$1", guild_id)
+
+    async def guilds_left(self) -> dict[int, float]:
+        return {int(r[0]): float(r[1]) for r in await self._pool.fetch("SELECT guild_id, left_at FROM guilds_left")}
+
+    async def forget_guilds_left_before(self, t: float) -> int:
+        """One server per transaction; a server another process forgets meanwhile is not counted twice."""
+        gone = [r[0] for r in await self._pool.fetch("SELECT guild_id FROM guilds_left WHERE left_at<$1", t)]
+        forgotten = 0
+        for guild_id in gone:
+            async with self._pool.acquire() as conn, conn.transaction():
+                if await conn.execute("DELETE FROM guilds_left WHERE guild_id=$1 AND left_at<$2",
+                                      guild_id, t) == "DELETE 0":
+                    continue
+                games = [r[0] for r in await conn.fetch("SELECT id FROM games WHERE guild_id=$1", guild_id)]
+                for start in range(0, len(games), PRUNE_BATCH):
+                    batch = games[start:start + PRUNE_BATCH]
+                    for table in ("actions", "deadlines", "results", "books"):
+                        await conn.execute(f"DELETE FROM {table} WHERE game_id = ANY($1::bigint[])", batch)
+                    await conn.execute("DELETE FROM games WHERE id = ANY($1::bigint[])", batch)
+                for table in ("player_stats", "server_settings", "saved_rolls", "rolls"):
+                    await conn.execute(f"DELETE FROM {table} WHERE guild_id=$1", guild_id)
+                forgotten += 1
+        return forgotten
+
+
+async def _count(conn: asyncpg.Connection, change: Tally) -> None:
+    """The per-server totals, changed in the transaction that writes the results."""
+    if not change:
+        return
+    await conn.executemany(
+        "INSERT INTO player_stats (user_id, guild_id, game, played, won) VALUES ($1,$2,$3,$4,$5)"
+        " ON CONFLICT (user_id, guild_id, game) DO UPDATE"
+        " SET played=player_stats.played+EXCLUDED.played, won=player_stats.won+EXCLUDED.won",
+        [(*key, played, won) for key, (played, won) in change.items()])
+    gone = [key for key, (played, _) in change.items() if played < 0]
+    if gone:
+        await conn.executemany("DELETE FROM player_stats WHERE user_id=$1 AND guild_id=$2 AND game=$3 AND played<=0",
+                               gone)
+
+
+async def _player_data(conn: asyncpg.Connection, user_id: int) -> dict[str, int]:
+    """What forgetting a player deletes or changes, counted (see PLAYER_DATA)."""
+    queries = {
+        "games": "SELECT COUNT(DISTINCT game_id) FROM results WHERE user_id=$1",
+        "stats": "SELECT COUNT(*) FROM player_stats WHERE user_id=$1",
+        "saved_rolls": "SELECT COUNT(*) FROM saved_rolls WHERE user_id=$1",
+        "rolls": "SELECT COUNT(*) FROM rolls WHERE user_id=$1",
+    }
+    return {key: int(await conn.fetchval(queries[key], user_id)) for key in PLAYER_DATA}
 
 
 def _stored(roll_id: int, revealed: bool, text: str) -> StoredRoll:

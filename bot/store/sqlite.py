@@ -3,6 +3,10 @@
 Besides a copy of the live games it wrote, the process keeps nothing between clicks; everything
 a restart must survive is here: the table, the action log, the interaction ids already applied, the deadlines and the
 results behind /game stats.
+
+Two connections: the writer, whose transactions take turns under one lock (a click waits for it),
+and a read-only one for every read that does not feed that copy of the live games. WAL mode lets
+it read beside a write, so a leaderboard or a DM's roll history never makes a click wait.
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ import aiosqlite
 
 from bot.models import Book, LogEntry, Table
 from bot.store.base import (
-    CLAIM_SECONDS, INTERACTIONS_KEPT, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction, LimitReached, Store,
-    VersionConflict, _migrations, statements, top_per_game,
+    CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
+    LimitReached, Store, Tally, VersionConflict, _migrations, statements, tally, without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
@@ -32,8 +36,9 @@ LIVE_CACHE = 2000
 class SqliteStore(Store):
     dialect: ClassVar[Dialect] = "sqlite"
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
         self._conn = conn
+        self._reader = reader
         # One connection, so one transaction at a time: statements of two writes must not interleave.
         self._lock = asyncio.Lock()
         # This process is the only writer, so the JSON of the live games it wrote or read lately
@@ -41,16 +46,27 @@ class SqliteStore(Store):
         # abandoned lobbies and untimed games stay live for ever.
         self._live: OrderedDict[int, str] = OrderedDict()
         self._books: OrderedDict[int, str] = OrderedDict()
+        # games that ended before this were pruned already by this process: the next pruning
+        # looks only at the games that ended since
+        self._pruned_before = float("-inf")
 
     @classmethod
     async def open(cls, path: Path | str) -> SqliteStore:
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        store = cls(conn)
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            # opened once the file exists and is in WAL mode (its -shm file exists then)
+            reader = await aiosqlite.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
+                                             isolation_level=None)
+        except BaseException:
+            await conn.close()
+            raise
+        await reader.execute("PRAGMA busy_timeout=5000")
+        store = cls(conn, reader)
         await store._migrate()
         # An interaction can only come back within its 15-minute token life: older ids have done
         # their job of applying a click once, and would only grow the file.
@@ -59,7 +75,13 @@ class SqliteStore(Store):
         return store
 
     async def close(self) -> None:
+        await self._reader.close()
         await self._conn.close()
+
+    async def _read(self, query: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        """A query's rows, read beside the writer: it waits for no click, and no click for it.
+        What it reads was committed, so a write that returned is seen."""
+        return list(await self._reader.execute_fetchall(query, args))
 
     async def _migrate(self) -> None:
         async with self._lock:
@@ -85,7 +107,10 @@ class SqliteStore(Store):
     # -- reading -----------------------------------------------------------------------------
 
     async def get(self, game_id: int) -> Table | None:
-        """A fresh copy of the game: callers change it freely and only save() makes it count."""
+        """A fresh copy of the game: callers change it freely and only save() makes it count.
+
+        Read under the writer's lock, as book() is: what is read goes into the copy of the live
+        games, and a read beside a save could put back the game as it was before."""
         cached = self._live.get(game_id)
         if cached is not None:
             self._live.move_to_end(game_id)
@@ -120,64 +145,46 @@ class SqliteStore(Store):
         return Book.model_validate_json(cached)
 
     async def live_in_channel(self, channel_id: int) -> Table | None:
-        async with self._lock:
-            cur = await self._conn.execute(
-                "SELECT table_json FROM games WHERE channel_id=? AND status IN ('lobby','active')",
-                (channel_id,),
-            )
-            row = await cur.fetchone()
-        return Table.model_validate_json(row[0]) if row else None
+        rows = await self._read(
+            "SELECT table_json FROM games WHERE channel_id=? AND status IN ('lobby','active')", (channel_id,))
+        return Table.model_validate_json(rows[0][0]) if rows else None
 
     async def latest_in_channel(self, channel_id: int) -> Table | None:
         """The live game of a channel, else the one it played last."""
-        async with self._lock:
-            cur = await self._conn.execute(
-                "SELECT table_json FROM games WHERE channel_id=? "
-                "ORDER BY status IN ('lobby','active') DESC, id DESC LIMIT 1",
-                (channel_id,),
-            )
-            row = await cur.fetchone()
-        return Table.model_validate_json(row[0]) if row else None
+        rows = await self._read(
+            "SELECT table_json FROM games WHERE channel_id=? "
+            "ORDER BY status IN ('lobby','active') DESC, id DESC LIMIT 1", (channel_id,))
+        return Table.model_validate_json(rows[0][0]) if rows else None
 
     async def recent_log(self, game_id: int, limit: int = 15) -> list[LogEntry]:
-        async with self._lock:
-            cur = await self._conn.execute(
-                "SELECT version, seat, user_id, action, events, chapter FROM actions"
-                " WHERE game_id=? ORDER BY version DESC LIMIT ?",
-                (game_id, limit),
-            )
-            rows = await cur.fetchall()
+        rows = await self._read(
+            "SELECT version, seat, user_id, action, events, chapter FROM actions"
+            " WHERE game_id=? ORDER BY version DESC LIMIT ?", (game_id, limit))
         return [
             LogEntry(
                 version=r[0], seat=r[1], user_id=r[2],
                 action=json.loads(r[3]), events=json.loads(r[4]), chapter=r[5],
             )
-            for r in reversed(list(rows))
+            for r in reversed(rows)
         ]
 
     async def full_log(self, game_id: int) -> list[LogEntry]:
         return await self.recent_log(game_id, limit=-1)
 
     async def interaction_seen(self, interaction_id: int) -> bool:
-        async with self._lock:
-            cur = await self._conn.execute("SELECT 1 FROM interactions WHERE id=?", (interaction_id,))
-            return await cur.fetchone() is not None
+        return bool(await self._read("SELECT 1 FROM interactions WHERE id=?", (interaction_id,)))
 
     async def next_deadline(self) -> tuple[int, int, float] | None:
-        async with self._lock:
-            cur = await self._conn.execute(
-                "SELECT game_id, version, MAX(due_at, COALESCE(claimed_until, 0)) AS at FROM deadlines"
-                " ORDER BY at LIMIT 1"
-            )
-            row = await cur.fetchone()
-        return (row[0], row[1], row[2]) if row else None
+        # the expression of the deadlines_next index, word for word, so the first row is read from it
+        rows = await self._read(
+            "SELECT game_id, version, MAX(due_at, COALESCE(claimed_until, 0)) FROM deadlines"
+            " ORDER BY MAX(due_at, COALESCE(claimed_until, 0)) LIMIT 1")
+        return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
 
     async def deadline_of(self, game_id: int) -> float | None:
         """When the decision the game waits for times out (None: no timer runs)."""
-        async with self._lock:
-            cur = await self._conn.execute("SELECT due_at FROM deadlines WHERE game_id=?", (game_id,))
-            row = await cur.fetchone()
-        return float(row[0]) if row else None
+        rows = await self._read("SELECT due_at FROM deadlines WHERE game_id=?", (game_id,))
+        return float(rows[0][0]) if rows else None
 
     async def postpone_overdue(self, now: float, until: float) -> int:
         async with self._lock:
@@ -199,43 +206,39 @@ class SqliteStore(Store):
 
     async def stats(self, guild_id: int, user_id: int) -> list[tuple[str, int, int]]:
         """(game, played, won) for one player in one guild."""
-        async with self._lock:
-            cur = await self._conn.execute(
-                "SELECT game, COUNT(*), SUM(rank = 1) FROM results"
-                " WHERE guild_id=? AND user_id=? GROUP BY game ORDER BY game",
-                (guild_id, user_id),
-            )
-            rows = await cur.fetchall()
-        return [(r[0], r[1], r[2] or 0) for r in rows]
+        rows = await self._read("SELECT game, played, won FROM player_stats WHERE user_id=? AND guild_id=?"
+                                " ORDER BY game", (user_id, guild_id))
+        return [(r[0], r[1], r[2]) for r in rows]
 
     async def leaderboard(self, guild_id: int, limit: int = 10) -> list[tuple[str, int, int, int]]:
         """(game, user id, played, won) for a guild's players, most wins first within each game."""
-        async with self._lock:
-            cur = await self._conn.execute(
-                "SELECT game, user_id, COUNT(*) AS played, SUM(rank = 1) AS won FROM results"
-                " WHERE guild_id=? AND user_id IS NOT NULL GROUP BY game, user_id"
-                " ORDER BY game, won DESC, played ASC, user_id",
-                (guild_id,),
-            )
-            rows = await cur.fetchall()
-        return top_per_game(rows, limit)
+        def read() -> list[tuple[str, int, int, int]]:
+            """Each game's first rows of the board index, in one hop to the reader's thread."""
+            raw = self._reader._conn  # aiosqlite's sqlite3 connection, used on its own thread
+            out: list[tuple[str, int, int, int]] = []
+            for (game,) in raw.execute(GAMES_OF_GUILD, (guild_id,)).fetchall():
+                out += [(game, *r) for r in raw.execute(
+                    "SELECT user_id, played, won FROM player_stats WHERE guild_id=? AND game=?"
+                    " ORDER BY won DESC, played, user_id LIMIT ?", (guild_id, game, limit))]
+            return out
 
-    # -- writing -----------------------------------------------------------------------------
+        return await self._reader._execute(read)
 
     async def game_counts(self) -> dict[str, int]:
-        async with self._lock:
-            cur = await self._conn.execute("SELECT status, COUNT(*) FROM games GROUP BY status")
-            return {row[0]: int(row[1]) for row in await cur.fetchall()}
+        rows = await self._read("SELECT status, COUNT(*) FROM games GROUP BY status")
+        return {row[0]: int(row[1]) for row in rows}
 
     async def deadlines_due(self, now: float) -> int:
-        async with self._lock:
-            cur = await self._conn.execute("SELECT COUNT(*) FROM deadlines WHERE due_at<=?", (now,))
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        rows = await self._read("SELECT COUNT(*) FROM deadlines WHERE due_at<=?", (now,))
+        return int(rows[0][0]) if rows else 0
 
     async def ping(self) -> None:
+        """Both connections answer: the reader for the reads, the writer for the clicks."""
+        await self._read("SELECT 1")
         async with self._lock:
             await (await self._conn.execute("SELECT 1")).fetchone()
+
+    # -- writing -----------------------------------------------------------------------------
 
     async def create(self, table: Table) -> Table:
         now = time.time()
@@ -296,11 +299,8 @@ class SqliteStore(Store):
                                  " VALUES (?,?,?,NULL)", (table.id, table.version, deadline)))
         elif deadline != "keep" or not table.live:
             steps.append((False, "DELETE FROM deadlines WHERE game_id=?", (table.id,)))
-        if results:
-            steps.append((True, "INSERT OR REPLACE INTO results (game_id, guild_id, game, seat, user_id,"
-                                " rank, score, finished_at) VALUES (?,?,?,?,?,?,?,?)",
-                          [(table.id, table.guild_id, table.game, r["seat"], r["user_id"], r["rank"],
-                            r["score"], now) for r in results]))
+        written = [(table.id, table.guild_id, table.game, r["seat"], r["user_id"], r["rank"], r["score"], now)
+                   for r in results or ()]
 
         def write() -> None:
             """The whole transaction in one call on the connection's thread: one hop from the
@@ -317,6 +317,8 @@ class SqliteStore(Store):
                         raise
                     if index == update and cursor.rowcount != 1:
                         raise VersionConflict(f"game {table.id} is no longer at version {expected_version}")
+                if written:
+                    _write_results(raw, written)
                 raw.execute("COMMIT")
             except BaseException:
                 raw.execute("ROLLBACK")
@@ -347,14 +349,8 @@ class SqliteStore(Store):
     # -- a server's settings, saved rolls and the rolls made -----------------------------------
 
     async def _one(self, query: str, args: tuple[Any, ...]) -> Any:
-        async with self._lock:
-            cur = await self._conn.execute(query, args)
-            return await cur.fetchone()
-
-    async def _all(self, query: str, args: tuple[Any, ...]) -> list[Any]:
-        async with self._lock:
-            cur = await self._conn.execute(query, args)
-            return list(await cur.fetchall())
+        rows = await self._read(query, args)
+        return rows[0] if rows else None
 
     async def _transaction(self, work: Any) -> Any:
         """``work(raw)`` inside one transaction, in one hop to the connection's thread (as save())."""
@@ -384,7 +380,7 @@ class SqliteStore(Store):
                 (settings.guild_id, settings.model_dump_json()))
 
     async def saved_rolls(self, guild_id: int, user_id: int) -> list[SavedRoll]:
-        rows = await self._all("SELECT roll_json FROM saved_rolls WHERE guild_id=? AND user_id=? ORDER BY name",
+        rows = await self._read("SELECT roll_json FROM saved_rolls WHERE guild_id=? AND user_id=? ORDER BY name",
                                (guild_id, user_id))
         return [SavedRoll.model_validate_json(r[0]) for r in rows]
 
@@ -439,14 +435,14 @@ class SqliteStore(Store):
             return cur.rowcount == 1
 
     async def roll_history(self, guild_id: int, user_id: int, limit: int = 20) -> list[StoredRoll]:
-        rows = await self._all("SELECT id, revealed, roll_json FROM rolls WHERE guild_id=? AND user_id=?"
+        rows = await self._read("SELECT id, revealed, roll_json FROM rolls WHERE guild_id=? AND user_id=?"
                                " ORDER BY n DESC LIMIT ?", (guild_id, user_id, limit))
         return [_stored(*r) for r in rows]
 
     async def luck(self, guild_id: int, user_id: int, *, hidden: bool) -> Luck:
         shown = (guild_id, user_id, int(hidden))
         row = await self._one("SELECT COUNT(*) FROM rolls WHERE guild_id=? AND user_id=? AND hidden<=?", shown)
-        rows = await self._all("SELECT sides, face, SUM(count) FROM roll_faces WHERE guild_id=? AND user_id=?"
+        rows = await self._read("SELECT sides, face, SUM(count) FROM roll_faces WHERE guild_id=? AND user_id=?"
                                " AND hidden<=? GROUP BY sides, face", shown)
         luck = Luck(rolls=row[0] if row else 0)
         for sides, face, count in rows:
@@ -458,6 +454,130 @@ class SqliteStore(Store):
             return int(raw.execute("DELETE FROM rolls WHERE guild_id=? AND user_id=?", (guild_id, user_id)).rowcount)
 
         return int(await self._transaction(work))
+
+    # -- keeping the data bounded, and forgetting ----------------------------------------------
+
+    async def prune(self, now: float, keep_days: float) -> int:
+        """Found by the reader, deleted a batch per transaction: clicks go on in between."""
+        cutoff = now - keep_days * 86400
+        rows = await self._read("SELECT id FROM games WHERE status IN ('finished','cancelled')"
+                                " AND updated_at<? AND updated_at>=?", (cutoff, self._pruned_before))
+        ids = [r[0] for r in rows]
+        deleted = 0
+        for start in range(0, len(ids), PRUNE_BATCH):
+            batch = ids[start:start + PRUNE_BATCH]
+
+            def work(raw: sqlite3.Connection, batch: list[int] = batch) -> int:
+                return int(raw.execute(f"DELETE FROM actions WHERE game_id IN ({_marks(batch)})", batch).rowcount)
+
+            deleted += await self._transaction(work)
+        self._pruned_before = max(self._pruned_before, cutoff)
+        return deleted
+
+    async def player_data(self, user_id: int) -> dict[str, int]:
+        def read() -> dict[str, int]:
+            raw = self._reader._conn
+            return _player_data(raw, user_id)
+
+        return await self._reader._execute(read)
+
+    async def forget_player(self, user_id: int) -> dict[str, int]:
+        def work(raw: sqlite3.Connection) -> dict[str, int]:
+            done = _player_data(raw, user_id)
+            # results are written when a game finishes: these are the finished games they sat in
+            games = [r[0] for r in raw.execute("SELECT DISTINCT game_id FROM results WHERE user_id=?", (user_id,))]
+            for start in range(0, len(games), PRUNE_BATCH):
+                batch = games[start:start + PRUNE_BATCH]
+                rows = raw.execute(f"SELECT id, table_json FROM games WHERE id IN ({_marks(batch)})", batch).fetchall()
+                raw.executemany("UPDATE games SET table_json=? WHERE id=?",
+                                [(without_player(text, user_id), game_id) for game_id, text in rows])
+                raw.execute(f"UPDATE results SET user_id=NULL WHERE user_id=? AND game_id IN ({_marks(batch)})",
+                            (user_id, *batch))
+                raw.execute(f"UPDATE actions SET user_id=NULL WHERE user_id=? AND game_id IN ({_marks(batch)})",
+                            (user_id, *batch))
+            raw.execute("DELETE FROM player_stats WHERE user_id=?", (user_id,))
+            raw.execute("DELETE FROM saved_rolls WHERE user_id=?", (user_id,))
+            raw.execute("DELETE FROM rolls WHERE user_id=?", (user_id,))  # their faces go with them
+            return done
+
+        return dict(await self._transaction(work))
+
+    async def mark_guild_left(self, guild_id: int, at: float) -> None:
+        await self._transaction(lambda raw: raw.execute(
+            "INSERT INTO guilds_left (guild_id, left_at) VALUES (?,?) ON CONFLICT (guild_id) DO NOTHING",
+            (guild_id, at)))
+
+    async def mark_guild_back(self, guild_id: int) -> None:
+        await self._transaction(lambda raw: raw.execute("DELETE FROM guilds_left WHERE guild_id=?", (guild_id,)))
+
+    async def guilds_left(self) -> dict[int, float]:
+        return {int(r[0]): float(r[1]) for r in await self._read("SELECT guild_id, left_at FROM guilds_left")}
+
+    async def forget_guilds_left_before(self, t: float) -> int:
+        """One server per transaction; its live games leave the copy kept in memory too."""
+        gone = [r[0] for r in await self._read("SELECT guild_id FROM guilds_left WHERE left_at<?", (t,))]
+        for guild_id in gone:
+            def work(raw: sqlite3.Connection, guild_id: int = guild_id) -> list[int]:
+                games = [r[0] for r in raw.execute("SELECT id FROM games WHERE guild_id=?", (guild_id,))]
+                for start in range(0, len(games), PRUNE_BATCH):
+                    batch = games[start:start + PRUNE_BATCH]
+                    for table in ("actions", "deadlines", "results", "books"):
+                        raw.execute(f"DELETE FROM {table} WHERE game_id IN ({_marks(batch)})", batch)
+                    raw.execute(f"DELETE FROM games WHERE id IN ({_marks(batch)})", batch)
+                for table in ("player_stats", "server_settings", "saved_rolls", "rolls", "guilds_left"):
+                    raw.execute(f"DELETE FROM {table} WHERE guild_id=?", (guild_id,))
+                return games
+
+            for game_id in await self._transaction(work):
+                self._live.pop(game_id, None)
+                self._books.pop(game_id, None)
+        return len(gone)
+
+
+def _marks(values: list[Any]) -> str:
+    return ",".join("?" * len(values))
+
+
+def _player_data(raw: sqlite3.Connection, user_id: int) -> dict[str, int]:
+    """What forgetting a player deletes or changes, counted (see PLAYER_DATA)."""
+    queries = {
+        "games": "SELECT COUNT(DISTINCT game_id) FROM results WHERE user_id=?",
+        "stats": "SELECT COUNT(*) FROM player_stats WHERE user_id=?",
+        "saved_rolls": "SELECT COUNT(*) FROM saved_rolls WHERE user_id=?",
+        "rolls": "SELECT COUNT(*) FROM rolls WHERE user_id=?",
+    }
+    return {key: int(raw.execute(queries[key], (user_id,)).fetchone()[0]) for key in PLAYER_DATA}
+
+
+#: the games a server has a board for, one index probe each (a skip scan: not every player's row)
+GAMES_OF_GUILD = (
+    "WITH RECURSIVE g(game) AS ("
+    " SELECT MIN(game) FROM player_stats WHERE guild_id=?1"
+    " UNION ALL SELECT (SELECT MIN(game) FROM player_stats WHERE guild_id=?1 AND game>g.game)"
+    " FROM g WHERE g.game IS NOT NULL"
+    ") SELECT game FROM g WHERE game IS NOT NULL"
+)
+
+
+def _write_results(raw: sqlite3.Connection, written: list[tuple[Any, ...]]) -> None:
+    """A game's results, and the per-server totals with them: a result written again (the same
+    seat) first takes back what it counted."""
+    game_id, seats = written[0][0], {row[3] for row in written}
+    replaced = [(r[1], r[2], r[3], r[4]) for r in raw.execute(
+        "SELECT seat, user_id, guild_id, game, rank FROM results WHERE game_id=?", (game_id,)) if r[0] in seats]
+    raw.executemany("INSERT OR REPLACE INTO results (game_id, guild_id, game, seat, user_id, rank, score,"
+                    " finished_at) VALUES (?,?,?,?,?,?,?,?)", written)
+    _count(raw, tally(replaced, [(r[4], r[1], r[2], r[5]) for r in written]))
+
+
+def _count(raw: sqlite3.Connection, change: Tally) -> None:
+    raw.executemany(
+        "INSERT INTO player_stats (user_id, guild_id, game, played, won) VALUES (?,?,?,?,?)"
+        " ON CONFLICT (user_id, guild_id, game) DO UPDATE"
+        " SET played=played+excluded.played, won=won+excluded.won",
+        [(*key, played, won) for key, (played, won) in change.items()])
+    raw.executemany("DELETE FROM player_stats WHERE user_id=? AND guild_id=? AND game=? AND played<=0",
+                    [key for key, (played, _) in change.items() if played < 0])
 
 
 def _stored(roll_id: int, revealed: Any, text: str) -> StoredRoll:
