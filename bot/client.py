@@ -21,7 +21,7 @@ from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
 
-from bot import metrics
+from bot import metrics, privacy, retention
 from bot.components import ALL_ITEMS
 from bot.config import Settings
 from bot.deadlines import run_deadlines
@@ -90,6 +90,7 @@ class Boneyard(commands.AutoShardedBot):
         self._deadline_task: asyncio.Task[Any] | None = None
         self._frozen = False
         self._metrics: web.AppRunner | None = None
+        self._retention_task: asyncio.Task[Any] | None = None
 
     async def setup_hook(self) -> None:
         target = self.settings.store_target
@@ -102,8 +103,10 @@ class Boneyard(commands.AutoShardedBot):
         await self.load_extension("bot.server_commands")
         for name in extensions(self.settings.extra_cogs):
             await self.load_extension(name)
-        self.add_dynamic_items(*ALL_ITEMS)
+        self.add_dynamic_items(*ALL_ITEMS, *privacy.ITEMS)
         self._deadline_task = asyncio.create_task(run_deadlines(self.runtime), name="deadlines")
+        self._retention_task = asyncio.create_task(
+            retention.run_retention(store, self.settings.keep_finished_days), name="retention")
         if self.settings.metrics_port is not None:
             self._metrics = await metrics.serve(self, store, self.settings.metrics_host, self.settings.metrics_port)
         if not self.settings.syncs_commands:
@@ -150,6 +153,18 @@ class Boneyard(commands.AutoShardedBot):
 
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %s of %s is ready", shard_id, self.shard_count)
+        # a server that invited the bot back while it was offline keeps its data
+        left = set(await self.runtime.store.guilds_left())
+        for guild in self.guilds:
+            if guild.id in left and guild.shard_id == shard_id:
+                await self.runtime.store.mark_guild_back(guild.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server: its data goes after a grace period, unless it invites us back."""
+        await self.runtime.store.mark_guild_left(guild.id, time.time())
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.runtime.store.mark_guild_back(guild.id)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component none of the bot's buttons claims (a forged, cut or long-gone id), or one
@@ -177,8 +192,9 @@ class Boneyard(commands.AutoShardedBot):
 
     async def close(self) -> None:
         GATE.open = False
-        if self._deadline_task:
-            self._deadline_task.cancel()
+        for task in (self._deadline_task, self._retention_task):
+            if task:
+                task.cancel()
         if self._metrics is not None:
             await self._metrics.cleanup()
             self._metrics = None

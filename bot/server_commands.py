@@ -2,7 +2,8 @@
 
 ``settings`` shows and changes the server's own settings (Manage Server): the default turn
 timer, which games may be opened, the channels or categories tables may open in, pictures on
-or off, and the GM role, whose members steer any table as its host would.
+or off, and the GM role, whose members steer any table as its host would. ``forget-me`` is for
+everyone: it deletes what Boneyard keeps about the person asking, after they confirm.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import privacy
 from bot.errors import Refusal, guarded
 from bot.replies import reply
 from bot.store.records import ServerSettings
@@ -69,6 +71,10 @@ class ServerCommands(commands.GroupCog, group_name="boneyard", group_description
                         allowed_mentions=discord.AllowedMentions.none())
 
         await guarded(interaction, run)
+
+    @app_commands.command(name="forget-me", description="Delete what Boneyard keeps about you (asks first)")
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: privacy.forget_me(interaction, self.runtime.store))
 
     def _changed(self, now: ServerSettings, gm_role: discord.Role | None, clear_gm_role: bool,
                  default_timer: int | None, games: str | None,

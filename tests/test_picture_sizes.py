@@ -6,7 +6,7 @@ A phone shrinks a picture wider than 400 px to fit and shows a narrower one as d
 of ``size`` px in a picture ``width`` px wide is ``size * 400 / max(width, 400)`` px tall there.
 Every text Pillow draws is recorded (whichever helper draws it), on real engine states taken
 from seeded games played by the bots, through the cogs' own ``picture`` and
-``details_pictures`` hooks, mid-game and at the end.
+``details_pages`` hooks, mid-game and at the end.
 """
 
 from __future__ import annotations
@@ -101,7 +101,8 @@ def pictures_of_a_game(spec: Any, seats: int, seed: int) -> list[Picture]:
     seen: dict[Any, Picture] = {}
     last: list[Picture] = []
     for _, view in played(spec, seats, seed):
-        shown = [spec.picture(table, view), *spec.details_pictures(table, view, None)]
+        pages = spec.details_pages(table, view, None)
+        shown = [spec.picture(table, view), *(page.picture for page in pages)]
         last = [p for p in shown if p is not None]
         for picture in last:
             seen.setdefault((picture.filename, picture.key), picture)

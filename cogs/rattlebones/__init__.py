@@ -16,11 +16,11 @@ from discord import app_commands
 from pydantic import ValidationError
 
 from bot.errors import Refusal, guarded
-from bot.game_cog import GameCog
-from bot.games import GameSpec, Page, Part, split_screens
+from bot.games import GameSpec, Page, Part, Tavern, split_screens
 from bot.models import Table
 from bot.pictures import Picture
 from bot.render import clip, seat_names
+from bot.tavern import TavernCog
 from cogs.rattlebones.pictures import board_facts, dice_facts, draw_board, draw_dice
 from cogs.rattlebones.words import (
     SIDE_PHASES, asked_block, board_words, dice_lines, ending_block, holdings, pawn, plural, said_by,
@@ -42,6 +42,8 @@ QUIET_KINDS = ("throw", "move", "keep", "arrow", "roll_again", "x2", "supply")
 
 class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.RattlebonesOptions]):
     engine = rb.ENGINE
+    #: a game-master can run it in a campaign: a table without their seat, NPCs played by the bot
+    tavern = Tavern()
     command = "rattlebones"
     colour = discord.Colour.from_rgb(196, 140, 60)
     blurb = ("Race your monkeys round a board and rebuild your dice as you land. "
@@ -199,7 +201,7 @@ def parse_options(board: str, custom_spaces: str | None, train_values: str | Non
         raise Refusal(f"Those options don't make a board: {said}") from None
 
 
-class RattlebonesCog(GameCog, group_name="rattlebones",
+class RattlebonesCog(TavernCog, group_name="rattlebones",
                      group_description="Rattlebones: race monkeys and rebuild your dice"):
     spec = SPEC
 
@@ -210,6 +212,7 @@ class RattlebonesCog(GameCog, group_name="rattlebones",
         train_values="The train track's values, comma-separated (default 0,1,2,3,4,5,6,7)",
         point_sides="How the 15 point sides split over 1-5: even (3 each) or tapered (5/4/3/2/1)",
         store="More than 4 stars: linear (4 points each less 1) or batches of 4",
+        gm_mode="Run the table as game-master without taking a seat (default off)",
     )
     @app_commands.choices(
         board=[app_commands.Choice(name=b, value=b) for b in ("standard14", "compact8", "custom")],
@@ -224,10 +227,11 @@ class RattlebonesCog(GameCog, group_name="rattlebones",
         train_values: str | None = None,
         point_sides: str = "even",
         store: str = "linear",
+        gm_mode: bool = False,
     ) -> None:
         async def run() -> None:
             options = parse_options(board, custom_spaces, train_values, point_sides, store)
-            await self.bot.runtime.open_lobby(interaction, SPEC, options)
+            await self.bot.runtime.open_lobby(interaction, SPEC, options, host_plays=not gm_mode)
 
         await guarded(interaction, run)
 

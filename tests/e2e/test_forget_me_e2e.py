@@ -16,7 +16,6 @@ from tests.fakediscord import FLAG_EPHEMERAL, FakeDiscord, FakeUser, buttons, ru
 from tests.test_bounded_data import finished
 
 CHANNEL = "games"
-COG = {"EXTRA_COGS": "tests.fixtures.forget_me_cog"}
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -27,7 +26,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
 
 
 async def ask(fd: FakeDiscord, user: FakeUser) -> dict:
-    asked = await fd.slash(user, CHANNEL, "forget-me")
+    asked = await fd.slash(user, CHANNEL, "boneyard forget-me")
     answer = await asked.wait_response()
     assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL, answer
     return await asked.response_message()
@@ -58,7 +57,7 @@ async def test_a_player_is_told_what_is_kept_and_deletes_it(database: dict[str, 
                                                result="4", text="# 4"), {(20, 4): 1}, keep=100)
         await store.close()
 
-        async with running_bot(fd, {**COG, **database}) as bot:
+        async with running_bot(fd, database) as bot:
             question = await ask(fd, ann)
             text = said(question)
             assert text.startswith("**Delete your data from Boneyard?**")
