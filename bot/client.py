@@ -154,10 +154,14 @@ class Boneyard(commands.AutoShardedBot):
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %s of %s is ready", shard_id, self.shard_count)
         # a server that invited the bot back while it was offline keeps its data
-        left = set(await self.runtime.store.guilds_left())
-        for guild in self.guilds:
-            if guild.id in left and guild.shard_id == shard_id:
-                await self.runtime.store.mark_guild_back(guild.id)
+        try:
+            left = set(await self.runtime.store.guilds_left())
+            for guild in self.guilds:
+                if guild.id in left and guild.shard_id == shard_id:
+                    await self.runtime.store.mark_guild_back(guild.id)
+        except Exception:
+            if not self.is_closed():  # stopping already: the next start looks again
+                log.warning("could not check which servers came back", exc_info=True)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """Removed from a server: its data goes after a grace period, unless it invites us back."""
