@@ -78,6 +78,10 @@ class Boneyard(commands.AutoShardedBot):
             shard_count=settings.shard_count,
             shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,  # type: ignore[arg-type]
             http_trace=metrics.http_trace(),
+            # games and the table commands live in servers; the dice tools declare their own
+            # wider reach (a user's install, DMs, private chats)
+            allowed_contexts=app_commands.AppCommandContext(guild=True),
+            allowed_installs=app_commands.AppInstallationType(guild=True),
         )
         self.settings = settings
         # Nothing here reads message edits, and each of the bot's own table edits comes back as

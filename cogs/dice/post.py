@@ -97,6 +97,12 @@ class Poster:
         out["view"] = frozen(box)
         return out
 
+    async def pictures_on(self, interaction: discord.Interaction) -> bool:
+        """A server may turn pictures off (/boneyard settings); rolls then are words only."""
+        if interaction.guild_id is None:
+            return True
+        return (await self.bot.runtime.servers.of(interaction.guild_id)).pictures
+
     # -- rolling ----------------------------------------------------------------------------
 
     async def roll(self, interaction: discord.Interaction, asked: RollAsked, *, private: bool = False,
@@ -107,7 +113,7 @@ class Poster:
         series = notation.roll(asked.expression, repeat=asked.repeat, target=asked.target, fail=asked.fail,
                                mode=asked.mode)
         per_row = row_length(series)
-        dice = dice_of(series) if per_row else []
+        dice = dice_of(series) if per_row and await self.pictures_on(interaction) else []
         if secret_to is not None:
             await self.secret(interaction, asked, series, secret_to, private=private, label=label,
                               dice=dice, per_row=per_row or PER_ROW)

@@ -45,6 +45,10 @@ async def test_only_manage_server_changes_settings_and_every_refusal_says_why(tm
             assert is_layout(table) and not fd.attachments(table)
             assert not [c for c in _walk(table["components"]) if c.get("type") in (11, 12)]
             assert "1 min per move" in said(table)
+            # and /roll too: words only
+            rolled = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "2d6"})).response_message()
+            assert not fd.attachments(rolled) and not [c for c in _walk(rolled.get("components") or [])
+                                                       if c.get("type") in (11, 12)]
         clean(fd, bot)
 
 
@@ -112,3 +116,15 @@ async def test_every_game_runs_in_tavern_mode_with_npcs(tmp_path: Path) -> None:
                 await settle(fd)
                 assert f"<@{gm.id}>" not in "".join(top(m) for m in fd.messages(game)[1:]), game
         clean(fd, bot)
+
+
+async def test_games_stay_in_servers_while_the_dice_go_with_their_player(tmp_path: Path) -> None:
+    async with running_fake(channels=(CHANNEL,)) as fd:
+        async with running_bot(fd, {}, tmp_path / "c.sqlite3"):
+            synced = [c for c in fd.calls if c["method"] == "PUT" and c["path"].endswith("/commands")][-1]["json"]
+        reach = {c["name"]: (c.get("contexts"), c.get("integration_types")) for c in synced}
+        for name in ("game", "boneyard", "knucklebones", "roll-the-bones", "stones-and-bones", "bare-bones",
+                     "rattlebones", "bone-duel"):
+            assert reach[name] == ([0], [0]), (name, reach[name])  # a server's, installed by a server
+        for name in ("roll", "roll-bones", "rolls"):
+            assert reach[name] == ([0, 1, 2], [0, 1]), (name, reach[name])
