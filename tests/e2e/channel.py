@@ -47,16 +47,17 @@ def controls(message: dict[str, Any]) -> int:
 
 def _items(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"custom_id": c.get("custom_id"), "label": c.get("label"), "type": c.get("type")}
-            for c in _walk(message.get("components") or []) if c.get("type") in (2, 3)]
+            for c in walk(message.get("components") or []) if c.get("type") in (2, 3)]
 
 
-def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component, depth first: rows, containers, sections and their accessories."""
     out: list[dict[str, Any]] = []
     for comp in components:
         out.append(comp)
-        out.extend(_walk(comp.get("components") or []))
+        out.extend(walk(comp.get("components") or []))
         if isinstance(comp.get("accessory"), dict):
-            out.extend(_walk([comp["accessory"]]))
+            out.extend(walk([comp["accessory"]]))
     return out
 
 
@@ -72,7 +73,7 @@ def texts(message: dict[str, Any]) -> list[str]:
         out += [embed.get("title") or "", embed.get("description") or ""]
         out += [f"{f.get('name') or ''}\n{f.get('value') or ''}" for f in embed.get("fields") or []]
         out += [(embed.get("footer") or {}).get("text") or "", (embed.get("author") or {}).get("name") or ""]
-    out += [c.get("content") or "" for c in _walk(message.get("components") or []) if c.get("type") == 10]
+    out += [c.get("content") or "" for c in walk(message.get("components") or []) if c.get("type") == 10]
     return [t for t in out if t]
 
 
@@ -86,7 +87,7 @@ def top(message: dict[str, Any]) -> str:
     first text display, or a plain message's content."""
     if not is_layout(message):
         return message.get("content") or ""
-    shown = [c for c in _walk(message.get("components") or []) if c.get("type") == 10]
+    shown = [c for c in walk(message.get("components") or []) if c.get("type") == 10]
     return shown[0].get("content") or "" if shown else ""
 
 
@@ -212,7 +213,7 @@ def _mentions(body: dict[str, Any]) -> set[int]:
     allowed = body.get("allowed_mentions")
     if allowed is not None and "users" not in (allowed.get("parse") or []) and not allowed.get("users"):
         return set()
-    words = [body.get("content") or ""] + [c.get("content") or "" for c in _walk(body.get("components") or [])
+    words = [body.get("content") or ""] + [c.get("content") or "" for c in walk(body.get("components") or [])
                                            if c.get("type") == 10]
     return {int(m) for text in words for m in _MENTION.findall(text)}
 
@@ -261,7 +262,7 @@ class Audit:
             if key not in self._seen_versions:
                 self._seen_versions.add(key)
                 self.table_sizes.append(text_length(table))
-                image = any(c.get("type") in (11, 12) for c in _walk(table.get("components") or []))
+                image = any(c.get("type") in (11, 12) for c in walk(table.get("components") or []))
                 if not is_layout(table):
                     self.not_layout.append(f"table {table['id']} is a plain message")
                 if controls(table) > MAX_TABLE_CONTROLS:

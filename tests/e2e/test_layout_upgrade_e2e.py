@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e import play
-from tests.e2e.channel import actor, clean, is_layout, is_table, live_table, said, settle, texts
+from tests.e2e.channel import walk, actor, clean, is_layout, is_table, live_table, said, settle, texts
 from tests.fakediscord import running_bot, running_fake
 
 CHANNEL = "tavern"
@@ -24,21 +24,11 @@ def as_before(message: dict[str, Any]) -> None:
     """Turn a stored layout table back into the plain message the old bot posted: the same
     words and buttons, in content, an embed and top-level rows."""
     words = texts(message)
-    buttons = [c for c in _walk(message["components"]) if c.get("type") in (2, 3)]
+    buttons = [c for c in walk(message["components"]) if c.get("type") in (2, 3)]
     rows = [{"type": 1, "components": buttons[i:i + 5]} for i in range(0, len(buttons), 5)]
     message.update(content=words[0], embeds=[{"title": "Knucklebones", "description": "\n".join(words[1:]),
                                               "footer": {"text": "Game #1 · 5 min per move"}}],
                    components=rows, flags=0, attachments=[])
-
-
-def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for c in components:
-        out.append(c)
-        out += _walk(c.get("components") or [])
-        if isinstance(c.get("accessory"), dict):
-            out += _walk([c["accessory"]])
-    return out
 
 
 def forget_layouts(db: Path) -> None:

@@ -24,7 +24,7 @@ from rules import roll_the_bones as rtb
 from rules.base import Engine
 from tests.e2e import channel as ch
 from tests.e2e import play
-from tests.e2e.channel import button, clean, finished
+from tests.e2e.channel import button, clean, finished, walk
 from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake
 
 CHANNEL = "games"
@@ -80,16 +80,6 @@ def dice_of(text: str) -> Counter[int]:
     for count, sides in re.findall(r"(?:(\d+)×)?d(\d+)", text):
         found[int(sides)] += int(count or 1)
     return found
-
-
-def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for comp in components:
-        out.append(comp)
-        out += walk(comp.get("components") or [])
-        if isinstance(comp.get("accessory"), dict):
-            out += walk([comp["accessory"]])
-    return out
 
 
 def blocks(message: dict[str, Any]) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.e2e import play
-from tests.e2e.channel import button, clean, is_layout, lobby_seats, settle, said, top
+from tests.e2e.channel import walk, button, clean, is_layout, lobby_seats, settle, said, top
 from tests.fakediscord import FLAG_EPHEMERAL, running_bot, running_fake
 
 CHANNEL = "tavern"
@@ -43,23 +43,13 @@ async def test_only_manage_server_changes_settings_and_every_refusal_says_why(tm
             bob = fd.add_user("bob")
             table = await play.open_table(fd, CHANNEL, "knucklebones new", ann, [bob])
             assert is_layout(table) and not fd.attachments(table)
-            assert not [c for c in _walk(table["components"]) if c.get("type") in (11, 12)]
+            assert not [c for c in walk(table["components"]) if c.get("type") in (11, 12)]
             assert "1 min per move" in said(table)
             # and /roll too: words only
             rolled = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "2d6"})).response_message()
-            assert not fd.attachments(rolled) and not [c for c in _walk(rolled.get("components") or [])
+            assert not fd.attachments(rolled) and not [c for c in walk(rolled.get("components") or [])
                                                        if c.get("type") in (11, 12)]
         clean(fd, bot)
-
-
-def _walk(components: list) -> list:  # type: ignore[type-arg]
-    out = []
-    for c in components:
-        out.append(c)
-        out += _walk(c.get("components") or [])
-        if isinstance(c.get("accessory"), dict):
-            out += _walk([c["accessory"]])
-    return out
 
 
 async def test_a_gm_steers_a_table_they_did_not_open(tmp_path: Path) -> None:
