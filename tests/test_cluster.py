@@ -13,7 +13,7 @@ import pytest
 
 from pydantic import ValidationError
 
-from bot.cluster import spread
+from bot.cluster import Cluster, spread
 from bot.config import Settings, format_shard_ids, parse_shard_ids
 from tests.fakediscord import FAKE_TOKEN, REPO_ROOT, BotProcess, running_fake
 
@@ -101,3 +101,10 @@ async def test_the_launcher_runs_every_shard_and_restarts_a_dead_process(pg_url:
                 os.kill(pid or 0, 0)
         assert fd.violations == [] and fd.unknown_routes == []
         assert launcher.error_records() == [], launcher.error_records()
+
+
+def test_each_process_of_a_cluster_serves_its_metrics_on_a_port_of_its_own() -> None:
+    cluster = Cluster(8, 3, 1, ["true"])
+    assert "METRICS_PORT" not in cluster.env(cluster.members[0])  # unset: none is served
+    cluster.metrics_port = 9460
+    assert [cluster.env(m)["METRICS_PORT"] for m in cluster.members] == ["9460", "9461", "9462"]
