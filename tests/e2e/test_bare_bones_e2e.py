@@ -154,7 +154,7 @@ class Hands:
         """The dice re-rolled or bought with show in the same message, as a picture and in
         words, with the coins; the Draft's cards say what each does."""
         said = ch.said(message)
-        picture = any(c.get("type") == 12 for c in ch._walk(message.get("components") or []))
+        picture = any(c.get("type") == 12 for c in ch.walk(message.get("components") or []))
         if any(x.startswith(("Re-roll", "Done re-rolling")) for x in labels) and not (
                 picture and "**Your dice**" in said):
             self.unseen.append(f"re-roll without its dice: {said[:200]}")
