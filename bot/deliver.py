@@ -11,10 +11,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 
@@ -25,6 +24,7 @@ from bot.present import (
     SCROLLED_AWAY, Channel, Dm, Edit, Extra, Plan, Post, Reply, Shown, Shrink, Update,
 )
 from bot.private import send_private
+from bot.recent import Recent
 from bot.render import NO_PINGS, PINGS
 from bot.replies import reply, update
 from bot.store import Store
@@ -87,25 +87,6 @@ CHANNELS_KEPT = 20_000
 #: My hand copies kept to retire later (the oldest forgotten first; past 15 minutes their
 #: tokens are dead anyway)
 COPIES_KEPT = 20_000
-
-K = TypeVar("K")
-T = TypeVar("T")
-
-
-class Recent(OrderedDict[K, T]):
-    """A map that keeps its ``size`` most recently written entries: per-process memory that
-    stays bounded however many games a long-lived bot has seen."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__()
-        self.size = size
-
-    def __setitem__(self, key: K, value: T) -> None:
-        super().__setitem__(key, value)
-        self.move_to_end(key)
-        if len(self) > self.size:
-            self.popitem(last=False)
-
 
 @dataclass
 class _EphemeralCopy:

@@ -18,7 +18,7 @@ import discord
 from pydantic import BaseModel
 
 from bot import present, step
-from bot.deliver import legacy_message, Deliverer
+from bot.deliver import Deliverer, legacy_message
 from bot.errors import Refusal
 from bot.games import GameSpec
 from bot.models import Book, Seat, Table

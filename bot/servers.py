@@ -10,8 +10,8 @@ import time
 
 import discord
 
-from bot.deliver import Recent
 from bot.permissions import is_gm
+from bot.recent import Recent
 from bot.store import Store
 from bot.store.records import ServerSettings
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.deliver import CHANNELS_KEPT, COPIES_KEPT, Deliverer, Recent
+from bot.deliver import CHANNELS_KEPT, COPIES_KEPT, Deliverer
+from bot.recent import Recent
 
 
 def test_a_recent_map_forgets_the_least_recently_written() -> None:
