@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.models import LogEntry, Table
+from bot.models import Book, LogEntry, Table
 from bot.retention import GUILD_GRACE_DAYS, retain, run_retention
 from bot.store import SavedRoll, ServerSettings, SqliteStore, Store, StoredRoll
 from bot.store.base import FORMER_PLAYER
@@ -173,6 +173,9 @@ async def test_a_player_forgotten_leaves_the_games_to_the_others(store: Store, b
         await store.record_roll(StoredRoll(guild_id=guild, channel_id=5, user_id=user, expression="1d20",
                                            result="12", text="# 12"), {(20, 12): 1}, keep=10)
     bob_before = (await store.stats(GUILD, BOB), await store.stats(OTHER, BOB))
+    # where each player's last private copy went: ANN's DM channel is hers to have forgotten
+    await store.put_book(first.id or 0, Book(message_id=70, dm_copies={ANN: [801, 802, 1], BOB: [901, 902, 1]}))
+    assert set((await store.book(first.id or 0)).dm_copies) == {ANN, BOB}  # read, so a cache holds it
 
     said = await store.player_data(ANN)
     assert said == {"games": 2, "stats": 2, "saved_rolls": 1, "rolls": 2}
@@ -190,6 +193,8 @@ async def test_a_player_forgotten_leaves_the_games_to_the_others(store: Store, b
         assert all(s.user_id != ANN and s.name != f"P{ANN}" for s in kept.seats)
         assert all(e.user_id != ANN for e in await store.full_log(table.id or 0))
     assert (await store.get(second.id or 0)).seats[0].name == f"P{BOB}"  # type: ignore[union-attr]
+    assert (await store.book(first.id or 0)).dm_copies == {BOB: [901, 902, 1]}
+    assert "801" not in str(await backend.sql("SELECT book_json FROM books"))
     still = await store.get(playing.id or 0)  # a game being played is left alone
     assert still is not None and still.seat_of(ANN) == 0 and (await store.full_log(playing.id or 0))[0].user_id == ANN
 

@@ -147,6 +147,14 @@ def without_player(table_json: str, user_id: int) -> str:
     return table.model_dump_json()
 
 
+def book_without_player(book_json: str, user_id: int) -> str:
+    """A finished game's bookkeeping once a player is forgotten: where their private copy was
+    sent (their DM channel) goes with them."""
+    book = Book.model_validate_json(book_json)
+    book.dm_copies.pop(user_id, None)
+    return book.model_dump_json()
+
+
 class Store(ABC):
     """One game store; ``bot.store.open_store(url_or_path)`` opens the backend the target names."""
 

@@ -28,7 +28,7 @@ import asyncpg
 from bot.models import Book, LogEntry, Table
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
-    LimitReached, Store, Tally, VersionConflict, _migrations, tally, without_player,
+    LimitReached, Store, Tally, VersionConflict, _migrations, book_without_player, tally, without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
@@ -543,6 +543,10 @@ class PostgresStore(Store):
                                         batch)
                 await conn.executemany("UPDATE games SET table_json=$1 WHERE id=$2",
                                        [(without_player(r["table_json"], user_id), r["id"]) for r in rows])
+                books = await conn.fetch("SELECT game_id, book_json FROM books WHERE game_id = ANY($1::bigint[])"
+                                         " FOR UPDATE", batch)
+                await conn.executemany("UPDATE books SET book_json=$1 WHERE game_id=$2",
+                                       [(book_without_player(r["book_json"], user_id), r["game_id"]) for r in books])
                 for table in ("results", "actions"):
                     await conn.execute(f"UPDATE {table} SET user_id=NULL WHERE user_id=$1"
                                        " AND game_id = ANY($2::bigint[])", user_id, batch)

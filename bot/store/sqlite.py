@@ -25,7 +25,8 @@ import aiosqlite
 from bot.models import Book, LogEntry, Table
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
-    LimitReached, Store, Tally, VersionConflict, _migrations, statements, tally, without_player,
+    LimitReached, Store, Tally, VersionConflict, _migrations, book_without_player, statements, tally,
+    without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
@@ -491,6 +492,10 @@ class SqliteStore(Store):
                 rows = raw.execute(f"SELECT id, table_json FROM games WHERE id IN ({_marks(batch)})", batch).fetchall()
                 raw.executemany("UPDATE games SET table_json=? WHERE id=?",
                                 [(without_player(text, user_id), game_id) for game_id, text in rows])
+                books = raw.execute(f"SELECT game_id, book_json FROM books WHERE game_id IN ({_marks(batch)})",
+                                    batch).fetchall()
+                raw.executemany("UPDATE books SET book_json=? WHERE game_id=?",
+                                [(book_without_player(text, user_id), game_id) for game_id, text in books])
                 raw.execute(f"UPDATE results SET user_id=NULL WHERE user_id=? AND game_id IN ({_marks(batch)})",
                             (user_id, *batch))
                 raw.execute(f"UPDATE actions SET user_id=NULL WHERE user_id=? AND game_id IN ({_marks(batch)})",
@@ -498,9 +503,14 @@ class SqliteStore(Store):
             raw.execute("DELETE FROM player_stats WHERE user_id=?", (user_id,))
             raw.execute("DELETE FROM saved_rolls WHERE user_id=?", (user_id,))
             raw.execute("DELETE FROM rolls WHERE user_id=?", (user_id,))  # their faces go with them
+            forgotten.extend(games)
             return done
 
-        return dict(await self._transaction(work))
+        forgotten: list[int] = []
+        done = dict(await self._transaction(work))
+        for game_id in forgotten:  # on the event loop, where the cache is read
+            self._books.pop(game_id, None)
+        return done
 
     async def mark_guild_left(self, guild_id: int, at: float) -> None:
         await self._transaction(lambda raw: raw.execute(
