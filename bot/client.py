@@ -157,12 +157,19 @@ class Boneyard(commands.AutoShardedBot):
 
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %s of %s is ready", shard_id, self.shard_count)
-        # a server that invited the bot back while it was offline keeps its data
+        # A server that invited the bot back while it was offline keeps its data; one that
+        # removed it meanwhile sent no event, and is missing from the servers Discord lists.
         try:
-            left = set(await self.runtime.store.guilds_left())
-            for guild in self.guilds:
-                if guild.id in left and guild.shard_id == shard_id:
-                    await self.runtime.store.mark_guild_back(guild.id)
+            store = self.runtime.store
+            left = set(await store.guilds_left())
+            here = {guild.id for guild in self.guilds if guild.shard_id == shard_id}
+            for guild_id in here & left:
+                await store.mark_guild_back(guild_id)
+            for guild_id in await store.guilds_hosted() - here - left:
+                if (guild_id >> 22) % (self.shard_count or 1) == shard_id:
+                    log.info("server %s removed the bot while it was away: its data goes after the grace period",
+                             guild_id)
+                    await store.mark_guild_left(guild_id, time.time())
         except Exception:
             if not self.is_closed():  # stopping already: the next start looks again
                 log.warning("could not check which servers came back", exc_info=True)

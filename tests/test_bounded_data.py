@@ -221,6 +221,8 @@ async def test_a_server_left_for_good_is_forgotten_after_the_grace(store: Store,
     gone, gone_live = await fill(GUILD, 10)
     kept, kept_live = await fill(OTHER, 20)
     await store.put_saved_roll(SavedRoll(user_id=ANN, name="mine", expression="1d6", by=ANN), limit=5)
+    await store.put_server_settings(ServerSettings(guild_id=30, default_timer=60))  # settings, no game yet
+    assert await store.guilds_hosted() == {GUILD, OTHER, 30}
 
     await store.mark_guild_left(GUILD, 1000.0)
     await store.mark_guild_left(GUILD, 5000.0)  # told twice: the first time counts
@@ -234,6 +236,7 @@ async def test_a_server_left_for_good_is_forgotten_after_the_grace(store: Store,
     await store.mark_guild_left(GUILD, 1000.0)
     assert await store.forget_guilds_left_before(2000.0) == 1
     assert await store.guilds_left() == {}
+    assert await store.guilds_hosted() == {OTHER, 30}
     for table in (gone, gone_live):
         assert await store.get(table.id or 0) is None and await store.full_log(table.id or 0) == []
     assert await store.live_in_channel(11) is None and await store.deadline_of(gone_live.id or 0) is None

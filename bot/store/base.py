@@ -356,6 +356,10 @@ class Store(ABC):
         """The bot is in the server again: its data stays."""
 
     @abstractmethod
+    async def guilds_hosted(self) -> set[int]:
+        """Servers with games or settings here: the bot was in each when it made them."""
+
+    @abstractmethod
     async def guilds_left(self) -> dict[int, float]:
         """Servers the bot was removed from, and when."""
 

@@ -561,6 +561,10 @@ class PostgresStore(Store):
     async def mark_guild_back(self, guild_id: int) -> None:
         await self._pool.execute("DELETE FROM guilds_left WHERE guild_id=$1", guild_id)
 
+    async def guilds_hosted(self) -> set[int]:
+        rows = await self._pool.fetch("SELECT DISTINCT guild_id FROM games UNION SELECT guild_id FROM server_settings")
+        return {int(r[0]) for r in rows if r[0]}
+
     async def guilds_left(self) -> dict[int, float]:
         return {int(r[0]): float(r[1]) for r in await self._pool.fetch("SELECT guild_id, left_at FROM guilds_left")}
 

@@ -520,6 +520,10 @@ class SqliteStore(Store):
     async def mark_guild_back(self, guild_id: int) -> None:
         await self._transaction(lambda raw: raw.execute("DELETE FROM guilds_left WHERE guild_id=?", (guild_id,)))
 
+    async def guilds_hosted(self) -> set[int]:
+        rows = await self._read("SELECT DISTINCT guild_id FROM games UNION SELECT guild_id FROM server_settings")
+        return {int(r[0]) for r in rows if r[0]}
+
     async def guilds_left(self) -> dict[int, float]:
         return {int(r[0]): float(r[1]) for r in await self._read("SELECT guild_id, left_at FROM guilds_left")}
 
