@@ -12,6 +12,7 @@ measures throughput (latency then is mostly waiting in line behind the other 49 
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 1000
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 1000 --metrics-port 9464
+    .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --baseline picture
 """
 
 from __future__ import annotations
@@ -115,18 +116,20 @@ async def bench_games(games: int, think: float, metrics_port: int | None = None)
                 return latencies, time.perf_counter() - began, cpu_seconds(bot.pid or 0) - cpu
 
 
-async def bench_baseline(games: int, clicks_per_game: int, think: float) -> tuple[list[float], float, float]:
+async def bench_baseline(games: int, clicks_per_game: int, think: float,
+                         picture: bool = False) -> tuple[list[float], float, float]:
     async with running_fake(channels=tuple(f"t{i}" for i in range(games))) as fd:
         user = fd.add_user("ann")
         async with running_bot(fd, {"LOG_LEVEL": "WARNING"}, command=MINIBOT) as bot:
-            messages = [await (await fd.slash(user, f"t{i}", "ping")).response_message() for i in range(games)]
+            command, button = ("pingpic", "mini:countpic") if picture else ("ping", "mini:count")
+            messages = [await (await fd.slash(user, f"t{i}", command)).response_message() for i in range(games)]
             latencies: list[float] = []
 
             async def clicker(message: dict) -> None:
                 rng = random.Random(message["id"])
                 for _ in range(clicks_per_game):
                     await pause(think, rng)
-                    it = await fd.click(user, message["id"], "mini:count")
+                    it = await fd.click(user, message["id"], button)
                     await it.wait_response(timeout=10)
                     if it.latency is not None:
                         latencies.append(it.latency)
@@ -143,15 +146,17 @@ async def main() -> None:
                         help="mean pause before each click, in ms (0: click as fast as possible)")
     parser.add_argument("--metrics-port", type=int, default=None,
                         help="serve /healthz and /metrics on this port meanwhile (their cost is in the CPU)")
+    parser.add_argument("--baseline", choices=("plain", "picture"), default="plain",
+                        help="picture: the bare bot also draws and attaches a picture to every answer")
     args = parser.parse_args()
     think = args.think / 1000
     latencies, seconds, cpu = await bench_games(args.games, think, args.metrics_port)
     per_game = max(1, len(latencies) // args.games)
-    base_lat, base_seconds, base_cpu = await bench_baseline(args.games, per_game, think)
+    base_lat, base_seconds, base_cpu = await bench_baseline(args.games, per_game, think, args.baseline == "picture")
     print(f"{args.games} concurrent games, {len(latencies)} clicks ({per_game} per game), "
           f"think time {args.think:g} ms")
     game = report("boneyard", latencies, seconds, cpu)
-    base = report("baseline", base_lat, base_seconds, base_cpu)
+    base = report("baseline" if args.baseline == "plain" else "base+pic", base_lat, base_seconds, base_cpu)
     print(f"overhead     p50 x{game['p50'] / base['p50']:.2f}  p99 x{game['p99'] / base['p99']:.2f}")
 
 

@@ -37,6 +37,45 @@ class CounterView(discord.ui.View):
         await interaction.response.edit_message(content=f"pong {n + 1}", view=self)
 
 
+class PictureCounterView(discord.ui.View):
+    """The counter again, its answer carrying a picture as a table's does (one of a few drawn
+    once, as the real bot's cache mostly serves them): what a bare bot pays for attaching it
+    (bench/knucklebones_latency.py --baseline picture)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Count", custom_id="mini:countpic", style=discord.ButtonStyle.primary)
+    async def count(self, interaction: discord.Interaction, button: discord.ui.Button[PictureCounterView]) -> None:
+        assert interaction.message is not None
+        n = int(interaction.message.content.rsplit(" ", 1)[-1]) + 1
+        png = _PICTURES.get(n % 6) or _PICTURES.setdefault(n % 6, _picture(n % 6))
+        await interaction.response.edit_message(content=f"pong {n}", view=self,
+                                                attachments=[discord.File(io.BytesIO(png), filename="count.png")])
+
+
+_PICTURES: dict[int, bytes] = {}
+
+
+def _picture(n: int) -> bytes:
+    """Three rows of dice tiles on a dark ground, about the size and weight of a table's."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (952, 194), (43, 45, 49))
+    draw = ImageDraw.Draw(image)
+    for row in range(3):
+        for i in range((n + row) % 24 + 1):
+            x, y = 12 + i * 38, 20 + row * 58
+            draw.rounded_rectangle((x, y, x + 32, y + 32), radius=6, fill=(235, 235, 235))
+            for dot in range((i + row) % 6 + 1):
+                cx, cy = x + 7 + (dot % 3) * 9, y + 9 + (dot // 3) * 13
+                draw.ellipse((cx - 3, cy - 3, cx + 3, cy + 3), fill=(20, 20, 20))
+    out = io.BytesIO()  # encoded as cheaply as the real bot encodes its pictures
+    image = image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    image.save(out, format="PNG", compress_level=3, optimize=False)
+    return out.getvalue()
+
+
 class PickView(discord.ui.View):
     def __init__(self) -> None:
         super().__init__(timeout=None)
@@ -65,6 +104,7 @@ class MiniBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.add_view(CounterView())
+        self.add_view(PictureCounterView())
         self.add_view(PickView())
         if self.guild_id:
             guild = discord.Object(id=self.guild_id)
@@ -84,6 +124,10 @@ def build(bot: MiniBot) -> None:
     @tree.command(description="Answer with a counter button")
     async def ping(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("pong 0", view=CounterView())
+
+    @tree.command(description="Answer with a counter button whose answers carry a picture")
+    async def pingpic(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("pong 0", view=PictureCounterView())
 
     @tree.command(description="Offer a select")
     async def pick(interaction: discord.Interaction) -> None:
