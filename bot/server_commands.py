@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot import privacy
 from bot.errors import Refusal, guarded
+from bot.render import quote
 from bot.replies import reply
 from bot.store.records import ServerSettings
 
@@ -124,7 +125,7 @@ class ServerCommands(commands.GroupCog, group_name="boneyard", group_description
                 continue
             if word not in by_name:
                 known = ", ".join(sorted(spec.command for spec in self.runtime.specs.values()))
-                raise Refusal(f"No game is called “{discord.utils.escape_markdown(word[:40])}”. The games: {known}, "
+                raise Refusal(f"No game is called {quote(word)}. The games: {known}, "
                               "or **all**.")
             chosen.append(by_name[word])
         if not chosen:
