@@ -57,9 +57,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.models import LogEntry, Table
+from tests.e2e import inputs
 from tests.e2e.channel import actor, finished, has_controls, is_table, settle
 from tests.e2e.secrecy import Follower, SPECS, replay_move, starting_state
-from tests.e2e.watch import Watch, strings
+from tests.e2e.watch import Watch, answer_problem
 from tests.fakediscord import FakeDiscord, FakeUser, Interaction, running_bot, running_fake
 
 GAMES = ["knucklebones", "roll-the-bones", "stones-and-bones", "bare-bones", "rattlebones", "bone-duel"]
@@ -122,35 +123,6 @@ def newest(fd: FakeDiscord, channel_id: int, wanted: Callable[[dict[str, Any]], 
     return None
 
 
-def said_in(it: Interaction) -> set[str]:
-    out: set[str] = set()
-    for message in it.ephemeral.values():
-        out |= strings(message)
-    return out
-
-
-def answer_problem(fd: FakeDiscord, it: Interaction, refuse: bool) -> str | None:
-    """What is wrong with how an interaction was answered (after its step settled), or None.
-    A refusal is private and says why; nothing is answered by a silent acknowledgement."""
-    response = it.response
-    if response is None:
-        return None  # unanswered: told as answered late
-    kind = response["type"]
-    if kind == 6 and not it.followup_ids and not it.original_edits:
-        return f"{it.name!r} by {it.user.name}: answered by a silent deferred update"
-    if not refuse:
-        return None
-    if kind == 7 or it.original_edits:
-        return f"{it.name!r} by {it.user.name}: a refusal edited the message instead of answering privately"
-    public = [mid for mid in it.message_ids if fd._where.get(mid, ("ephemeral", 0))[0] != "ephemeral"]
-    if public:
-        return f"{it.name!r} by {it.user.name}: a refusal posted a message others see"
-    reason = " ".join(sorted(said_in(it)))
-    if len(reason) < 10:
-        return f"{it.name!r} by {it.user.name}: a refusal without a reason ({reason!r})"
-    return None
-
-
 @dataclass
 class Case:
     """The interactions of one case, and whether each must be refused."""
@@ -176,6 +148,7 @@ class Run:
         self.latencies: list[float] = []
         self.late: list[str] = []
         self.games_ended = 0
+        self.ended: set[int] = set()
         self.busy = 0
         self.problems: dict[str, list[str]] = {}
         self.table: Table | None = None
@@ -240,6 +213,9 @@ class Run:
             self.problems.setdefault(kind, []).extend(found)
         self.follower.problems.clear()
         previous, self.table = self.table, self.follower.table
+        if self.table is not None and self.table.status == "finished":
+            self.ended.add(self.table.id or 0)
+            self.games_ended = len(self.ended)
         if case.sent and all(refuse for _, refuse in case.sent) and version is not None and self.table is not None \
                 and previous is not None and previous.id == self.table.id and self.table.version != version:
             self.problem("refused interactions that changed the game",
@@ -340,7 +316,8 @@ class Run:
         if found is None:
             table = self.live(channel)
             if table is None or finished(table) or "cancelled" in json.dumps(table):
-                self.games_ended += table is not None and finished(table)
+                if self.follower is None:  # else counted from the store, once a game
+                    self.games_ended += table is not None and finished(table)
                 self.idle = 0
                 await self.open(channel)
                 return
@@ -558,15 +535,19 @@ def people(fd: FakeDiscord, channel: str) -> tuple[list[FakeUser], FakeUser, Fak
     return players, fd.add_user(f"lee{tag}"), fd.add_user(f"dee{tag}")
 
 
-async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, forget_every: int = 2000) -> Report:
+async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, bad_input: bool = False,
+                   forget_every: int = 2000) -> Report:
     """Play ``interactions`` interactions by the seed's clients, every table at once, holding
-    every case to the invariants; then replay every stored game."""
+    every case to the invariants; then replay every stored game. ``bad_input``: a client in a
+    channel of its own sends every slash option at and past its limits, over and over
+    (tests/e2e/inputs.py), alongside the tables."""
     began = time.perf_counter()
     channels = [game + (f"{COPY}{n + 1}" if n else "") for n in range(tables_per_game) for game in GAMES]
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "fuzz.sqlite3"
-        async with running_fake(channels=tuple(channels)) as fd:
+        async with running_fake(channels=tuple(channels) + (("inputs",) if bad_input else ())) as fd:
             crowd = {channel: people(fd, channel) for channel in channels}
+            typists = inputs.typists(fd) if bad_input else []
             watch = Watch(fd)
             env = {"DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "WARNING", "GAME_SEED": str(seed)}
             async with running_bot(fd, env, db) as bot:
@@ -577,7 +558,18 @@ async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, fo
                     runs[channel] = Run(fd, players, spectator, random.Random(f"{seed}:{channel}"), watch=watch,
                                         follower=Follower(reader, fd.channel(channel).id), channel=channel,
                                         leaver=leaver)
-                total = lambda: sum(r.interactions for r in runs.values())  # noqa: E731
+                prober = None
+                if bad_input:
+                    watch.claim("inputs", [fd.channel("inputs").id], typists)
+                    prober = inputs.Prober(fd, reader, watch, "inputs", names=[u.display or "" for u in typists])
+                total = lambda: sum(r.interactions for r in runs.values()) + (prober.sent if prober else 0)  # noqa: E731
+
+                async def type_badly() -> None:
+                    assert prober is not None
+                    host, *others = typists
+                    while total() < interactions:
+                        await inputs.everything(prober, host, host, others, sorted(spec.command for spec in SPECS.values()),
+                                                until=lambda: total() >= interactions)
 
                 async def play(channel: str) -> None:
                     run = runs[channel]
@@ -594,7 +586,7 @@ async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, fo
                             watch.forget()
 
                 keeper = asyncio.create_task(lean())
-                await asyncio.gather(*[play(channel) for channel in channels])
+                await asyncio.gather(*[play(channel) for channel in channels], *([type_badly()] if prober else []))
                 keeper.cancel()
                 for channel, run in runs.items():
                     await run.conclude(channel, Case("end"), None)
@@ -604,6 +596,8 @@ async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, fo
                 reader.close()
             violations, unknown = list(fd.violations), list(fd.unknown_routes)
         replayed, wrong = replays(db)
+    kinds: Counter[str] = sum((r.kinds for r in runs.values()), Counter())
+    sent: Counter[str] = sum((r.sent for r in runs.values()), Counter())
     problems: dict[str, list[Any]] = {
         "answered late": [x for r in runs.values() for x in r.late],
         "fake Discord violations": violations, "unknown routes": unknown, "bot errors": errors,
@@ -614,12 +608,16 @@ async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, fo
             problems.setdefault(kind, []).extend(found)
     for kind, found in watch.problems.items():
         problems.setdefault(kind, []).extend(found)
+    if prober is not None:
+        problems["answered late"] += prober.late
+        for kind, found in prober.problems.items():
+            problems.setdefault(kind, []).extend(found)
+        sent["bad_input"] = prober.sent
+        kinds["bad_input"] = prober.sent
     for kind in ("secrets shown to others", "mass or role mention unmuted", "refusals not private or without a reason",
                  "refused interactions that changed the game", "silent answers", "games stuck",
                  "a sealed choice or hidden card told in events"):
         problems.setdefault(kind, [])
-    kinds: Counter[str] = sum((r.kinds for r in runs.values()), Counter())
-    sent: Counter[str] = sum((r.sent for r in runs.values()), Counter())
     latencies = sorted(x for r in runs.values() for x in r.latencies) or [0.0]
     return Report(sum(sent.values()), time.perf_counter() - began, kinds, latencies,
                   sum(r.games_ended for r in runs.values()), replayed, problems, sent=sent, tables=len(channels),

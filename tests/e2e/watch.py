@@ -89,6 +89,35 @@ def unmuted(body: dict[str, Any]) -> str | None:
     return None
 
 
+def said_in(it: Interaction) -> set[str]:
+    out: set[str] = set()
+    for message in it.ephemeral.values():
+        out |= strings(message)
+    return out
+
+
+def answer_problem(fd: FakeDiscord, it: Interaction, refuse: bool) -> str | None:
+    """What is wrong with how an interaction was answered (after its step settled), or None.
+    A refusal is private and says why; nothing is answered by a silent acknowledgement."""
+    response = it.response
+    if response is None:
+        return None  # unanswered: told as answered late
+    kind = response["type"]
+    if kind == 6 and not it.followup_ids and not it.original_edits:
+        return f"{it.name!r} by {it.user.name}: answered by a silent deferred update"
+    if not refuse:
+        return None
+    if kind == 7 or it.original_edits:
+        return f"{it.name!r} by {it.user.name}: a refusal edited the message instead of answering privately"
+    public = [mid for mid in it.message_ids if fd._where.get(mid, ("ephemeral", 0))[0] != "ephemeral"]
+    if public:
+        return f"{it.name!r} by {it.user.name}: a refusal posted a message others see"
+    reason = " ".join(sorted(said_in(it)))
+    if len(reason) < 10:
+        return f"{it.name!r} by {it.user.name}: a refusal without a reason ({reason!r})"
+    return None
+
+
 @dataclass
 class Shown:
     """One message (or one version of it) as someone saw it."""
