@@ -228,11 +228,17 @@ class Follower:
         """Follow the game to where the store has it, then: lines of a seat's secrets shown to
         the channel or to anyone but that seat's player."""
         followed = self.follow()
-        if followed is None or not shown:
+        if followed is None:
             return []
-        table, states = followed
-        if table.state is None or not SPECS[table.game].engine.has_private_view():
+        return self.leaks(*followed, shown)
+
+    def leaks(self, table: Table, states: list[BaseModel], shown: list[Shown]) -> list[str]:
+        """Lines of a seat's secrets at the last of ``states`` in what was ``shown`` to the
+        channel or to anyone but that seat's player (who may hold the same line at any of
+        ``states``: two hands alike)."""
+        if table.state is None or not states or not shown or not SPECS[table.game].engine.has_private_view():
             return []
+        self._window = states
         found = self.secrets(table, states[-1])
         out: list[str] = []
         own: dict[int, set[str]] = {}
