@@ -92,6 +92,8 @@ class ServerCommands(commands.GroupCog, group_name="boneyard", group_description
         if clear_gm_role:
             out.gm_role_id = None
         if default_timer is not None:
+            if not 0 <= default_timer <= 86400:  # the declared range, checked again: a client may send anything
+                raise Refusal("A turn timer is 15 to 86400 seconds (0 turns it off).")
             if 0 < default_timer < 15:
                 raise Refusal("A turn timer is 15 seconds or more (0 turns it off).")
             out.default_timer = default_timer
