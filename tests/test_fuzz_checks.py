@@ -61,19 +61,23 @@ def test_a_seat_s_secret_shown_to_the_channel_or_another_player_is_told() -> Non
 
 
 def _interaction(response: dict[str, Any] | None, ephemeral: dict[int, Any], message_ids: list[int],
-                 **more: Any) -> Any:
-    return SimpleNamespace(response=response, ephemeral=ephemeral, message_ids=message_ids, followup_ids=[],
-                           original_edits=0, name="bn:act:1:s0:x:0", user=SimpleNamespace(name="dee"), **more)
+                 followup_ids: list[int] | None = None) -> Any:
+    return SimpleNamespace(response=response, ephemeral=ephemeral, message_ids=message_ids,
+                           followup_ids=followup_ids or [], original_edits=0, name="bn:act:1:s0:x:0",
+                           user=SimpleNamespace(name="dee"), type=3)
 
 
 def test_a_refusal_must_be_private_and_say_why() -> None:
     fd = SimpleNamespace(_where={5: ("ephemeral", 1), 6: ("channel", 9)})
     told = {5: {"content": "Not your turn: waiting for Ann."}}
-    assert answer_problem(fd, _interaction({"type": 4}, told, [5]), True) is None  # type: ignore[arg-type]
-    assert "others see" in answer_problem(fd, _interaction({"type": 4}, {}, [6]), True)  # type: ignore[arg-type, operator]
+    private = {"type": 4, "data": {"flags": 64}}
+    assert answer_problem(fd, _interaction(private, told, [5]), True) is None  # type: ignore[arg-type]
+    assert "everyone sees" in answer_problem(fd, _interaction({"type": 4}, {}, [6]), True)
+    assert "others see" in answer_problem(fd, _interaction({"type": 5}, {}, [6], followup_ids=[6]), True)  # type: ignore[arg-type, operator]
     assert "edited" in answer_problem(fd, _interaction({"type": 7}, {}, []), True)  # type: ignore[arg-type, operator]
-    assert "without a reason" in answer_problem(fd, _interaction({"type": 4}, {5: {"content": ""}}, [5]), True)  # type: ignore[arg-type, operator]
+    assert "without a reason" in answer_problem(fd, _interaction(private, {5: {"content": ""}}, [5]), True)  # type: ignore[arg-type, operator]
     assert "silent" in answer_problem(fd, _interaction({"type": 6}, {}, []), False)  # type: ignore[arg-type, operator]
+    assert "everyone sees" in answer_problem(fd, _interaction({"type": 4, "data": {}}, {}, [6]), False)  # type: ignore[arg-type, operator]
 
 
 class _Telling:

@@ -418,7 +418,7 @@ class Run:
             it = await fd.forge(intruder, view, cid, values=values)
         else:
             it = await fd.forge(intruder, self.live(channel) or message, cid, values=values, carried=True)
-        self.send(case, it, self._refused(intruder, cid) or in_dm and self.seat_of(intruder) is None)
+        self.send(case, it, self._refused(intruder, cid))
 
     async def _as_leaver(self, channel: str, case: Case, message: dict[str, Any], custom_id: str, value: str | None,
                          private: bool) -> None:

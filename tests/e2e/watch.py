@@ -105,6 +105,9 @@ def answer_problem(fd: FakeDiscord, it: Interaction, refuse: bool) -> str | None
     kind = response["type"]
     if kind == 6 and not it.followup_ids and not it.original_edits:
         return f"{it.name!r} by {it.user.name}: answered by a silent deferred update"
+    public_answer = kind == 4 and not int((response.get("data") or {}).get("flags") or 0) & EPHEMERAL
+    if public_answer and it.type == 3 and not it.name.startswith("bn:again:"):  # only a rematch opens in public
+        return f"{it.name!r} by {it.user.name}: a click answered with a new message everyone sees"
     if not refuse:
         return None
     if kind == 7 or it.original_edits:
