@@ -50,7 +50,8 @@ async def main() -> None:
                         help="leave out the client that sends every slash option at and past its limits")
     args = parser.parse_args()
     report = await campaign(args.interactions, args.seed, tables_per_game=args.tables,
-                            bad_input=not args.no_bad_input)
+                            bad_input=not args.no_bad_input,
+                            progress=lambda n, s: print(f"… {n} interactions, {s:.0f} s", file=sys.stderr, flush=True))
     show(report, args.seed)
     raise SystemExit(1 if any(report.problems.values()) else 0)
 

@@ -536,11 +536,12 @@ def people(fd: FakeDiscord, channel: str) -> tuple[list[FakeUser], FakeUser, Fak
 
 
 async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, bad_input: bool = False,
-                   forget_every: int = 2000) -> Report:
+                   forget_every: int = 2000, progress: Callable[[int, float], None] | None = None) -> Report:
     """Play ``interactions`` interactions by the seed's clients, every table at once, holding
     every case to the invariants; then replay every stored game. ``bad_input``: a client in a
     channel of its own sends every slash option at and past its limits, over and over
-    (tests/e2e/inputs.py), alongside the tables."""
+    (tests/e2e/inputs.py), alongside the tables. ``progress(interactions, seconds)`` is told
+    how far the run is now and then."""
     began = time.perf_counter()
     channels = [game + (f"{COPY}{n + 1}" if n else "") for n in range(tables_per_game) for game in GAMES]
     with tempfile.TemporaryDirectory() as tmp:
@@ -578,12 +579,15 @@ async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, ba
                         await run.one(channel)
 
                 async def lean() -> None:
+                    """Forget what no check reads any more, and say how far the run is."""
                     mark = 0
                     while total() < interactions:
                         await asyncio.sleep(1.0)
                         if total() - mark >= forget_every:
                             mark = total()
                             watch.forget()
+                            if progress is not None:
+                                progress(mark, time.perf_counter() - began)
 
                 keeper = asyncio.create_task(lean())
                 await asyncio.gather(*[play(channel) for channel in channels], *([type_badly()] if prober else []))
