@@ -71,13 +71,17 @@ def test_a_refusal_must_be_private_and_say_why() -> None:
     fd = SimpleNamespace(_where={5: ("ephemeral", 1), 6: ("channel", 9)})
     told = {5: {"content": "Not your turn: waiting for Ann."}}
     private = {"type": 4, "data": {"flags": 64}}
-    assert answer_problem(fd, _interaction(private, told, [5]), True) is None  # type: ignore[arg-type]
-    assert "everyone sees" in answer_problem(fd, _interaction({"type": 4}, {}, [6]), True)
-    assert "others see" in answer_problem(fd, _interaction({"type": 5}, {}, [6], followup_ids=[6]), True)  # type: ignore[arg-type, operator]
-    assert "edited" in answer_problem(fd, _interaction({"type": 7}, {}, []), True)  # type: ignore[arg-type, operator]
-    assert "without a reason" in answer_problem(fd, _interaction(private, {5: {"content": ""}}, [5]), True)  # type: ignore[arg-type, operator]
-    assert "silent" in answer_problem(fd, _interaction({"type": 6}, {}, []), False)  # type: ignore[arg-type, operator]
-    assert "everyone sees" in answer_problem(fd, _interaction({"type": 4, "data": {}}, {}, [6]), False)  # type: ignore[arg-type, operator]
+    def said(*args: Any) -> str:
+        found = answer_problem(fd, _interaction(*args[:-1]), args[-1])  # type: ignore[arg-type]
+        return "" if found is None else " ".join(found)
+
+    assert said(private, told, [5], True) == ""
+    assert "everyone sees" in said({"type": 4}, {}, [6], True)
+    assert "others see" in said({"type": 5}, {}, [6], [6], True)
+    assert "edited" in said({"type": 7}, {}, [], True)
+    assert "without a reason" in said(private, {5: {"content": ""}}, [5], True)
+    assert "silent" in said({"type": 6}, {}, [], False)
+    assert "public message" in said({"type": 4, "data": {}}, {}, [6], False)
 
 
 class _Telling:

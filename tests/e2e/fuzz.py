@@ -44,7 +44,6 @@ Invariants, after every case (tests/e2e/watch.py and secrecy.py do the reading):
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 import random
 import sqlite3
@@ -60,13 +59,13 @@ from bot.models import LogEntry, Table
 from tests.e2e import inputs
 from tests.e2e.channel import actor, finished, has_controls, is_table, settle
 from tests.e2e.secrecy import Follower, SPECS, replay_move, starting_state
-from tests.e2e.watch import Watch, answer_problem
+from tests.e2e.dice_clients import DiceRun
+from tests.e2e.watch import (
+    CLICK_IN_PUBLIC, FIRST_ANSWER, LATE_ANSWER, REFUSAL, SILENT, Watch, answer_problem, newest,
+)
 from tests.fakediscord import FakeDiscord, FakeUser, Interaction, running_bot, running_fake
 
 GAMES = ["knucklebones", "roll-the-bones", "stones-and-bones", "bare-bones", "rattlebones", "bone-duel"]
-FIRST_ANSWER = 3.0
-#: seconds an acknowledged interaction may take to be answered (it waited for its game)
-LATE_ANSWER = 15.0
 KINDS = ("honest", "honest", "honest", "honest", "forged", "wrong_person", "duplicate", "double_click",
          "simultaneous", "private_view", "left", "not_host")
 #: between a table's copies in channel names ("roll-the-bones·2")
@@ -111,15 +110,6 @@ def seat_in(custom_id: str) -> int | None:
     parts = custom_id.split(":")
     if len(parts) > 3 and parts[0] == "bn" and parts[1] in ("act", "pick") and parts[3][:1] == "s":
         return int(parts[3][1:]) if parts[3][1:].isdigit() else None
-    return None
-
-
-def newest(fd: FakeDiscord, channel_id: int, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
-    """The newest message of a channel that is ``wanted``, copied; the fake's own lookups copy
-    every message of a channel, which a long run cannot afford."""
-    for message in reversed(fd._messages.get(channel_id, [])):
-        if wanted(message):
-            return copy.deepcopy(message)
     return None
 
 
@@ -203,7 +193,7 @@ class Run:
         for it, refuse in case.sent:
             wrong = answer_problem(self.fd, it, refuse)
             if wrong is not None:
-                self.problem("refusals not private or without a reason" if refuse else "silent answers", wrong)
+                self.problem(*wrong)
         if self.watch is None or self.follower is None:
             return
         shown = self.watch.shown(channel)
@@ -536,19 +526,24 @@ def people(fd: FakeDiscord, channel: str) -> tuple[list[FakeUser], FakeUser, Fak
 
 
 async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, bad_input: bool = False,
-                   forget_every: int = 2000, progress: Callable[[int, float], None] | None = None) -> Report:
+                   dice: bool = True, forget_every: int = 2000,
+                   progress: Callable[[int, float], None] | None = None) -> Report:
     """Play ``interactions`` interactions by the seed's clients, every table at once, holding
     every case to the invariants; then replay every stored game. ``bad_input``: a client in a
     channel of its own sends every slash option at and past its limits, over and over
-    (tests/e2e/inputs.py), alongside the tables. ``progress(interactions, seconds)`` is told
+    (tests/e2e/inputs.py), alongside the tables. ``dice``: rolls in the open, in private and in
+    secret, with a stranger at their buttons (tests/e2e/dice_clients.py). ``progress(interactions, seconds)`` is told
     how far the run is now and then."""
     began = time.perf_counter()
     channels = [game + (f"{COPY}{n + 1}" if n else "") for n in range(tables_per_game) for game in GAMES]
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "fuzz.sqlite3"
-        async with running_fake(channels=tuple(channels) + (("inputs",) if bad_input else ())) as fd:
+        async with running_fake(channels=tuple(channels) + (("inputs",) if bad_input else ())
+                                + (("dice",) if dice else ())) as fd:
             crowd = {channel: people(fd, channel) for channel in channels}
             typists = inputs.typists(fd) if bad_input else []
+            rollers = [fd.add_user("rhea"), fd.add_user("gideon"), fd.add_user("stray"),
+                       fd.add_user("shy", dms_closed=True)] if dice else []
             watch = Watch(fd)
             env = {"DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "WARNING", "GAME_SEED": str(seed)}
             async with running_bot(fd, env, db) as bot:
@@ -563,7 +558,17 @@ async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, ba
                 if bad_input:
                     watch.claim("inputs", [fd.channel("inputs").id], typists)
                     prober = inputs.Prober(fd, reader, watch, "inputs", names=[u.display or "" for u in typists])
-                total = lambda: sum(r.interactions for r in runs.values()) + (prober.sent if prober else 0)  # noqa: E731
+                roller = None
+                if dice:
+                    watch.claim("dice", [fd.channel("dice").id], rollers)
+                    roller = DiceRun(fd, watch, "dice", *rollers, rng=random.Random(f"{seed}:dice"), db=reader)
+                total = lambda: (sum(r.interactions for r in runs.values()) + (prober.sent if prober else 0)  # noqa: E731
+                                 + (roller.interactions if roller else 0))
+
+                async def roll() -> None:
+                    assert roller is not None
+                    while total() < interactions:
+                        await roller.one()
 
                 async def type_badly() -> None:
                     assert prober is not None
@@ -590,7 +595,8 @@ async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, ba
                                 progress(mark, time.perf_counter() - began)
 
                 keeper = asyncio.create_task(lean())
-                await asyncio.gather(*[play(channel) for channel in channels], *([type_badly()] if prober else []))
+                await asyncio.gather(*[play(channel) for channel in channels], *([type_badly()] if prober else []),
+                                     *([roll()] if roller else []))
                 keeper.cancel()
                 for channel, run in runs.items():
                     await run.conclude(channel, Case("end"), None)
@@ -602,6 +608,7 @@ async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, ba
         replayed, wrong = replays(db)
     kinds: Counter[str] = sum((r.kinds for r in runs.values()), Counter())
     sent: Counter[str] = sum((r.sent for r in runs.values()), Counter())
+    latencies = sorted(x for r in runs.values() for x in r.latencies)
     problems: dict[str, list[Any]] = {
         "answered late": [x for r in runs.values() for x in r.late],
         "fake Discord violations": violations, "unknown routes": unknown, "bot errors": errors,
@@ -612,17 +619,25 @@ async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, ba
             problems.setdefault(kind, []).extend(found)
     for kind, found in watch.problems.items():
         problems.setdefault(kind, []).extend(found)
+    if roller is not None:
+        problems["answered late"] += roller.late
+        for kind, found in roller.problems.items():
+            problems.setdefault(kind, []).extend(found)
+        for kind, n in roller.sent.items():
+            sent[f"dice {kind}"] = n
+            kinds[f"dice {kind}"] = n
+        latencies = sorted(latencies + roller.latencies)
+    latencies = latencies or [0.0]
     if prober is not None:
         problems["answered late"] += prober.late
         for kind, found in prober.problems.items():
             problems.setdefault(kind, []).extend(found)
         sent["bad_input"] = prober.sent
         kinds["bad_input"] = prober.sent
-    for kind in ("secrets shown to others", "mass or role mention unmuted", "refusals not private or without a reason",
-                 "refused interactions that changed the game", "silent answers", "games stuck",
+    for kind in ("secrets shown to others", "mass or role mention unmuted", REFUSAL, CLICK_IN_PUBLIC, SILENT,
+                 "refused interactions that changed the game", "games stuck",
                  "a sealed choice or hidden card told in events"):
         problems.setdefault(kind, [])
-    latencies = sorted(x for r in runs.values() for x in r.latencies) or [0.0]
     return Report(sum(sent.values()), time.perf_counter() - began, kinds, latencies,
                   sum(r.games_ended for r in runs.values()), replayed, problems, sent=sent, tables=len(channels),
                   moves_followed=sum(r.follower.replayed_moves for r in runs.values() if r.follower),

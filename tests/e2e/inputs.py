@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.e2e.watch import PUBLIC, Watch, answer_problem, said_in
+from tests.e2e.watch import PUBLIC, REFUSAL, Watch, answer_problem, said_in
 from tests.fakediscord import FakeDiscord, FakeUser, Interaction
 
 #: texts a user types, each laced with what a bot must not apply as typed
@@ -225,8 +225,9 @@ class Prober:
             self.problem("inputs that broke a command", f"{attempt}: {answer[:200]}")
         wrong = answer_problem(fd, it, attempt.beyond)
         if wrong is not None:
-            self.problem("inputs past their limits not refused privately" if attempt.beyond else "silent answers",
-                         f"{attempt}: {wrong}")
+            kind, detail = wrong
+            self.problem("inputs past their limits not refused privately" if kind == REFUSAL else kind,
+                         f"{attempt}: {detail}")
         if attempt.beyond and snapshot(self.db, channel_id) != before:
             self.problem("inputs past their limits that changed something", str(attempt))
         self.look(str(attempt), [attempt.laced] if attempt.laced else [])

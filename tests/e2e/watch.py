@@ -13,8 +13,10 @@ read, and the fake's old messages and attachments are forgotten (``forget``).
 
 from __future__ import annotations
 
+import copy
 import re
 import time
+from collections.abc import Callable
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +26,10 @@ from tests.fakediscord import FakeDiscord, FakeUser, Interaction
 #: a mention that pings many people: everyone, whoever is online, or a role
 MASS = re.compile(r"@everyone|@here|<@&\d+>")
 PUBLIC = 0  # the audience of a channel message (any other audience is a user id)
+#: seconds Discord gives an interaction's first answer
+FIRST_ANSWER = 3.0
+#: seconds an acknowledged interaction may take to be answered (it waited for its game)
+LATE_ANSWER = 15.0
 
 _CHANNEL = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
 _CALLBACK = re.compile(r"^/interactions/(\d+)/([^/]+)/callback$")
@@ -96,28 +102,45 @@ def said_in(it: Interaction) -> set[str]:
     return out
 
 
-def answer_problem(fd: FakeDiscord, it: Interaction, refuse: bool) -> str | None:
-    """What is wrong with how an interaction was answered (after its step settled), or None.
-    A refusal is private and says why; nothing is answered by a silent acknowledgement."""
+SILENT = "silent answers"
+CLICK_IN_PUBLIC = "clicks answered with a public message"
+REFUSAL = "refusals not private or without a reason"
+#: clicks whose answer is a new message for the channel: a rematch's lobby, a roll rolled again
+PUBLIC_CLICKS = ("bn:again:", "bn:roll:again:")
+
+
+def answer_problem(fd: FakeDiscord, it: Interaction, refuse: bool) -> tuple[str, str] | None:
+    """What is wrong with how an interaction was answered (after its step settled), as the
+    invariant it breaks and the details; None when nothing is. Nothing is answered by a silent
+    acknowledgement, a click is answered in place or privately, and a refusal is private and
+    says why."""
     response = it.response
     if response is None:
         return None  # unanswered: told as answered late
-    kind = response["type"]
+    kind, who = response["type"], f"{it.name!r} by {it.user.name}"
     if kind == 6 and not it.followup_ids and not it.original_edits:
-        return f"{it.name!r} by {it.user.name}: answered by a silent deferred update"
+        return SILENT, f"{who}: answered by a silent deferred update"
     public_answer = kind == 4 and not int((response.get("data") or {}).get("flags") or 0) & EPHEMERAL
-    if public_answer and it.type == 3 and not it.name.startswith("bn:again:"):  # only a rematch opens in public
-        return f"{it.name!r} by {it.user.name}: a click answered with a new message everyone sees"
+    if public_answer and it.type == 3 and not it.name.startswith(PUBLIC_CLICKS):
+        return CLICK_IN_PUBLIC, f"{who}: a click answered with a new message everyone sees"
     if not refuse:
         return None
     if kind == 7 or it.original_edits:
-        return f"{it.name!r} by {it.user.name}: a refusal edited the message instead of answering privately"
-    public = [mid for mid in it.message_ids if fd._where.get(mid, ("ephemeral", 0))[0] != "ephemeral"]
-    if public:
-        return f"{it.name!r} by {it.user.name}: a refusal posted a message others see"
+        return REFUSAL, f"{who}: a refusal edited the message instead of answering privately"
+    if public_answer or [mid for mid in it.message_ids if fd._where.get(mid, ("ephemeral", 0))[0] != "ephemeral"]:
+        return REFUSAL, f"{who}: a refusal posted a message others see"
     reason = " ".join(sorted(said_in(it)))
     if len(reason) < 10:
-        return f"{it.name!r} by {it.user.name}: a refusal without a reason ({reason!r})"
+        return REFUSAL, f"{who}: a refusal without a reason ({reason!r})"
+    return None
+
+
+def newest(fd: FakeDiscord, channel_id: int, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
+    """The newest message of a channel that is ``wanted``, copied; the fake's own lookups copy
+    every message of a channel, which a long run cannot afford."""
+    for message in reversed(fd._messages.get(channel_id, [])):
+        if wanted(message):
+            return copy.deepcopy(message)
     return None
 
 
