@@ -182,6 +182,9 @@ class Run:
         """A case is over: wait for its answers, let its step settle, then hold it to the rules."""
         for it, _ in case.sent:
             await self.answered(it, f"{case.kind} {it.name!r}")
+        if self.watch is None or self.follower is None:  # the first answer is all a bare run holds
+            await self.settle(channel)
+            return
         for it, _ in case.sent:  # an acknowledgement now, the answer once the game's lock is free
             if it.response is not None and it.response["type"] in (5, 6):
                 try:
@@ -194,8 +197,6 @@ class Run:
             wrong = answer_problem(self.fd, it, refuse)
             if wrong is not None:
                 self.problem(*wrong)
-        if self.watch is None or self.follower is None:
-            return
         shown = self.watch.shown(channel)
         for leak in self.follower.check(shown):
             self.problem("secrets shown to others", leak)
