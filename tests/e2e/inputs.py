@@ -149,13 +149,14 @@ def tries(fd: FakeDiscord, user: FakeUser, *, skip: frozenset[str] = frozenset()
     return out
 
 
-def snapshot(db: sqlite3.Connection, channel_id: int) -> tuple[Any, ...]:
-    """What the bot keeps that a refused command must leave alone."""
+def snapshot(db: sqlite3.Connection, channel_id: int, user_id: int) -> tuple[Any, ...]:
+    """What the bot keeps that a command refused in ``channel_id`` to ``user_id`` must leave
+    alone (other clients may be rolling and playing elsewhere meanwhile)."""
     return (
         db.execute("SELECT id, version, status FROM games WHERE channel_id=? ORDER BY id", (channel_id,)).fetchall(),
         db.execute("SELECT guild_id, user_id, name FROM saved_rolls ORDER BY 1, 2, 3").fetchall(),
         db.execute("SELECT settings_json FROM server_settings ORDER BY guild_id").fetchall(),
-        db.execute("SELECT COUNT(*) FROM rolls").fetchone(),
+        db.execute("SELECT COUNT(*) FROM rolls WHERE user_id=?", (user_id,)).fetchone(),
     )
 
 
@@ -201,7 +202,7 @@ class Prober:
     async def send(self, user: FakeUser, attempt: Try) -> Interaction | None:
         fd = self.fd
         channel_id = fd.channel(self.channel).id
-        before = snapshot(self.db, channel_id)
+        before = snapshot(self.db, channel_id, user.id)
         self.watch.shown(self.channel)
         try:
             it = await fd.slash(user, self.channel, attempt.command, attempt.options)
@@ -228,7 +229,7 @@ class Prober:
             kind, detail = wrong
             self.problem("inputs past their limits not refused privately" if kind == REFUSAL else kind,
                          f"{attempt}: {detail}")
-        if attempt.beyond and snapshot(self.db, channel_id) != before:
+        if attempt.beyond and snapshot(self.db, channel_id, user.id) != before:
             self.problem("inputs past their limits that changed something", str(attempt))
         self.look(str(attempt), [attempt.laced] if attempt.laced else [])
         return it
