@@ -23,6 +23,11 @@ What the clients do (each case draws one, by the seed):
 - simultaneous: every seat asked presses its own control at the same instant (or, where one
   seat is asked, everyone presses the table at once).
 
+Beside the tables, in channels of their own: the dice tools, rolled in the open, in private and
+in secret, with a stranger at their buttons (tests/e2e/dice_clients.py); and, when asked, a
+client that sends every slash option at and past its limits, laced with mentions, markdown and
+control characters (tests/e2e/inputs.py).
+
 Invariants, after every case (tests/e2e/watch.py and secrecy.py do the reading):
 - every interaction gets its first answer within 3 seconds;
 - no request Discord would refuse, no unknown route, no error or traceback in the bot's log;
@@ -34,7 +39,11 @@ Invariants, after every case (tests/e2e/watch.py and secrecy.py do the reading):
 - no message the bot sends, creates or edits, lets @everyone, @here or a role ping;
 - a case that must be refused is answered privately with its reason: never a public message,
   never an edit of the table, never a silent acknowledgement, and the game does not change;
-  no interaction at all is answered by a silent acknowledgement;
+  no interaction at all is answered by a silent acknowledgement, and no click by a new public
+  message (but a rematch's lobby and a roll rolled again);
+- a private or secret roll reaches nobody but its roller (and its game-master) until revealed;
+- an option past its limits is refused and changes nothing; typed mentions and markdown are
+  shown as text;
 - games keep ending: a table where nobody is asked and no game is over counts as stuck.
 
     .venv/bin/python bench/fuzz.py --interactions 100000 --tables 3   (the campaign)
