@@ -154,6 +154,11 @@ class Shown:
     interaction: int | None = None
 
 
+#: what a call read already leaves in ``fd.calls`` on a lean watch: the count stays right
+_READ: dict[str, Any] = {"method": "", "path": "", "status": 0, "json": None, "files": [], "uploads": [],
+                         "message_id": None}
+
+
 @dataclass
 class Watch:
     """Reads ``fd.calls`` as they come; each call is read once."""
@@ -165,7 +170,7 @@ class Watch:
     #: calls per table so far (a client waits until its table's count stops moving)
     activity: Counter[str] = field(default_factory=Counter)
     problems: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    #: drop each call's body and uploads once read (a long run keeps no pictures)
+    #: drop each call once read (a long run keeps no pictures or bodies)
     lean: bool = True
     calls_read: int = 0
     messages_sent: int = 0
@@ -187,9 +192,8 @@ class Watch:
             try:
                 self._read_one(call)
             finally:
-                if self.lean:  # the pictures' bytes and the bodies: read by nobody past this point
-                    call["uploads"] = []
-                    call["json"] = None
+                if self.lean:  # read by nobody past this point (a long run makes a million)
+                    calls[self.calls_read - 1] = _READ
 
     def shown(self, table: str) -> list[Shown]:
         """What was shown to the people of ``table`` since the last time this was asked."""
