@@ -430,6 +430,10 @@ class Run:
         if hand and rng.random() < 0.3:
             self.send(case, await fd.click(self.leaver, table, hand[0]), True)
             return
+        old = self.copy_of(self.leaver)  # a copy from before they left, should it still have buttons
+        if old is not None and controls(fd, old) and rng.random() < 0.5:
+            self.send(case, await self._press(self.leaver, old, *rng.choice(controls(fd, old))), True)
+            return
         values = None if value is None else [value]
         self.send(case, await fd.forge(self.leaver, table, custom_id, values=values, carried=True), True)
 
