@@ -48,11 +48,17 @@ async def main() -> None:
     parser.add_argument("--tables", type=int, default=3, help="tables of each game played at once")
     parser.add_argument("--no-bad-input", action="store_true",
                         help="leave out the client that sends every slash option at and past its limits")
+    parser.add_argument("--details", metavar="FILE", help="write every violation found, in full, to FILE")
     args = parser.parse_args()
     report = await campaign(args.interactions, args.seed, tables_per_game=args.tables,
                             bad_input=not args.no_bad_input,
                             progress=lambda n, s: print(f"… {n} interactions, {s:.0f} s", file=sys.stderr, flush=True))
     show(report, args.seed)
+    if args.details:
+        with open(args.details, "w", encoding="utf-8") as out:
+            for name, found in sorted(report.problems.items()):
+                for problem in found:
+                    out.write(f"== {name}\n{problem}\n")
     raise SystemExit(1 if any(report.problems.values()) else 0)
 
 

@@ -183,9 +183,10 @@ class Follower:
         action = engine.Action.model_validate(entry.action)
         worlds = [("in a world scrambled where the channel does not look",
                    engine.scramble_hidden(before, None, random.Random(k)), action) for k in range(WORLDS)]
-        # a choice is sealed where several seats choose at once; elsewhere every move is made
-        # in the open, and two of them may well leave the same table
-        sealed = len(engine.to_act(before)) > 1
+        # a choice is sealed where the engine says seats decide at the same time (it stamps each
+        # seat's buttons with that seat's own choices); elsewhere every move is made in the open,
+        # and two of them may well leave the same table, told apart by their events alone
+        sealed = len(engine.to_act(before)) > 1 and engine.decision_stamp(before, seat) is not None
         alternatives = [a for a in engine.legal_actions(before, seat) if a != action] if sealed else []
         rng = random.Random(entry.version)
         worlds += [(f"choosing {alt.model_dump(mode='json')} instead", before, alt)
