@@ -244,6 +244,14 @@ class Prober:
                                  f"{what} to {who} by {item.what}: {text!r} in {sorted(item.words)[:4]}")
                     break
 
+    async def answered(self, it: Interaction, what: str) -> None:
+        """A press of the prober's own (a join, a cancel): answered in time, or told as late."""
+        self.sent += 1
+        try:
+            await it.wait_response(timeout=3.0)
+        except TimeoutError:
+            self.late.append(what)
+
     async def _quiet(self) -> None:
         seen = -1
         for _ in range(300):
@@ -283,7 +291,7 @@ async def everything(prober: Prober, host: FakeUser, admin: FakeUser, others: li
             lobby = newest_lobby(fd, prober.channel)
             join = [b["custom_id"] for b in fd.buttons(lobby or {}) if b["label"] == "Join"]
             if join:
-                await (await fd.click(joiner, lobby or {}, join[0])).wait_response()
+                await prober.answered(await fd.click(joiner, lobby or {}, join[0]), "join")
         prober.look(f"{game} lobby", [])
         for path in [f"{game} npc", f"{game} stake", *shared_lobby]:
             for attempt in pending.pop(path, []):
@@ -315,7 +323,6 @@ async def close_lobby(prober: Prober, host: FakeUser) -> None:
     if lobby is None:
         return
     cancel = [b["custom_id"] for b in fd.buttons(lobby) if b["label"] == "Cancel"]
-    it = await fd.click(host, lobby, cancel[0])
-    await it.wait_response()
+    await prober.answered(await fd.click(host, lobby, cancel[0]), "cancel")
     await prober._quiet()
     prober.look("cancel", [])
