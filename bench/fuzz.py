@@ -34,6 +34,9 @@ def show(report: Report, seed: int) -> None:
     print(f"games ended {report.games_ended}; {report.moves_followed} moves replayed as they were made; "
           f"{report.replayed} stored games replayed from seed and log at the end; "
           f"{report.messages_read} messages read for secrets and mentions")
+    stalls = report.fake_stalls
+    print(f"the fake's own process stalled past 0.5 s {len(stalls)} times"
+          + (f", at most {max(stalls):.1f} s" if stalls else ""))
     print("violations by invariant:")
     for name, found in sorted(report.problems.items()):
         print(f"  {name}: {len(found)}" + (f"  e.g. {str(found[0])[:300]}" if found else ""))

@@ -530,6 +530,8 @@ class Report:
     moves_followed: int = 0
     #: messages and versions of messages whose words were read for secrets and mentions
     messages_read: int = 0
+    #: seconds the fake's own process stalled, each time it stalled past half a second
+    fake_stalls: list[float] = field(default_factory=list)
 
 
 def people(fd: FakeDiscord, channel: str) -> tuple[list[FakeUser], FakeUser, FakeUser]:
@@ -625,10 +627,24 @@ async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, ba
                             if progress is not None:
                                 progress(mark, time.perf_counter() - began)
 
+                async def watch_the_fake() -> None:
+                    """How long the fake itself stalled (its checks run in its process): a late
+                    answer during a stall of the fake is the run's fault, not the bot's."""
+                    loop = asyncio.get_running_loop()
+                    while True:
+                        before = loop.time()
+                        await asyncio.sleep(0.1)
+                        lag = loop.time() - before - 0.1
+                        if lag > 0.5:
+                            stalls.append(lag)
+
+                stalls: list[float] = []
                 keeper = asyncio.create_task(lean())
+                stall_watch = asyncio.create_task(watch_the_fake())
                 await asyncio.gather(*[play(channel) for channel in channels], *([type_badly()] if prober else []),
                                      *([roll()] if roller else []))
                 keeper.cancel()
+                stall_watch.cancel()
                 gc.unfreeze()
                 for channel, run in runs.items():
                     await run.conclude(channel, Case("end"), None)
@@ -673,4 +689,4 @@ async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, ba
     return Report(sum(sent.values()), time.perf_counter() - began, kinds, latencies,
                   sum(r.games_ended for r in runs.values()), replayed, problems, sent=sent, tables=len(channels),
                   moves_followed=sum(r.follower.replayed_moves for r in runs.values() if r.follower),
-                  messages_read=watch.messages_sent)
+                  messages_read=watch.messages_sent, fake_stalls=stalls)
