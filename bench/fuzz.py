@@ -4,7 +4,7 @@ and dishonest clients at several tables at once, every case held to the invarian
 
     .venv/bin/python bench/fuzz.py --interactions 100000 --tables 3 --seed 7
 
-About 80 interactions a second on two cores: 100,000 take some 25 minutes.
+About 125 interactions a second on two shared cores: 100,000 take some 14 minutes and 1.2 GB of memory.
 """
 
 from __future__ import annotations
