@@ -37,6 +37,13 @@ def safe(text: str) -> str:
     return text.replace("<", "<\u200b").replace("://", ":\u200b//")
 
 
+def quote(text: str, limit: int = 40) -> str:
+    """What someone typed, said back to them (a refusal names what it could not read): on one
+    line, cut short, shown as text and in quotation marks. Not in a code span, which a backtick
+    in the text would close, letting the rest apply as markdown."""
+    return f"“{safe(clip(' '.join(text.split()), limit))}”"
+
+
 def and_list(people: list[str]) -> str:
     """"Ann", "Ann and Bob", "Ann, Bob and Cy"."""
     return people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]

@@ -7,7 +7,7 @@ import unicodedata
 
 from bot.errors import Refusal
 from bot.models import Table
-from bot.render import clip
+from bot.render import quote, safe
 
 
 def find_seat(table: Table, text: str) -> int:
@@ -24,8 +24,8 @@ def find_seat(table: Table, text: str) -> int:
     for index, seat_info in enumerate(table.seats):
         if seat_info.name.casefold() == raw.casefold():
             return index
-    seats = ", ".join(f"{i + 1}. {s.name}" for i, s in enumerate(table.seats)) or "none yet"
-    raise Refusal(f"No seat matches `{clip(raw, 40)}`. Give a seat number, an @mention or a name "
+    seats = ", ".join(f"{i + 1}. {safe(s.name)}" for i, s in enumerate(table.seats)) or "none yet"
+    raise Refusal(f"No seat matches {quote(raw)}. Give a seat number, an @mention or a name "
                   f"(seats: {seats}).")
 
 

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot import privacy
 from bot.errors import Refusal, guarded
+from bot.render import quote
 from bot.replies import reply
 from bot.store.records import ServerSettings
 
@@ -91,6 +92,8 @@ class ServerCommands(commands.GroupCog, group_name="boneyard", group_description
         if clear_gm_role:
             out.gm_role_id = None
         if default_timer is not None:
+            if not 0 <= default_timer <= 86400:  # the declared range, checked again: a client may send anything
+                raise Refusal("A turn timer is 15 to 86400 seconds (0 turns it off).")
             if 0 < default_timer < 15:
                 raise Refusal("A turn timer is 15 seconds or more (0 turns it off).")
             out.default_timer = default_timer
@@ -124,7 +127,7 @@ class ServerCommands(commands.GroupCog, group_name="boneyard", group_description
                 continue
             if word not in by_name:
                 known = ", ".join(sorted(spec.command for spec in self.runtime.specs.values()))
-                raise Refusal(f"No game is called “{discord.utils.escape_markdown(word[:40])}”. The games: {known}, "
+                raise Refusal(f"No game is called {quote(word)}. The games: {known}, "
                               "or **all**.")
             chosen.append(by_name[word])
         if not chosen:

@@ -171,6 +171,8 @@ def read_click(now: Moment, seat: int | None, drawn_for: int | None, stamp: str,
         raise Stale()
     if seat is None:
         raise Refusal(f"You are not playing at this table: {now.waiting_for()}.")
+    if seat != owner and seat in now.acting:  # seats choosing at once: this one has its own buttons
+        raise Refusal(f"That choice is {safe(now.table.seats[owner].name)}'s; yours are on your own copy.")
     if seat != owner or seat not in now.acting:
         raise Refusal(f"Not your turn: {now.waiting_for()}.")
     actions = now.legal(seat)

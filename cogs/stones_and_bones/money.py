@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.errors import Refusal
-from bot.render import clip
+from bot.render import quote
 from rules.stones_and_bones import MAX_PURSE, money
 
 MONEY_HELP = ("Write an amount as coins, e.g. `12gp 5sp` (units pp, gp, sp, cp), or a whole "
@@ -23,13 +23,13 @@ def parse_coins(text: str) -> int:
     else:
         parts = _COIN_PART.findall(raw)
         if not parts or _COIN_PART.sub("", raw).strip():
-            raise Refusal(f"`{clip(raw, 40)}` is not an amount. {MONEY_HELP}")
+            raise Refusal(f"{quote(raw)} is not an amount. {MONEY_HELP}")
         units = [unit.lower() for _, unit in parts]
         if len(set(units)) != len(units):
-            raise Refusal(f"Name each coin once in `{clip(raw, 40)}`. {MONEY_HELP}")
+            raise Refusal(f"Name each coin once in {quote(raw)}. {MONEY_HELP}")
         amount = sum(int(n) * _COIN[unit.lower()] for n, unit in parts)
     if not 1 <= amount <= MAX_PURSE:
-        raise Refusal(f"A purse holds from 1 cp to {money(MAX_PURSE)}; `{clip(raw, 40)}` is "
+        raise Refusal(f"A purse holds from 1 cp to {money(MAX_PURSE)}; {quote(raw)} is "
                       f"{money(amount)}.")
     return amount
 

@@ -1,14 +1,22 @@
-"""The fuzz campaign's small version: a few hundred seeded interactions by honest and dishonest
-clients across every game, with every invariant held (bench/fuzz.py runs it big)."""
+"""The fuzz campaign's small version: about a thousand seeded interactions by honest and
+dishonest clients on every game and the dice tools at once, with every invariant held after every
+case (bench/fuzz.py runs it big, with several tables a game and the bad-input client)."""
 
 from __future__ import annotations
 
 from tests.e2e.fuzz import campaign
 
+#: every kind of case the campaign draws; each must have been tried
+KINDS = ("honest", "forged", "wrong_person", "duplicate", "double_click", "simultaneous", "private_view",
+         "not_host", "left", "dice private", "dice secret", "dice stranger_reveal", "dice stranger_again",
+         "dice stranger_erase")
+
 
 async def test_a_seeded_mix_of_honest_and_hostile_clients_breaks_nothing() -> None:
-    report = await campaign(400, seed=11)
-    assert report.interactions >= 400
-    assert all(report.kinds[k] > 10 for k in ("honest", "forged", "wrong_person", "duplicate", "double_click"))
+    report = await campaign(1000, seed=11)
+    assert report.interactions >= 1000
+    assert {k: report.kinds[k] for k in KINDS if report.kinds[k] < 3} == {}, report.kinds
     assert report.replayed >= 6, "every game was stored and replayed"
+    assert report.games_ended >= 3, "games went on to their end"
+    assert report.moves_followed >= 300, "each move was replayed as it was made"
     assert {name: found[:3] for name, found in report.problems.items() if found} == {}

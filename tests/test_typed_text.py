@@ -1,0 +1,58 @@
+"""What a user typed, said back in a refusal, shows as text: on one line, its mentions and
+markdown not applied, a backtick unable to close a code span (the fuzz campaign's bad-input
+client found refusals quoting typed text in backticks, and seat names as typed)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from bot.errors import Refusal
+from bot.models import Seat, Table
+from bot.render import quote
+from bot.seats import find_seat
+from bot.server_commands import ServerCommands
+from cogs.stones_and_bones.money import parse_coins
+
+LACED = "```\n@everyone **bold** <@&123>\n> quote\n```"
+
+
+def applied(text: str) -> list[str]:
+    """Markdown or mentions in ``text`` that Discord would apply."""
+    found = [mark for mark in ("@everyone", "**bold**", "<@&", "```") if mark in text]
+    found += [line for line in text.split("\n") if line.startswith(("> ", "# "))]
+    return found
+
+
+def test_a_quote_is_one_line_of_text() -> None:
+    said = quote(LACED)
+    assert "\n" not in said
+    assert applied(said) == []
+    assert said.startswith("“") and said.endswith("”")
+    assert len(quote("x" * 500)) < 100
+
+
+def test_no_seat_found_says_the_typed_text_and_the_names_as_text() -> None:
+    table = Table(guild_id=1, channel_id=1, game="knucklebones", host_id=1, seed=1,
+                  seats=[Seat(user_id=1, name="@everyone **Host**"), Seat(name="Gus", ai=True)])
+    with pytest.raises(Refusal) as refused:
+        find_seat(table, LACED)
+    assert "No seat matches" in str(refused.value)
+    assert applied(str(refused.value)) == []
+
+
+@pytest.mark.parametrize("typed", [LACED, "5gp 5gp `x`", "0 @everyone"])
+def test_an_amount_it_cannot_read_is_said_back_as_text(typed: str) -> None:
+    with pytest.raises(Refusal) as refused:
+        parse_coins(typed)
+    assert applied(str(refused.value)) == []
+
+
+def test_an_unknown_game_in_the_settings_is_said_back_as_text() -> None:
+    spec = SimpleNamespace(command="knucklebones", engine=SimpleNamespace(title="Knucklebones"))
+    cog = SimpleNamespace(runtime=SimpleNamespace(specs={"knucklebones": spec}))
+    with pytest.raises(Refusal) as refused:
+        ServerCommands._games(cog, "@everyone **bold**, knucklebones")  # type: ignore[arg-type]
+    assert "No game is called" in str(refused.value)
+    assert applied(str(refused.value)) == []
