@@ -8,9 +8,11 @@ reads, whether a picture came with it, and that only one copy of anything has li
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import statistics
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -23,16 +25,109 @@ MAX_TABLE_CONTROLS = 8
 _CHANNEL_POST = re.compile(r"^/channels/(\d+)/messages$")
 
 
+#: how often ``settle`` looks, and how many looks in a row must find the bots idle
+_POLL = 0.005
+_IDLE_LOOKS = 4
+_PROC = Path("/proc")
+#: what ``_bots`` says when the bot processes cannot be watched
+_UNSEEN = "unseen"
+#: ... and while one of them works
+_BUSY = "busy"
+
+
 async def settle(fd: FakeDiscord, quiet: float = 0.1, timeout: float = 10.0) -> None:
-    """Until the bot has made no call for ``quiet`` seconds: everything a click set off is out
-    (pair it with ``next_table`` when a table must come: a picture drawn on a busy machine can
-    leave a longer gap than ``quiet``)."""
+    """Until everything a click set off is out: every bot process this test started sat idle
+    for a few looks in a row (each of its threads asleep, its CPU time unchanged) with no call
+    made and none being answered; or, where the processes cannot be watched (no /proc, a
+    PostgreSQL store: a bot waiting on its database looks idle), once the bot made no call for
+    ``quiet`` seconds.
+
+    Waiting for a silence guesses: a picture drawn on a busy machine, or a freshly started bot's
+    first step, can be a longer gap between two calls than any ``quiet``. A bot that works shows
+    it, so it is waited for, and an idle one is known without waiting out ``quiet``. Pair it with
+    ``next_table`` when a table must come."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
-    seen = -1
-    while seen != len(fd.calls) and loop.time() < end:
-        seen = len(fd.calls)
-        await asyncio.sleep(quiet)
+    seen = len(fd.calls)
+    last_call = loop.time()
+    unanswered = 0  # requests before this index are answered
+    before: object = None
+    idle = 0
+    while loop.time() < end:
+        await asyncio.sleep(min(_POLL, quiet))
+        now = loop.time()
+        requests = fd.requests
+        while unanswered < len(requests) and requests[unanswered].done:
+            unanswered += 1
+        if len(fd.calls) != seen or any(not r.done for r in requests[unanswered:]):
+            seen, last_call, before, idle = len(fd.calls), now, None, 0
+            continue
+        state = _bots()
+        if state == _UNSEEN:
+            if now - last_call >= quiet:
+                return
+            continue
+        idle = idle + 1 if state != _BUSY and state == before else 0
+        before = state
+        if idle >= _IDLE_LOOKS - 1:
+            return
+
+
+def _bots() -> tuple[tuple[int, int], ...] | str:
+    """(pid, CPU ticks) of every process this one started, directly or not, when all their
+    threads sleep; ``_BUSY`` while one runs or waits on the disk; ``_UNSEEN`` when they cannot
+    be watched."""
+    found: list[tuple[int, int]] = []
+    for pid in _descendants():
+        if pid is None:
+            return _UNSEEN
+        try:
+            fields = (_PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+            if fields[0] == "Z":
+                continue
+            if _uses_postgres(pid, fields[19]):  # told apart by their start times, should a pid return
+                return _UNSEEN
+            threads = [(_PROC / str(pid) / "task" / tid / "stat").read_text()
+                       for tid in os.listdir(_PROC / str(pid) / "task")]
+        except OSError:  # it exited meanwhile
+            continue
+        if any(t.rsplit(")", 1)[1].split()[0] in ("R", "D") for t in threads):
+            return _BUSY
+        found.append((pid, int(fields[11]) + int(fields[12])))  # utime + stime
+    return tuple(found)
+
+
+def _descendants() -> list[int | None]:
+    """Every process started from this one (None first when /proc cannot tell)."""
+    me = os.getpid()
+    if not (_PROC / str(me) / "task" / str(me) / "children").exists():
+        return [None]
+    out: list[int | None] = []
+    todo = [me]
+    while todo:
+        pid = todo.pop()
+        try:
+            tids = os.listdir(_PROC / str(pid) / "task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                kids = [int(k) for k in (_PROC / str(pid) / "task" / tid / "children").read_text().split()]
+            except OSError:
+                continue
+            out += kids
+            todo += kids
+    return out
+
+
+_POSTGRES: dict[tuple[int, str], bool] = {}
+
+
+def _uses_postgres(pid: int, started: str) -> bool:
+    if (pid, started) not in _POSTGRES:
+        env = (_PROC / str(pid) / "environ").read_bytes().split(b"\0")
+        _POSTGRES[pid, started] = any(v.startswith(b"DATABASE_URL=postgres") for v in env)
+    return _POSTGRES[pid, started]
 
 
 def has_controls(message: dict[str, Any]) -> bool:
