@@ -14,6 +14,7 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from tests.fakediscord import FakeDiscord, FakeUser
 
@@ -29,17 +30,17 @@ _CHANNEL_POST = re.compile(r"^/channels/(\d+)/messages$")
 _POLL = 0.005
 _IDLE_LOOKS = 4
 _PROC = Path("/proc")
-#: what ``_bots`` says when the bot processes cannot be watched
+#: what ``_bots`` says when the processes cannot be watched
 _UNSEEN = "unseen"
 #: ... and while one of them works
 _BUSY = "busy"
 
 
 async def settle(fd: FakeDiscord, quiet: float = 0.1, timeout: float = 10.0) -> None:
-    """Until everything a click set off is out: every bot process this test started sat idle
-    for a few looks in a row (each of its threads asleep, its CPU time unchanged) with no call
-    made and none being answered; or, where the processes cannot be watched (no /proc, a
-    PostgreSQL store: a bot waiting on its database looks idle), once the bot made no call for
+    """Until everything a click set off is out: every bot process this test started (and the
+    PostgreSQL server its store is on) sat idle for a few looks in a row, each thread asleep and
+    the CPU time unchanged, with no call made and none being answered; or, where the processes
+    cannot be watched (no /proc, a database server elsewhere), once the bot made no call for
     ``quiet`` seconds.
 
     Waiting for a silence guesses: a picture drawn on a busy machine, or a freshly started bot's
@@ -74,60 +75,95 @@ async def settle(fd: FakeDiscord, quiet: float = 0.1, timeout: float = 10.0) -> 
 
 
 def _bots() -> tuple[tuple[int, int], ...] | str:
-    """(pid, CPU ticks) of every process this one started, directly or not, when all their
-    threads sleep; ``_BUSY`` while one runs or waits on the disk; ``_UNSEEN`` when they cannot
-    be watched."""
+    """(pid, CPU ticks) of every process this one started, directly or not, and of the database
+    servers they use, when all their threads sleep; ``_BUSY`` while one runs or waits on the
+    disk; ``_UNSEEN`` when they cannot be watched."""
+    pids = _children(os.getpid(), deep=True)
+    if pids is None:
+        return _UNSEEN
+    servers: set[int] = set()
     found: list[tuple[int, int]] = []
-    for pid in _descendants():
-        if pid is None:
-            return _UNSEEN
+    for pid in pids:
         try:
-            fields = (_PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+            fields = _stat(pid)
             if fields[0] == "Z":
                 continue
-            if _uses_postgres(pid, fields[19]):  # told apart by their start times, should a pid return
+            server = _database_server(pid, fields[19])  # a pid's start time tells a reused pid apart
+            if server is None:
                 return _UNSEEN
-            threads = [(_PROC / str(pid) / "task" / tid / "stat").read_text()
-                       for tid in os.listdir(_PROC / str(pid) / "task")]
+            servers |= {server} if server else set()
+            if _busy(pid):
+                return _BUSY
         except OSError:  # it exited meanwhile
             continue
-        if any(t.rsplit(")", 1)[1].split()[0] in ("R", "D") for t in threads):
-            return _BUSY
         found.append((pid, int(fields[11]) + int(fields[12])))  # utime + stime
+    for server in servers:
+        serving = _children(server, deep=False)
+        if serving is None:
+            return _UNSEEN
+        for pid in serving:
+            try:
+                fields = _stat(pid)
+                if _busy(pid):
+                    return _BUSY
+            except OSError:
+                continue
+            found.append((pid, int(fields[11]) + int(fields[12])))
     return tuple(found)
 
 
-def _descendants() -> list[int | None]:
-    """Every process started from this one (None first when /proc cannot tell)."""
-    me = os.getpid()
-    if not (_PROC / str(me) / "task" / str(me) / "children").exists():
-        return [None]
-    out: list[int | None] = []
-    todo = [me]
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat from the third (the state) on."""
+    return (_PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+
+
+def _busy(pid: int) -> bool:
+    """A thread of the process runs, waits to run, or waits on the disk."""
+    return any((_PROC / str(pid) / "task" / tid / "stat").read_text().rsplit(")", 1)[1].split()[0] in ("R", "D")
+               for tid in os.listdir(_PROC / str(pid) / "task"))
+
+
+def _children(pid: int, *, deep: bool) -> list[int] | None:
+    """The processes ``pid`` started (``deep``: and theirs, and so on); None when /proc cannot tell."""
+    if not (_PROC / str(pid) / "task" / str(pid) / "children").exists():
+        return None
+    out: list[int] = []
+    todo = [pid]
     while todo:
-        pid = todo.pop()
+        parent = todo.pop()
         try:
-            tids = os.listdir(_PROC / str(pid) / "task")
+            tids = os.listdir(_PROC / str(parent) / "task")
         except OSError:
             continue
         for tid in tids:
             try:
-                kids = [int(k) for k in (_PROC / str(pid) / "task" / tid / "children").read_text().split()]
+                kids = [int(k) for k in (_PROC / str(parent) / "task" / tid / "children").read_text().split()]
             except OSError:
                 continue
             out += kids
-            todo += kids
+            if deep:
+                todo += kids
     return out
 
 
-_POSTGRES: dict[tuple[int, str], bool] = {}
+_SERVERS: dict[tuple[int, str], int | None] = {}
 
 
-def _uses_postgres(pid: int, started: str) -> bool:
-    if (pid, started) not in _POSTGRES:
-        env = (_PROC / str(pid) / "environ").read_bytes().split(b"\0")
-        _POSTGRES[pid, started] = any(v.startswith(b"DATABASE_URL=postgres") for v in env)
-    return _POSTGRES[pid, started]
+def _database_server(pid: int, started: str) -> int | None:
+    """The postmaster of the PostgreSQL server the process keeps its store on (found by the
+    socket folder of its DATABASE_URL), 0 for none, None for one that cannot be watched."""
+    if (pid, started) not in _SERVERS:
+        env = dict(v.split(b"=", 1) for v in (_PROC / str(pid) / "environ").read_bytes().split(b"\0") if b"=" in v)
+        url = env.get(b"DATABASE_URL", b"").decode()
+        server: int | None = 0
+        if url.startswith("postgres"):
+            folder = parse_qs(urlsplit(url).query).get("host", [""])[0]
+            try:
+                server = int((Path(folder) / "postmaster.pid").read_text().split()[0]) if folder else None
+            except (OSError, ValueError, IndexError):
+                server = None
+        _SERVERS[pid, started] = server
+    return _SERVERS[pid, started]
 
 
 def has_controls(message: dict[str, Any]) -> bool:
