@@ -1,6 +1,6 @@
 """Rattlebones engine: the rulebook's worked examples and the RULINGS.md 3.4 golden cases with
-forced dice, scripted cases for every side and every kind of space, and a simulation of 1,000
-games that checks the 3.5 invariants after every step."""
+forced dice, scripted cases for every side and every kind of space, and a simulation of 600 games
+that checks the 3.5 invariants after every step."""
 
 from __future__ import annotations
 
@@ -901,11 +901,16 @@ def random_game(rng: random.Random, seed: int, round_trip: bool
     return state, seats, options, log
 
 
-def test_thousand_random_games_keep_the_invariants_and_replay() -> None:
+#: seeded random games; the last branch of the engine and of the checks a thousand reach (an
+#: upgrade with that supply used up) comes in the 515th
+RANDOM_GAMES = 600
+
+
+def test_random_games_keep_the_invariants_and_replay() -> None:
     rng = random.Random(20241123)
     seen: set[tuple[int, str]] = set()
     kinds_used: Counter[str] = Counter()
-    for g in range(1000):
+    for g in range(RANDOM_GAMES):
         seed = rng.getrandbits(63)
         final, seats, options, log = random_game(rng, seed, round_trip=g % 20 == 0)
         seen.add((seats, options.board))
