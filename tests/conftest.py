@@ -34,6 +34,32 @@ if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCAC
     atexit.register(shutil.rmtree, _pycache, True)
 
 
+#: The longest tests, roughly longest first (a prefix names a test or a whole file). The workers
+#: take tests one at a time in collection order, so these go first and the short ones fill in
+#: around them: no worker is left at the end running a long test alone.
+LONGEST_FIRST = (
+    "tests/test_bare_bones_sim.py::test_simulated_games_keep_the_invariants",
+    "tests/e2e/test_game_commands_e2e.py::test_a_turn_timer_survives_a_sigkill",
+    "tests/e2e/test_fuzz_e2e.py",
+    "tests/test_rattlebones_engine.py::test_random_games_keep_the_invariants_and_replay",
+    "tests/e2e/test_bare_bones_e2e.py::test_three_players_play_to_the_end_by_dm_and_my_hand",
+    "tests/e2e/test_cluster_e2e.py",
+    "tests/test_game_properties.py",
+    "tests/test_migrate.py",
+    "tests/test_stones_and_bones_engine.py::test_random_games_keep_the_invariants_and_replay",
+    "tests/test_code_checks.py",
+    "tests/e2e/test_roll_the_bones_e2e.py::test_timeouts_play_the_rulings_defaults",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next((n for n, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix)),
+                    len(LONGEST_FIRST))
+
+    items.sort(key=rank)  # stable: the rest keep their order
+
+
 def with_database(url: str, name: str) -> str:
     """The same server, another database."""
     parts = urlsplit(url)
