@@ -700,8 +700,9 @@ class RestApi(Gateway):
         wait = request.query.get("wait", "false").lower() in ("1", "true")
         original = self._live_message(it.original_message_id) if it.original_message_id else None
         if original is not None and original["flags"] & FLAG_LOADING and it.response_type == 5:
-            # Discord: the first followup after a "thinking" defer replaces the loading message.
-            self._apply_edit(original, {k: v for k, v in body.items() if k != "flags"}, files)
+            # Discord: the first followup after a "thinking" defer replaces the loading message; it
+            # stays as ephemeral as the defer made it, and may become a layout message
+            self._apply_edit(original, body, files)
             it.followup_ids.append(int(original["id"]))
             if self._where[int(original["id"])][0] == "channel":
                 await self._dispatch_message("MESSAGE_UPDATE", original)
