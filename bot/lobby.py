@@ -25,7 +25,7 @@ from bot.models import Book, Seat, Table
 from bot.present import Origin
 from bot.render import jump_link, safe
 from bot.servers import Servers
-from bot.replies import reply, update
+from bot.replies import in_time, reply, update
 from bot.step import Moment, StepResult
 from bot.store import ChannelBusy, Store
 
@@ -85,7 +85,7 @@ class Lobby:
             timer_seconds=self.default_timer if timer_seconds == "default" else timer_seconds,
         )
         try:
-            table = await self.store.create(table)
+            table = await in_time(interaction, self.store.create(table), public=True)
         except ChannelBusy:
             busy = await self.store.live_in_channel(interaction.channel_id)
             raise Refusal(await self._busy_text(busy)) from None
@@ -162,7 +162,8 @@ class Lobby:
         """A lobby's one save, then its message redrawn: in place when it was clicked, else
         below a private answer (a command such as /game leave or an NPC seat)."""
         table.version = before.table.version + 1
-        await self.store.save(table, before.table.version, interaction_id=interaction.id, deadline=None)
+        await in_time(interaction, self.store.save(table, before.table.version, interaction_id=interaction.id,
+                                                   deadline=None))
         after = Moment(before.spec, table, pictures=before.pictures)
         channel = self.deliverer.channel(table, book)
         if interaction.message is not None and interaction.message.id == book.message_id:

@@ -8,21 +8,42 @@ handles a click never needs to know whether it waited.
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import discord
 
+T = TypeVar("T")
 
-async def defer(interaction: discord.Interaction) -> None:
+#: seconds a step may wait on the store before its interaction is deferred (Discord allows
+#: three for the first answer; the game's lock may have taken one already)
+STORE_PATIENCE = 1.0
+
+
+async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
     """Acknowledge now, answer later. A button click keeps its message as it is; a command shows
     an ephemeral "thinking…" (a refusal must stay private, and a deferred answer keeps the
-    visibility of its defer: see ``announce`` for answers the channel should see)."""
+    visibility of its defer: see ``announce`` for answers the channel should see), or a public
+    one (``ephemeral=False``) when its answer is for everyone, as a new table is."""
     if interaction.response.is_done():
         return
     if interaction.type == discord.InteractionType.component:
         await interaction.response.defer()
     else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+async def in_time(interaction: discord.Interaction | None, work: Awaitable[T], *, public: bool = False) -> T:
+    """``work`` done, the interaction deferred first should it take longer than STORE_PATIENCE:
+    a store kept waiting by another program must not run the click past Discord's three
+    seconds. ``public``: a command's answer is for the channel (see ``defer``)."""
+    task = asyncio.ensure_future(work)
+    if interaction is not None:
+        done, _ = await asyncio.wait({task}, timeout=STORE_PATIENCE)
+        if not done:
+            await defer(interaction, ephemeral=not public)
+    return await task
 
 
 async def reply(interaction: discord.Interaction, **kwargs: Any) -> discord.Message | None:

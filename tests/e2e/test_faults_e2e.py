@@ -1,0 +1,64 @@
+"""The bot when Discord or its database fails under it."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from pathlib import Path
+
+from bot.store.sqlite import BUSY_TIMEOUT
+from tests.e2e import play
+from tests.e2e.channel import actor, clean, is_table, live_table, said, settle
+from tests.e2e.fuzz import replays
+from tests.fakediscord import running_bot, running_fake
+
+CHANNEL = "games"
+
+
+def hold_write_lock(db: Path, seconds: float) -> None:
+    """What another program writing the bot's database does to it: SQLite's write lock held
+    from a connection of its own (run it in a thread)."""
+    conn = sqlite3.connect(db, timeout=30, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        time.sleep(seconds)
+        conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+
+
+async def test_a_database_locked_past_its_busy_timeout_loses_no_answer_and_no_move(tmp_path: Path) -> None:
+    """Another program holds the database longer than the bot waits for it. A move pressed then
+    is answered within Discord's three seconds, is not stored, and its player is told privately
+    to press again; a table opened then waits for the lock in time and opens in the channel.
+    Pressed again once the lock is gone, the move counts once."""
+    db = tmp_path / "busy.sqlite3"
+    async with running_fake(channels=(CHANNEL, "tavern")) as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, {}, db) as bot:
+            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            who, move = actor(table, players), [b["custom_id"] for b in fd.buttons(table)
+                                                if b["custom_id"].startswith("bn:act:")][-1]
+            holder = asyncio.ensure_future(asyncio.to_thread(hold_write_lock, db, BUSY_TIMEOUT + 0.7))
+            await asyncio.sleep(0.3)
+            pressed = await fd.click(who, table, move)
+            opened = await fd.slash(players[1], "tavern", "knucklebones new")
+            assert (await pressed.wait_response(timeout=3.0))["type"] == 6  # deferred in time
+            assert (await opened.wait_response(timeout=3.0))["type"] == 5
+            told = await pressed.wait_followups(timeout=BUSY_TIMEOUT + 3)
+            assert told[0]["flags"] & 64 and "could not be saved" in said(told[0]), told
+            await holder
+            lobby = await opened.response_message(timeout=BUSY_TIMEOUT + 3)
+            assert is_table(lobby) and not lobby["flags"] & 64, "the table opens in the channel"
+            await settle(fd)
+            assert fd.message(table["id"])["components"] == table["components"], "the move was not shown"
+            again = await fd.click(who, table, move)
+            assert (await again.wait_response())["type"] == 7
+            await settle(fd)
+            assert live_table(fd, CHANNEL) is not None
+        clean(fd, bot)
+    replayed, wrong = replays(db)
+    assert replayed == 1 and wrong == []  # the lobby in the tavern has no moves yet
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM actions WHERE seat IS NOT NULL").fetchone()[0] == 1
