@@ -1,9 +1,10 @@
 """A SQLite file another program keeps locked: the store turns the write away as
 StoreUnavailable, writes nothing of it, keeps what the channel already shows, and works again
-once the lock is gone."""
+once the lock is gone. The deadline task keeps a timer it could not apply."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import bot.store.sqlite as sqlite_store
+from bot import deadlines
 from bot.models import Book, LogEntry, Seat, Table
 from bot.store import SqliteStore, StoreUnavailable
 
@@ -86,3 +88,43 @@ async def test_a_book_the_locked_database_did_not_take_is_kept_and_written_with_
         assert (await again.book(table.id or 0)).message_id == 43
     finally:
         await again.close()
+
+
+async def test_a_timer_the_store_could_not_apply_is_kept_to_fire_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline task drops a timer it applied or that can never apply, never one whose
+    write the store turned away: the game would wait for ever."""
+    dropped: list[tuple[int, int]] = []
+    tried: list[int] = []
+
+    class Store:
+        async def postpone_overdue(self, now: float, until: float) -> int:
+            return 0
+
+        async def due_deadlines(self, now: float) -> list[tuple[int, int]]:
+            return [(1, 4)] if not tried else []
+
+        async def drop_deadline(self, game_id: int, version: int) -> None:
+            dropped.append((game_id, version))
+
+        async def next_deadline(self) -> None:
+            return None
+
+    class Runtime:
+        store = Store()
+        deadline_changed = asyncio.Event()
+        next_wake = 0.0
+
+        async def expire(self, game_id: int, version: int) -> None:
+            tried.append(game_id)
+            raise StoreUnavailable("the database is locked")
+
+    task = asyncio.create_task(deadlines.run_deadlines(Runtime()))  # type: ignore[arg-type]
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if tried:
+            break
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert tried == [1] and dropped == []
