@@ -68,17 +68,37 @@ TABLE_PERMISSIONS = {"view_channel": "View Channel", "send_messages": "Send Mess
                      "attach_files": "Attach Files", "read_message_history": "Read Message History"}
 
 
-def missing_permissions(interaction: discord.Interaction) -> str:
-    """Which permission the bot lacks here, in words the person who can fix it recognises."""
+def lacking(interaction: discord.Interaction) -> list[str]:
+    """The permissions a table needs that the bot lacks where the interaction happened, in the
+    words the channel's settings use."""
     have = interaction.app_permissions
     thread = isinstance(interaction.channel, discord.Thread)
-    missing = [words for name, words in TABLE_PERMISSIONS.items()
-               if not getattr(have, name) and (name != "send_messages_in_threads" or thread)
-               and (name != "send_messages" or not thread)]
-    what = ", ".join(f"**{m}**" for m in missing) or "a permission it needs"
-    return (f"I could not post the new table here: I am missing {what} in this channel. "
-            "The table above is up to date; once a server admin grants that, the next move or "
+    return [words for name, words in TABLE_PERMISSIONS.items()
+            if not getattr(have, name) and (name != "send_messages_in_threads" or thread)
+            and (name != "send_messages" or not thread)]
+
+
+def _listed(missing: list[str]) -> str:
+    return ", ".join(f"**{m}**" for m in missing) or "a permission I need"
+
+
+def missing_permissions(interaction: discord.Interaction) -> str:
+    """Which permission the bot lacks here, in words the person who can fix it recognises."""
+    return (f"I could not post the new table here: I am missing {_listed(lacking(interaction))} in this "
+            "channel. The table above is up to date; once a server admin grants that, the next move or "
             "`/game status` posts it again.")
+
+
+def cannot_host(interaction: discord.Interaction) -> str | None:
+    """What the person opening a table must ask for, when the bot lacks a permission its
+    tables need in this channel (None: it lacks none)."""
+    missing = lacking(interaction)
+    if not missing:
+        return None
+    them = "them" if len(missing) > 1 else "it"
+    return (f"Before you play: I am missing {_listed(missing)} in this channel, and this game's table needs "
+            f"{them} to be posted as the game goes on. Ask a server admin to grant {them} to me here (Edit "
+            "Channel → Permissions).")
 
 
 #: channels whose chat since their table is counted (the least recent forgotten: a forgotten

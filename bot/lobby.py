@@ -18,7 +18,7 @@ import discord
 from pydantic import BaseModel
 
 from bot import present, step
-from bot.deliver import Deliverer, legacy_message
+from bot.deliver import Deliverer, cannot_host, legacy_message
 from bot.errors import Refusal
 from bot.games import GameSpec
 from bot.models import Book, Seat, Table
@@ -97,6 +97,12 @@ class Lobby:
                 message = await interaction.original_response()
             book.message_id, book.layout = message.id, True
             await self.store.put_book(table.id or 0, book)
+        advice = cannot_host(interaction)
+        if advice is not None:  # the lobby is out either way: the game may go on in its message
+            try:
+                await interaction.followup.send(advice, ephemeral=True)
+            except discord.HTTPException:
+                log.info("could not tell the host of game %s what the channel lacks", table.id)
 
     async def _busy_text(self, table: Table | None) -> str:
         if table is None:
