@@ -309,7 +309,9 @@ class TableRuntime(Lobby):
         async with self.turn(interaction, table.id or 0):
             now, book = await self.load(table.id or 0, interaction)
             await reply(interaction, content="Here is the table.", ephemeral=True)
-            await self.deliverer.run(present.again(now, self.deliverer.channel(now.table, book)), now.table, book, None)
+            # with the interaction: should the table not post, its asker hears which permission is missing
+            await self.deliverer.run(present.again(now, self.deliverer.channel(now.table, book)), now.table, book,
+                                     interaction)
 
     # -- private answers -------------------------------------------------------------------------
 

@@ -136,3 +136,19 @@ def _last_move(fd: FakeDiscord, players: list[FakeUser]) -> Any:
         it = await fd.click(actor(table, players), table, moves(fd, table)[-1])
         await it.wait_response()
     return step
+
+
+async def test_status_where_the_table_cannot_be_posted_says_what_is_missing(tmp_path: Path) -> None:
+    """``/game status`` answers "Here is the table" and posts it; when it cannot be posted,
+    whoever asked hears which permission is missing instead of nothing."""
+    async with running_fake() as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, {}, tmp_path / "perm.sqlite3") as bot:
+            await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            fd.deny(CHANNEL, "Send Messages")
+            await settle(fd)
+            it = await fd.slash(players[1], CHANNEL, "game status")
+            await it.wait_response()
+            await settle(fd)
+            assert "**Send Messages**" in private(it), private(it)
+        clean(fd, bot)
