@@ -1,31 +1,31 @@
-"""The bot when Discord or its database fails under it."""
+"""The bot when Discord or its database fails under it: the fault campaign's small version
+(tests/e2e/faults.py says what fails and what must hold), and the faults it found, each on its
+own."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-import time
 from pathlib import Path
 
 from bot.store.sqlite import BUSY_TIMEOUT
 from tests.e2e import play
 from tests.e2e.channel import actor, clean, is_table, live_table, said, settle
+from tests.e2e.faults import fault_campaign, hold_write_lock
 from tests.e2e.fuzz import replays
 from tests.fakediscord import running_bot, running_fake
 
 CHANNEL = "games"
 
 
-def hold_write_lock(db: Path, seconds: float) -> None:
-    """What another program writing the bot's database does to it: SQLite's write lock held
-    from a connection of its own (run it in a thread)."""
-    conn = sqlite3.connect(db, timeout=30, isolation_level=None)
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        time.sleep(seconds)
-        conn.execute("ROLLBACK")
-    finally:
-        conn.close()
+async def test_every_game_played_while_discord_and_the_database_fail_breaks_nothing() -> None:
+    """A few hundred seeded honest presses across every game while 429s, 5xx, refused DMs,
+    vanished messages, refused posts, permissions taken, gateway drops fail under them; then
+    every game in play shows its table and moves on."""
+    report = await fault_campaign(130, seed=5, finish=12, store_locks=0, fault_rate=0.35)
+    assert report.kinds["faults that fired"] >= 10, report.kinds
+    assert report.replayed >= 6, "every game was stored and replayed"
+    assert {name: found[:3] for name, found in report.problems.items() if found} == {}
 
 
 async def test_a_database_locked_past_its_busy_timeout_loses_no_answer_and_no_move(tmp_path: Path) -> None:
