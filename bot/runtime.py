@@ -87,10 +87,10 @@ class TableRuntime(Lobby):
                 await defer(interaction)
             await waiting
         except BaseException:
-            if waiting.done() and not waiting.cancelled():
-                lock.release()
-            else:
+            if not waiting.done():
                 waiting.cancel()
+            elif not waiting.cancelled() and waiting.exception() is None:
+                lock.release()  # taken, then the defer failed: give it back
             raise
         try:
             yield
