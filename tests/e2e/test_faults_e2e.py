@@ -8,9 +8,11 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
+import asyncpg
+
 from bot.store.sqlite import BUSY_TIMEOUT
 from tests.e2e import play
-from tests.e2e.channel import actor, clean, is_table, live_table, said, settle
+from tests.e2e.channel import actor, clean, is_table, live_table, next_table, said, settle
 from tests.e2e.faults import fault_campaign, hold_write_lock
 from tests.e2e.fuzz import replays
 from tests.fakediscord import running_bot, running_fake
@@ -62,3 +64,35 @@ async def test_a_database_locked_past_its_busy_timeout_loses_no_answer_and_no_mo
     assert replayed == 1 and wrong == []  # the lobby in the tavern has no moves yet
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM actions WHERE seat IS NOT NULL").fetchone()[0] == 1
+
+
+async def test_connections_postgresql_drops_cost_no_answer_and_no_move(pg_url: str) -> None:
+    """The server ends every connection the bot holds (an administrator's pg_terminate_backend,
+    a failover) as a press arrives, again and again: each press is applied, once, in time, with
+    no error logged. A statement on a dropped connection goes again on a fresh one, a
+    transaction whose BEGIN finds its connection gone begins on another, a game's lock is
+    taken on a new connection."""
+    admin = await asyncpg.connect(pg_url)
+    terminate = ("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                 " WHERE datname=current_database() AND pid <> pg_backend_pid()")
+    try:
+        async with running_fake() as fd:
+            players = [fd.add_user("ann"), fd.add_user("bob")]
+            async with running_bot(fd, {"DATABASE_URL": pg_url}) as bot:
+                table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+                pressed = 0
+                for _ in range(12):
+                    table = await next_table(fd, CHANNEL)
+                    moves = [b["custom_id"] for b in fd.buttons(table) if b["custom_id"].startswith("bn:act:")]
+                    ended, it = await asyncio.gather(
+                        admin.fetchval(terminate), fd.click(actor(table, players), table, moves[-1]))
+                    assert ended >= 1
+                    answer = await it.wait_response(timeout=3.0)
+                    assert answer["type"] == 7, answer
+                    pressed += 1
+                    await settle(fd)
+            clean(fd, bot)
+        logged = await admin.fetchval("SELECT count(*) FROM actions WHERE seat IS NOT NULL")
+        assert logged == pressed, "each press stored once"
+    finally:
+        await admin.close()
