@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.store.sqlite import BUSY_TIMEOUT
-from tests.e2e.channel import is_table, live_table, said, settle, top
+from tests.e2e.channel import finished, is_table, live_table, said, settle, top
 from tests.e2e.fuzz import GAMES, Report, Run, controls, replays
 from tests.fakediscord import FakeDiscord, FakeUser, Interaction, running_bot, running_fake
 from tests.fakediscord.models import CHANNEL_PERMISSIONS, Fault
@@ -200,12 +200,10 @@ class FaultRun(Run):
         found = await self.asked(game)
         if found is None:
             table = await self.table(game)
-            if table is None and self.in_play(game):
-                self.kinds["no table seen"] += 1
-                await self.status(game)
-            elif table is None or "Final standings" in json.dumps(table):
-                self.games_ended += table is not None
+            if not self.in_play(game):
                 await self.open(game)
+            elif table is None or finished(table):
+                await self.status(game)  # still no table of its own (a post retried for long): ask for it
             elif not await self.lobby(game, table):
                 await self.status(game)
             return
@@ -222,13 +220,18 @@ class FaultRun(Run):
         await settle(self.fd, quiet=0.1)
 
     async def table(self, game: str) -> dict[str, Any] | None:
-        """The channel's live table; a moment's wait for it while a game is in play (between
-        the old table's last line and the new table's post, a channel shows neither)."""
-        table = live_table(self.fd, game)
+        """The channel's live table; while a game is in play, a moment's wait for one of its own
+        (between the old table's last line and the new table's post, the channel shows only
+        an earlier game's, or none)."""
+        def current() -> dict[str, Any] | None:
+            table = live_table(self.fd, game)
+            return table if table is not None and not finished(table) else None
+
+        table = current()
         if table is None and self.in_play(game):
             with contextlib.suppress(TimeoutError):
-                table = await self.fd.wait_until(lambda: live_table(self.fd, game), 3.0, what="a table")
-        return table
+                table = await self.fd.wait_until(current, 3.0, what="a table")
+        return table or live_table(self.fd, game)
 
     def in_play(self, game: str) -> bool:
         """The store has a game in the channel's lobby or in play."""
@@ -383,9 +386,8 @@ class FaultRun(Run):
         stalled = 0
         for _ in range(limit if limit is not None else 5000):
             table = await self.table(game)
-            if table is not None and "Final standings" in json.dumps(table):
-                self.games_ended += 1
-                return
+            if not self.in_play(game):
+                return  # over
             if table is not None and await self.lobby(game, table):
                 continue
             found = await self.asked(game) if table is not None else None
@@ -460,6 +462,8 @@ async def fault_campaign(interactions: int, seed: int, *, finish: int | None = N
             silent = [f"{it.name!r} by {it.user.name}" for it in fd.interactions
                       if it.response_type in (5, 6) and not it.followup_ids and not it.original_edits]
         replayed, wrong = replays(db)
+        with sqlite3.connect(db) as conn:
+            ended = conn.execute("SELECT COUNT(*) FROM games WHERE status='finished'").fetchone()[0]
     kinds = Counter(run.kinds)
     kinds.update({f"fault: {name}": n for name, n in run.armed.items()})
     kinds["faults that fired"] = len(fd.fault_hits)
@@ -468,4 +472,4 @@ async def fault_campaign(interactions: int, seed: int, *, finish: int | None = N
                 "unexpected warnings": warnings, "stored games unlike their replay": wrong,
                 "failures nobody was told of": run.untold, "games not played to their end": run.unfinished}
     return Report(sum(run.kinds.values()), time.perf_counter() - began, kinds, sorted(run.latencies) or [0.0],
-                  run.games_ended, replayed, problems)
+                  ended, replayed, problems)
