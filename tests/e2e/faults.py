@@ -10,8 +10,9 @@ What fails (each step may arm one, by the seed; a fault waits for the first call
 - a permission taken from the bot in a channel for a few steps (Send Messages, Embed Links,
   Attach Files, Read Message History), then given back;
 - the gateway dropping (the bot resumes) or asking the bot to reconnect;
-- the store failing writes: another connection holds SQLite's write lock longer than the bot's
-  busy timeout, then lets go.
+- the store failing: another connection holds SQLite's write lock longer than the bot's busy
+  timeout, then lets go; on PostgreSQL (``database_url``), the server ends every connection
+  the bot holds.
 
 Invariants: every interaction's first answer within 3 seconds, and none deferred and then left
 without an answer; nothing Discord would refuse and no unknown route (the fake's violations);
@@ -28,7 +29,7 @@ played to its end.
         print(asyncio.run(fault_campaign(2000, seed=7)))"     (the campaign)
     tests/e2e/test_faults_e2e.py                                (its small version)
 
-Not covered here: SIGKILL (the kill campaign) and PostgreSQL's lost connections.
+Not covered here: SIGKILL (the kill campaign), and two processes sharing one PostgreSQL.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+
+import asyncpg
 
 from bot.store.sqlite import BUSY_TIMEOUT
 from tests.e2e.channel import finished, is_table, live_table, said, settle, top
@@ -64,9 +67,11 @@ MISTAKES = ("not yours to make", "Nothing is asked of you now")
 #: warnings an injected fault explains (anything else at WARNING or above is a problem):
 #: discord.py waiting out a 429; the deliverer not posting a table (50013) or not DMing
 #: (50007, a 5xx after retries); the store turning a write away (SQLite locked) and the
-#: player told so; the two lines discord.py logs at every start about voice.
+#: player told so; discord.py timing a heartbeat sent on a socket that then dropped, whose
+#: answer came only after the resume; the two lines discord.py logs at every start about voice.
 EXPECTED_WARNINGS = [
     re.compile(r"discord\.client: (PyNaCl|davey) is not installed"),
+    re.compile(r"discord\.gateway: Can't keep up, shard ID \d+ websocket is [\d.]+s behind"),
     re.compile(r"discord\.(http|webhook\.async_): (We are being rate limited|Webhook ID \d+ is rate limited"
                r"|Global rate limit has been hit)"),
     re.compile(r"bot\.deliver: game \d+: cannot post its (table|last words) in channel \d+ "
@@ -94,6 +99,51 @@ def hold_write_lock(db: Path, seconds: float) -> None:
         conn.close()
 
 
+class Stored:
+    """What the campaign reads of the bot's store, on SQLite (``db``) or PostgreSQL (``url``),
+    and what it does to it."""
+
+    def __init__(self, db: Path, url: str | None) -> None:
+        self.db, self.url = db, url
+        self._conn: asyncpg.Connection | None = None
+
+    async def rows(self, query: str, *args: Any) -> list[tuple[Any, ...]]:
+        """A query's rows (``?`` placeholders)."""
+        if self.url is None:
+            with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=30) as conn:
+                return [tuple(r) for r in conn.execute(query, args).fetchall()]
+        if self._conn is None or self._conn.is_closed():
+            self._conn = await asyncpg.connect(self.url)
+        for n in range(1, query.count("?") + 1):
+            query = query.replace("?", f"${n}", 1)
+        return [tuple(r) for r in await self._conn.fetch(query, *args)]
+
+    async def drop_connections(self) -> int:
+        """Every connection the bot holds ended by the server, as an administrator's
+        pg_terminate_backend or a failover ends them."""
+        rows = await self.rows("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                               " WHERE datname=current_database() AND pid <> pg_backend_pid()")
+        return int(rows[0][0])
+
+    async def replays(self) -> tuple[int, list[str]]:
+        """fuzz.replays of the games; on PostgreSQL, of a copy of them in a SQLite file."""
+        if self.url is None:
+            return replays(self.db)
+        copy = self.db.with_suffix(".replayed.sqlite3")
+        with sqlite3.connect(copy) as conn:
+            conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, status TEXT, table_json TEXT)")
+            conn.execute("CREATE TABLE actions (game_id INTEGER, version INTEGER, seat INTEGER, user_id INTEGER,"
+                         " action TEXT, events TEXT, chapter TEXT)")
+            conn.executemany("INSERT INTO games VALUES (?,?,?)", await self.rows("SELECT id, status, table_json FROM games"))
+            conn.executemany("INSERT INTO actions VALUES (?,?,?,?,?,?,?)", await self.rows(
+                "SELECT game_id, version, seat, user_id, action, events, chapter FROM actions"))
+        return replays(copy)
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            await self._conn.close()
+
+
 def _text(body: Any) -> str:
     return json.dumps(body or {}, ensure_ascii=False)
 
@@ -102,9 +152,9 @@ class FaultRun(Run):
     """Honest players, and a world that fails under them."""
 
     def __init__(self, fd: FakeDiscord, players: list[FakeUser], spectator: FakeUser, rng: random.Random,
-                 db: Path, *, busy: int) -> None:
+                 store: Stored, *, busy: int) -> None:
         super().__init__(fd, players, spectator, rng)
-        self.db = db
+        self.store = store
         self.armed: Counter[str] = Counter()
         self.untold: list[str] = []
         self.unfinished: list[str] = []
@@ -149,7 +199,7 @@ class FaultRun(Run):
             asked = self.prompted(table)
             if asked:
                 return self.rng.choice(asked), table
-        mine = {f":{gid}:" for gid, (cid, _) in self.versions().items() if cid == str(fd.channel(game).id)}
+        mine = {f":{gid}:" for gid, (cid, _) in (await self.versions()).items() if cid == str(fd.channel(game).id)}
         for player in self.players:  # a DM of this channel's game, not of another
             dms = [m for m in fd.dm_messages(player) if any(g in c for c, _ in controls(fd, m) for g in mine)]
             if dms:
@@ -200,7 +250,7 @@ class FaultRun(Run):
         found = await self.asked(game)
         if found is None:
             table = await self.table(game)
-            if not self.in_play(game):
+            if not await self.in_play(game):
                 await self.open(game)
             elif table is None or finished(table):
                 await self.status(game)  # still no table of its own (a post retried for long): ask for it
@@ -228,22 +278,20 @@ class FaultRun(Run):
             return table if table is not None and not finished(table) else None
 
         table = current()
-        if table is None and self.in_play(game):
+        if table is None and await self.in_play(game):
             with contextlib.suppress(TimeoutError):
                 table = await self.fd.wait_until(current, 3.0, what="a table")
         return table or live_table(self.fd, game)
 
-    def in_play(self, game: str) -> bool:
+    async def in_play(self, game: str) -> bool:
         """The store has a game in the channel's lobby or in play."""
-        with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=30) as conn:
-            return conn.execute("SELECT 1 FROM games WHERE channel_id=? AND status IN ('lobby', 'active')",
-                                (self.fd.channel(game).id,)).fetchone() is not None
+        return bool(await self.store.rows("SELECT 1 FROM games WHERE channel_id=? AND status IN ('lobby', 'active')",
+                                          self.fd.channel(game).id))
 
-    def versions(self) -> dict[int, tuple[str, int]]:
+    async def versions(self) -> dict[int, tuple[str, int]]:
         """Each game in play: its channel id and its version."""
-        with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=30) as conn:
-            rows = conn.execute("SELECT id, channel_id, version FROM games WHERE status IN ('lobby', 'active')")
-            return {r[0]: (str(r[1]), r[2]) for r in rows}
+        rows = await self.store.rows("SELECT id, channel_id, version FROM games WHERE status IN ('lobby', 'active')")
+        return {r[0]: (str(r[1]), r[2]) for r in rows}
 
     # -- the world failing ---------------------------------------------------------------------
 
@@ -278,7 +326,8 @@ class FaultRun(Run):
             menu.append(("403 50007 on a DM", lambda: fd.fail("POST", rf"^/channels/({dms})/messages$", 403, 50007)))
             menu.append(("500 on a DM", lambda: fd.fail("POST", rf"^/channels/({dms})/messages$", 500)))
         if self.busy_left > 0 and not any(not h.done() for h in self.holds):
-            menu.append(("store locked", self._lock_store))
+            menu.append(("store locked", self._lock_store) if self.store.url is None
+                        else ("store connections dropped", self._drop_connections))
         name, arm = rng.choice(menu)
         if name in self.pending and not self.pending[name].spent:
             return  # one of a kind at a time: two 500s on one first answer would outlast Discord's window
@@ -300,7 +349,11 @@ class FaultRun(Run):
 
     def _lock_store(self) -> None:
         self.busy_left -= 1
-        self.holds.append(asyncio.ensure_future(asyncio.to_thread(hold_write_lock, self.db, BUSY_HOLD)))
+        self.holds.append(asyncio.ensure_future(asyncio.to_thread(hold_write_lock, self.store.db, BUSY_HOLD)))
+
+    async def _drop_connections(self) -> None:
+        self.busy_left -= 1
+        await self.store.drop_connections()
 
     def tick(self) -> None:
         """A step has passed: permissions taken long enough are given back."""
@@ -380,13 +433,13 @@ class FaultRun(Run):
         """Play the channel's game on, as its players would once nothing fails: a game in play
         must show its table (``/game status`` brings it back) and ask someone. ``limit``: that
         many presses at most, and the game must have moved on by then; None: to its end."""
-        if not self.in_play(game):
+        if not await self.in_play(game):
             return
-        before = {gid: v for gid, (cid, v) in self.versions().items() if cid == str(self.fd.channel(game).id)}
+        before = {gid: v for gid, (cid, v) in (await self.versions()).items() if cid == str(self.fd.channel(game).id)}
         stalled = 0
         for _ in range(limit if limit is not None else 5000):
             table = await self.table(game)
-            if not self.in_play(game):
+            if not await self.in_play(game):
                 return  # over
             if table is not None and await self.lobby(game, table):
                 continue
@@ -418,7 +471,7 @@ class FaultRun(Run):
                 # work for someone it asks (a player may press another's choice: the labels say whose)
                 if not all(any(mistake in why for mistake in MISTAKES) for why in refused):
                     self.unfinished.append(f"{game}: a press of {custom_id} was refused to all it asks: {refused}")
-        now = self.versions()
+        now = await self.versions()
         if limit is None:
             self.unfinished.append(f"{game}: not over after 5000 presses")
         elif any(now.get(gid, ("", v + 1))[1] <= v for gid, v in before.items()):
@@ -426,23 +479,28 @@ class FaultRun(Run):
 
 
 async def fault_campaign(interactions: int, seed: int, *, finish: int | None = None,
-                         store_locks: int | None = None, fault_rate: float = FAULT_RATE) -> Report:
+                         store_faults: int | None = None, fault_rate: float = FAULT_RATE,
+                         database_url: str | None = None) -> Report:
     """Play ``interactions`` honest interactions while faults are injected at random, then stop
     the faults, play every game on (to its end, or ``finish`` presses each) and check the
-    invariants. ``store_locks``: how many times the database is held past its busy timeout
-    (each costs that long; by default once every 400 interactions, at least once);
-    ``fault_rate``: the chance that a step arms a fault."""
+    invariants. ``store_faults``: how many times the store fails (SQLite: the file held locked
+    past the busy timeout, which costs that long; PostgreSQL: every connection of the bot
+    dropped); by default once every 400 interactions, at least once. ``fault_rate``: the
+    chance that a step arms a fault. ``database_url``: the bot keeps its games on that
+    PostgreSQL database (empty) instead of a SQLite file."""
     rng = random.Random(seed)
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "faults.sqlite3"
+        store = Stored(Path(tmp) / "faults.sqlite3", database_url)
         async with running_fake(channels=tuple(GAMES)) as fd:
             players = [fd.add_user("ann"), fd.add_user("bob", dms_closed=True), fd.add_user("cy")]
             spectator = fd.add_user("dee")
             env = {"DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "WARNING", "GAME_SEED": str(seed)}
-            async with running_bot(fd, env, db) as bot:
-                locks = max(1, interactions // 400) if store_locks is None else store_locks
-                run = FaultRun(fd, players, spectator, rng, db, busy=locks)
+            if database_url is not None:
+                env["DATABASE_URL"] = database_url
+            async with running_bot(fd, env, store.db) as bot:
+                failing = max(1, interactions // 400) if store_faults is None else store_faults
+                run = FaultRun(fd, players, spectator, rng, store, busy=failing)
                 for game in GAMES:
                     await run.open(game)
                 while sum(run.kinds.values()) < interactions:
@@ -461,9 +519,11 @@ async def fault_campaign(interactions: int, seed: int, *, finish: int | None = N
             violations, unknown = list(fd.violations), list(fd.unknown_routes)
             silent = [f"{it.name!r} by {it.user.name}" for it in fd.interactions
                       if it.response_type in (5, 6) and not it.followup_ids and not it.original_edits]
-        replayed, wrong = replays(db)
-        with sqlite3.connect(db) as conn:
-            ended = conn.execute("SELECT COUNT(*) FROM games WHERE status='finished'").fetchone()[0]
+        try:
+            replayed, wrong = await store.replays()
+            ended = (await store.rows("SELECT COUNT(*) FROM games WHERE status='finished'"))[0][0]
+        finally:
+            await store.close()
     kinds = Counter(run.kinds)
     kinds.update({f"fault: {name}": n for name, n in run.armed.items()})
     kinds["faults that fired"] = len(fd.fault_hits)

@@ -24,7 +24,7 @@ async def test_every_game_played_while_discord_and_the_database_fail_breaks_noth
     """A few hundred seeded honest presses across every game while 429s, 5xx, refused DMs,
     vanished messages, refused posts, permissions taken, gateway drops fail under them; then
     every game in play shows its table and moves on."""
-    report = await fault_campaign(130, seed=5, finish=12, store_locks=0, fault_rate=0.35)
+    report = await fault_campaign(130, seed=5, finish=12, store_faults=0, fault_rate=0.35)
     assert report.kinds["faults that fired"] >= 10, report.kinds
     assert report.replayed >= 6, "every game was stored and replayed"
     assert {name: found[:3] for name, found in report.problems.items() if found} == {}
