@@ -85,13 +85,16 @@ class Lobby:
             timer_seconds=self.default_timer if timer_seconds == "default" else timer_seconds,
         )
         try:
-            table = await in_time(interaction, self.store.create(table), public=True)
+            table = await in_time(interaction, self.store.create(table))
         except ChannelBusy:
             busy = await self.store.live_in_channel(interaction.channel_id)
             raise Refusal(await self._busy_text(busy)) from None
         async with self.lock(table.id or 0):
             book = Book(shown=table.version)
             shown = present.table_message(Moment(spec, table, pictures=server.pictures), book)
+            if interaction.type == discord.InteractionType.application_command and interaction.response.is_done():
+                # deferred while the store was slow, its answer is private: the lobby comes below it
+                await interaction.followup.send("Your table is open below.", ephemeral=True)
             message = await reply(interaction, **await self.deliverer.kwargs(shown, edit=False))
             if message is None:
                 message = await interaction.original_response()

@@ -21,28 +21,27 @@ T = TypeVar("T")
 STORE_PATIENCE = 1.0
 
 
-async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
+async def defer(interaction: discord.Interaction) -> None:
     """Acknowledge now, answer later. A button click keeps its message as it is; a command shows
     an ephemeral "thinking…" (a refusal must stay private, and a deferred answer keeps the
-    visibility of its defer: see ``announce`` for answers the channel should see), or a public
-    one (``ephemeral=False``) when its answer is for everyone, as a new table is."""
+    visibility of its defer: see ``announce`` for answers the channel should see)."""
     if interaction.response.is_done():
         return
     if interaction.type == discord.InteractionType.component:
         await interaction.response.defer()
     else:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
 
 
-async def in_time(interaction: discord.Interaction | None, work: Awaitable[T], *, public: bool = False) -> T:
+async def in_time(interaction: discord.Interaction | None, work: Awaitable[T]) -> T:
     """``work`` done, the interaction deferred first should it take longer than STORE_PATIENCE:
     a store kept waiting by another program must not run the click past Discord's three
-    seconds. ``public``: a command's answer is for the channel (see ``defer``)."""
+    seconds."""
     task = asyncio.ensure_future(work)
     if interaction is not None:
         done, _ = await asyncio.wait({task}, timeout=STORE_PATIENCE)
         if not done:
-            await defer(interaction, ephemeral=not public)
+            await defer(interaction)
     return await task
 
 

@@ -41,6 +41,7 @@ import random
 import re
 import sqlite3
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -55,8 +56,9 @@ from tests.e2e.fuzz import GAMES, Report, Run, controls, replays
 from tests.fakediscord import FakeDiscord, FakeUser, Interaction, running_bot, running_fake
 from tests.fakediscord.models import CHANNEL_PERMISSIONS, Fault
 
-#: how long another connection holds SQLite's write lock: past the bot's busy timeout
-BUSY_HOLD = BUSY_TIMEOUT + 0.7
+#: how long another connection holds SQLite's write lock: past the bot's busy timeout, by more
+#: than a press takes to reach the database on a busy machine
+BUSY_HOLD = BUSY_TIMEOUT + 2.5
 #: the chance that a step arms a fault
 FAULT_RATE = 0.15
 #: what the bot tells a player whose move could not post its table
@@ -87,12 +89,15 @@ def _warnings(lines: list[str]) -> list[str]:
             and not any(p.search(ln) for p in EXPECTED_WARNINGS)]
 
 
-def hold_write_lock(db: Path, seconds: float) -> None:
+def hold_write_lock(db: Path, seconds: float, held: threading.Event | None = None) -> None:
     """What another program writing the bot's database does to it: SQLite's write lock held,
-    for ``seconds``, from a connection of its own (run it in a thread)."""
+    for ``seconds``, from a connection of its own (run it in a thread); ``held`` is set once
+    the lock is."""
     conn = sqlite3.connect(db, timeout=30, isolation_level=None)
     try:
         conn.execute("BEGIN IMMEDIATE")
+        if held is not None:
+            held.set()
         time.sleep(seconds)
         conn.execute("ROLLBACK")
     finally:
@@ -377,12 +382,13 @@ class FaultRun(Run):
 
     # -- whoever a failure concerns is told ----------------------------------------------------
 
-    def check_told(self) -> None:
+    async def check_told(self) -> None:
         fd = self.fd
         tables = re.compile(rf"^/channels/({self._channels()})/messages$")
         refused = [(n, c["path"].split("/")[2]) for n, c in enumerate(fd.calls)
                    if c["method"] == "POST" and c["status"] == 403 and tables.match(c["path"])]
-        self._told_posts(refused)
+        channels = {str(r[0]): str(r[1]) for r in await self.store.rows("SELECT id, channel_id FROM games")}
+        self._told_posts(refused, channels)
         for hit in fd.fault_hits:
             if hit.code == 50007:
                 self._told_dm(hit.path, hit.body, hit.index)
@@ -394,19 +400,23 @@ class FaultRun(Run):
             if missing:
                 self.untold.append(f"/{game} new opened without {missing} and its opener was not told: {told!r}")
 
-    def _told_posts(self, refused: list[tuple[int, str]]) -> None:
+    def _told_posts(self, refused: list[tuple[int, str]], channels: dict[str, str]) -> None:
         """Each table that could not be posted (a fault, or a permission taken): the player
         whose press set it off hears why. Refusals and notices are paired in order, channel by
         channel, each notice after its refusal: presses go on while a refused post is retried,
-        so which press it was is not known, only that someone was told."""
+        so which press it was is not known, only that someone was told. ``channels``: each
+        game's channel by its id, which its controls carry (a press in a DM is its game's)."""
         fd = self.fd
         notices: dict[str, list[int]] = {}
         for n, call in enumerate(fd.calls):
             if call["method"] == "POST" and call["path"].startswith("/webhooks/") \
                     and COULD_NOT_POST in _text(call["json"]):
                 it = fd._interactions_by_token.get(call["path"].split("/")[3])
-                if it is not None:
-                    notices.setdefault(str(it.channel_id), []).append(n)
+                if it is None:
+                    continue
+                pressed = str((it.payload.get("data") or {}).get("custom_id") or "").split(":")  # bn:act:<game>:...
+                game = channels.get(pressed[2]) if len(pressed) > 2 else None
+                notices.setdefault(game or str(it.channel_id), []).append(n)
         for index, cid in refused:
             waiting = notices.get(cid, [])
             told = next((n for n in waiting if n > index), None)
@@ -513,7 +523,7 @@ async def fault_campaign(interactions: int, seed: int, *, finish: int | None = N
                 for game in GAMES:
                     await run.finish(game, finish)
                 await settle(fd)
-                run.check_told()
+                await run.check_told()
                 errors = bot.error_records()
                 warnings = _warnings(bot.lines)
             violations, unknown = list(fd.violations), list(fd.unknown_routes)
