@@ -170,7 +170,8 @@ async def test_a_table_redrawn_from_a_dm_where_it_can_no_longer_be_posted_corrup
             await settle(fd)
             told = ""
             for _ in range(6):  # ann's antes, in her DM, until one redraws the table
-                copy = next(m for m in reversed(fd.dm_messages(ann)) if moves(fd, m))
+                copy = await fd.wait_until(lambda: next((m for m in reversed(fd.dm_messages(ann)) if moves(fd, m)),
+                                                        None), what="ann's choice in her DMs")
                 it = await fd.click(ann, copy, moves(fd, copy)[-1])
                 assert (await it.wait_response())["type"] == 7
                 await settle(fd)
