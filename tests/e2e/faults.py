@@ -254,7 +254,7 @@ class FaultRun(Run):
         fd, rng = self.fd, self.rng
         found = await self.asked(game)
         if found is None:
-            table = await self.table(game)
+            table = await self.table_of(game)
             if not await self.in_play(game):
                 await self.open(game)
             elif table is None or finished(table):
@@ -274,7 +274,7 @@ class FaultRun(Run):
         self.kinds["status"] += 1
         await settle(self.fd, quiet=0.1)
 
-    async def table(self, game: str) -> dict[str, Any] | None:
+    async def table_of(self, game: str) -> dict[str, Any] | None:
         """The channel's live table; while a game is in play, a moment's wait for one of its own
         (between the old table's last line and the new table's post, the channel shows only
         an earlier game's, or none)."""
@@ -448,7 +448,7 @@ class FaultRun(Run):
         before = {gid: v for gid, (cid, v) in (await self.versions()).items() if cid == str(self.fd.channel(game).id)}
         stalled = 0
         for _ in range(limit if limit is not None else 5000):
-            table = await self.table(game)
+            table = await self.table_of(game)
             if not await self.in_play(game):
                 return  # over
             if table is not None and await self.lobby(game, table):
