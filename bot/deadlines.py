@@ -10,7 +10,7 @@ import time
 from typing import Protocol
 
 from bot.errors import GATE
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 
 
 class TableRuntime(Protocol):
@@ -50,6 +50,11 @@ async def run_deadlines(runtime: TableRuntime) -> None:
                 try:
                     async with GATE.step():
                         await runtime.expire(game_id, version)
+                except StoreUnavailable as exc:
+                    # nothing was written: the row stays, and fires again once its claim runs out
+                    log.warning("timer of game %s (move %s) waits: the store could not take it (%s)",
+                                game_id, version, exc)
+                    continue
                 except Exception:
                     log.exception("timer of game %s (move %s) could not be applied", game_id, version)
                 # Applied, the game has moved on and the row is a newer one; not applied (the
@@ -62,6 +67,9 @@ async def run_deadlines(runtime: TableRuntime) -> None:
                 await asyncio.wait_for(runtime.deadline_changed.wait(), timeout=wait)
         except asyncio.CancelledError:
             raise
+        except StoreUnavailable as exc:  # another program holds the database: the timers wait for it
+            log.warning("the store could not take the turn timers' claim: %s", exc)
+            await asyncio.sleep(1)
         except Exception:
             log.exception("deadline loop hiccup")
             await asyncio.sleep(1)

@@ -68,17 +68,35 @@ TABLE_PERMISSIONS = {"view_channel": "View Channel", "send_messages": "Send Mess
                      "attach_files": "Attach Files", "read_message_history": "Read Message History"}
 
 
-def missing_permissions(interaction: discord.Interaction) -> str:
+def lacking(have: discord.Permissions, *, thread: bool = False) -> list[str]:
+    """The permissions a table needs that are not in ``have``, in the words the channel's
+    settings use."""
+    return [words for name, words in TABLE_PERMISSIONS.items()
+            if not getattr(have, name) and (name != "send_messages_in_threads" or thread)
+            and (name != "send_messages" or not thread)]
+
+
+def _listed(missing: list[str]) -> str:
+    return ", ".join(f"**{m}**" for m in missing) or "a permission I need"
+
+
+def missing_permissions(missing: list[str]) -> str:
     """Which permission the bot lacks here, in words the person who can fix it recognises."""
-    have = interaction.app_permissions
-    thread = isinstance(interaction.channel, discord.Thread)
-    missing = [words for name, words in TABLE_PERMISSIONS.items()
-               if not getattr(have, name) and (name != "send_messages_in_threads" or thread)
-               and (name != "send_messages" or not thread)]
-    what = ", ".join(f"**{m}**" for m in missing) or "a permission it needs"
-    return (f"I could not post the new table here: I am missing {what} in this channel. "
-            "The table above is up to date; once a server admin grants that, the next move or "
+    return (f"I could not post the new table here: I am missing {_listed(missing)} in this "
+            "channel. The table above is up to date; once a server admin grants that, the next move or "
             "`/game status` posts it again.")
+
+
+def cannot_host(interaction: discord.Interaction) -> str | None:
+    """What the person opening a table must ask for, when the bot lacks a permission its
+    tables need in this channel (None: it lacks none)."""
+    missing = lacking(interaction.app_permissions, thread=isinstance(interaction.channel, discord.Thread))
+    if not missing:
+        return None
+    them = "them" if len(missing) > 1 else "it"
+    return (f"Before you play: I am missing {_listed(missing)} in this channel, and this game's table needs "
+            f"{them} to be posted as the game goes on. Ask a server admin to grant {them} to me here (Edit "
+            "Channel → Permissions).")
 
 
 #: channels whose chat since their table is counted (the least recent forgotten: a forgotten
@@ -192,20 +210,48 @@ class Deliverer:
                 return False
         elif isinstance(op, Edit):
             try:
-                live = op.message_id == book.message_id
-                await channel.get_partial_message(op.message_id).edit(
-                    **await self.kwargs(op.shown, edit=True, book=book if live else None,
-                                        legacy=live and not book.layout))
-            except discord.NotFound:
-                await self._post(table, book, op.shown)
+                try:
+                    live = op.message_id == book.message_id
+                    await channel.get_partial_message(op.message_id).edit(
+                        **await self.kwargs(op.shown, edit=True, book=book if live else None,
+                                            legacy=live and not book.layout))
+                except discord.NotFound:
+                    await self._post(table, book, op.shown)
+            except discord.Forbidden as exc:  # its new picture (Attach Files), or the post that replaces it
+                await self._cannot_post(table, book, op.shown, interaction, exc)
+                return False
         elif isinstance(op, Shrink):
             try:
                 await channel.get_partial_message(op.message_id).edit(**text_kwargs(op.text, legacy=not op.layout))
             except discord.HTTPException:
                 log.info("could not shrink the old table message %s of game %s", op.message_id, table.id)
         else:
-            await channel.send(**op.message)
+            try:
+                await channel.send(**op.message)
+            except discord.Forbidden as exc:
+                log.warning("game %s: cannot post its last words in channel %s (%s %s)", table.id, table.channel_id,
+                            exc.code, exc.text)
+                if interaction is not None:
+                    await self._tell(interaction, table, "I could not post this game's last words here: I am "
+                                     f"missing {_listed(self._lacking(table, interaction))} in this channel.")
         return True
+
+    def _lacking(self, table: Table, interaction: discord.Interaction) -> list[str]:
+        """What the bot lacks in the table's channel: as Discord says with an interaction from
+        there, else as the channel's overwrites in the cache say (a choice made in a DM)."""
+        if interaction.channel_id == table.channel_id:
+            return lacking(interaction.app_permissions, thread=isinstance(interaction.channel, discord.Thread))
+        channel = self.client.get_channel(table.channel_id)
+        if isinstance(channel, discord.abc.GuildChannel | discord.Thread) and channel.guild.me is not None:
+            return lacking(channel.permissions_for(channel.guild.me), thread=isinstance(channel, discord.Thread))
+        return []
+
+    async def _tell(self, interaction: discord.Interaction, table: Table, text: str) -> None:
+        """A private line to whoever acted."""
+        try:
+            await interaction.followup.send(text, ephemeral=True)
+        except discord.HTTPException:
+            log.info("game %s: could not say why a message was not posted", table.id)
 
     async def _cannot_post(self, table: Table, book: Book, shown: Shown, interaction: discord.Interaction | None,
                            exc: discord.Forbidden) -> None:
@@ -228,10 +274,7 @@ class Deliverer:
             except discord.HTTPException:
                 log.info("game %s: could not redraw its table either", table.id)
         if interaction is not None:
-            try:
-                await interaction.followup.send(missing_permissions(interaction), ephemeral=True)
-            except discord.HTTPException:
-                log.info("game %s: could not say why its table was not posted", table.id)
+            await self._tell(interaction, table, missing_permissions(self._lacking(table, interaction)))
 
     async def _post(self, table: Table, book: Book, shown: Shown, *, strip: int | None = None,
                     strip_text: str = MOVED_ON) -> None:

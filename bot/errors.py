@@ -12,7 +12,7 @@ import discord
 from pydantic import ValidationError
 
 from bot import logs, metrics
-from bot.store import DuplicateInteraction, VersionConflict
+from bot.store import DuplicateInteraction, StoreUnavailable, VersionConflict
 from rules.base import GameError
 
 log = logging.getLogger("bot.errors")
@@ -57,6 +57,7 @@ class Gate:
 
 GATE = Gate()
 RESTARTING = "Boneyard is restarting; press again in a moment."
+STORE_BUSY = "That could not be saved just now (the game's database was busy), so nothing changed: press again in a moment."
 
 
 def reference(interaction: discord.Interaction) -> str:
@@ -114,6 +115,10 @@ async def guarded(
         await tell(interaction, "That click was already counted.")
     except VersionConflict:
         await tell(interaction, "The table changed at the same moment; please try again.")
+    except StoreUnavailable as exc:
+        log.warning("the store turned interaction %s away: %s", interaction.id, exc)
+        outcome = "unavailable"
+        await tell(interaction, STORE_BUSY)
     except Exception as exc:
         if isinstance(exc, discord.HTTPException) and exc.code == ALREADY_ANSWERED:
             # the same interaction delivered twice: the first delivery answered it

@@ -18,14 +18,14 @@ import discord
 from pydantic import BaseModel
 
 from bot import present, step
-from bot.deliver import Deliverer, legacy_message
+from bot.deliver import Deliverer, cannot_host, legacy_message
 from bot.errors import Refusal
 from bot.games import GameSpec
 from bot.models import Book, Seat, Table
 from bot.present import Origin
 from bot.render import jump_link, safe
 from bot.servers import Servers
-from bot.replies import reply, update
+from bot.replies import in_time, reply, update
 from bot.step import Moment, StepResult
 from bot.store import ChannelBusy, Store
 
@@ -85,18 +85,27 @@ class Lobby:
             timer_seconds=self.default_timer if timer_seconds == "default" else timer_seconds,
         )
         try:
-            table = await self.store.create(table)
+            table = await in_time(interaction, self.store.create(table))
         except ChannelBusy:
             busy = await self.store.live_in_channel(interaction.channel_id)
             raise Refusal(await self._busy_text(busy)) from None
         async with self.lock(table.id or 0):
             book = Book(shown=table.version)
             shown = present.table_message(Moment(spec, table, pictures=server.pictures), book)
+            if interaction.type == discord.InteractionType.application_command and interaction.response.is_done():
+                # deferred while the store was slow, its answer is private: the lobby comes below it
+                await interaction.followup.send("Your table is open below.", ephemeral=True)
             message = await reply(interaction, **await self.deliverer.kwargs(shown, edit=False))
             if message is None:
                 message = await interaction.original_response()
             book.message_id, book.layout = message.id, True
             await self.store.put_book(table.id or 0, book)
+        advice = cannot_host(interaction)
+        if advice is not None:  # the lobby is out either way: the game may go on in its message
+            try:
+                await interaction.followup.send(advice, ephemeral=True)
+            except discord.HTTPException:
+                log.info("could not tell the host of game %s what the channel lacks", table.id)
 
     async def _busy_text(self, table: Table | None) -> str:
         if table is None:
@@ -162,7 +171,8 @@ class Lobby:
         """A lobby's one save, then its message redrawn: in place when it was clicked, else
         below a private answer (a command such as /game leave or an NPC seat)."""
         table.version = before.table.version + 1
-        await self.store.save(table, before.table.version, interaction_id=interaction.id, deadline=None)
+        await in_time(interaction, self.store.save(table, before.table.version, interaction_id=interaction.id,
+                                                   deadline=None))
         after = Moment(before.spec, table, pictures=before.pictures)
         channel = self.deliverer.channel(table, book)
         if interaction.message is not None and interaction.message.id == book.message_id:

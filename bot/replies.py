@@ -8,9 +8,17 @@ handles a click never needs to know whether it waited.
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import discord
+
+T = TypeVar("T")
+
+#: seconds a step may wait on the store before its interaction is deferred (Discord allows
+#: three for the first answer; the game's lock may have taken one already)
+STORE_PATIENCE = 1.0
 
 
 async def defer(interaction: discord.Interaction) -> None:
@@ -23,6 +31,18 @@ async def defer(interaction: discord.Interaction) -> None:
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def in_time(interaction: discord.Interaction | None, work: Awaitable[T]) -> T:
+    """``work`` done, the interaction deferred first should it take longer than STORE_PATIENCE:
+    a store kept waiting by another program must not run the click past Discord's three
+    seconds."""
+    task = asyncio.ensure_future(work)
+    if interaction is not None:
+        done, _ = await asyncio.wait({task}, timeout=STORE_PATIENCE)
+        if not done:
+            await defer(interaction)
+    return await task
 
 
 async def reply(interaction: discord.Interaction, **kwargs: Any) -> discord.Message | None:

@@ -27,7 +27,7 @@ from bot.lobby import Lobby
 from bot.models import Book, Table
 from bot.present import NOBODY, Origin
 from bot.render import jump_link, safe
-from bot.replies import announce, defer, reply, update
+from bot.replies import announce, defer, in_time, reply, update
 from bot.servers import Servers
 from bot.step import Moment, Stale, StepResult
 from bot.store import Store
@@ -87,10 +87,10 @@ class TableRuntime(Lobby):
                 await defer(interaction)
             await waiting
         except BaseException:
-            if waiting.done() and not waiting.cancelled():
-                lock.release()
-            else:
+            if not waiting.done():
                 waiting.cancel()
+            elif not waiting.cancelled() and waiting.exception() is None:
+                lock.release()  # taken, then the defer failed: give it back
             raise
         try:
             yield
@@ -141,9 +141,10 @@ class TableRuntime(Lobby):
         ``said``: the interaction's private answer, given once the step is stored; the step
         itself is then shown as if nobody asked (someone left: the table says so)."""
         table = result.table
-        await self.store.save(table, result.before.table.version, log=result.entries,
-                              interaction_id=interaction.id if interaction is not None else None,
-                              deadline=table.deadline, results=result.results)
+        await in_time(interaction, self.store.save(
+            table, result.before.table.version, log=result.entries,
+            interaction_id=interaction.id if interaction is not None else None,
+            deadline=table.deadline, results=result.results))
         self.deadline_written(table.deadline)
         if said is not None and interaction is not None:
             await reply(interaction, content=said, ephemeral=True)
@@ -245,7 +246,8 @@ class TableRuntime(Lobby):
             check(now.table)
             result = step.resettle(now, time.time(), **changes)
             table = result.table
-            await self.store.save(table, now.table.version, interaction_id=interaction.id, deadline=table.deadline)
+            await in_time(interaction, self.store.save(table, now.table.version, interaction_id=interaction.id,
+                                                       deadline=table.deadline))
             self.deadline_written(table.deadline)
             if said is None:  # the end: the confirmation is the answer, the notice goes on the table
                 await update(interaction, content="The game was ended.", view=None)
@@ -307,7 +309,9 @@ class TableRuntime(Lobby):
         async with self.turn(interaction, table.id or 0):
             now, book = await self.load(table.id or 0, interaction)
             await reply(interaction, content="Here is the table.", ephemeral=True)
-            await self.deliverer.run(present.again(now, self.deliverer.channel(now.table, book)), now.table, book, None)
+            # with the interaction: should the table not post, its asker hears which permission is missing
+            await self.deliverer.run(present.again(now, self.deliverer.channel(now.table, book)), now.table, book,
+                                     interaction)
 
     # -- private answers -------------------------------------------------------------------------
 

@@ -8,8 +8,8 @@ the bot knows which one it runs on.
 from pathlib import Path
 
 from bot.store.base import (
-    CLAIM_SECONDS, INTERACTIONS_KEPT, ChannelBusy, DuplicateInteraction, LimitReached, Store, StoreError, Target,
-    VersionConflict, _migrations, parse_target,
+    CLAIM_SECONDS, INTERACTIONS_KEPT, ChannelBusy, DuplicateInteraction, LimitReached, Store, StoreError,
+    StoreUnavailable, Target, VersionConflict, _migrations, parse_target,
 )
 from bot.store.postgres import PostgresStore
 from bot.store.records import Luck, RollAsked, RolledDie, SavedRoll, ServerSettings, StoredRoll
@@ -26,5 +26,5 @@ async def open_store(target: str | Path | Target) -> Store:
 __all__ = [
     "CLAIM_SECONDS", "INTERACTIONS_KEPT", "LIVE_CACHE", "ChannelBusy", "DuplicateInteraction", "LimitReached",
     "Luck", "RollAsked", "RolledDie", "SavedRoll", "ServerSettings", "SqliteStore", "Store", "StoreError",
-    "StoredRoll", "Target", "VersionConflict", "_migrations", "open_store", "parse_target",
+    "StoreUnavailable", "StoredRoll", "Target", "VersionConflict", "_migrations", "open_store", "parse_target",
 ]

@@ -45,6 +45,12 @@ class ChannelBusy(StoreError):
     """The channel already has a game in its lobby or in play."""
 
 
+class StoreUnavailable(StoreError):
+    """The database did not take a write in time (another program held it past the busy
+    timeout, or the connection to it was lost): none of that write happened, so the same step
+    may simply be tried again."""
+
+
 class LimitReached(StoreError):
     """A new saved roll would take its owner past the number they may keep."""
 

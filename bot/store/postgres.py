@@ -20,19 +20,22 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
-from typing import Any, ClassVar, Literal
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from typing import Any, ClassVar, Literal, TypeVar
 
 import asyncpg
 
 from bot.models import Book, LogEntry, Table
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
-    LimitReached, Store, Tally, VersionConflict, _migrations, book_without_player, tally, without_player,
+    LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations, book_without_player, tally,
+    without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: connections per process; a click uses one for a few milliseconds at a time
 POOL_SIZE = 10
@@ -45,6 +48,23 @@ MIGRATION_LOCK = 0x426F6E65_00000000
 DEADLINE_CHANNEL = "boneyard_deadlines"
 #: first key of the advisory lock held while one owner's saved rolls are counted and written
 SAVED_ROLLS_LOCK = LOCK_SPACE + 1
+
+
+#: what using a connection the server dropped raises (ended by an administrator, a restart, the
+#: network gone), and what connecting to a server that is not there raises
+LOST: tuple[type[BaseException], ...] = (
+    asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError, asyncpg.InterfaceError,
+    asyncpg.exceptions.InternalClientError, OSError,
+)
+#: failed tries in a row after which a game's lock is given up for now
+LOCK_TRIES = 3
+#: tries of a statement or a transaction whose connection was lost: each connection the pool
+#: holds may have been dropped at once, and each is found out in its turn
+TRIES = POOL_SIZE + 1
+
+
+def _unavailable(exc: BaseException) -> StoreUnavailable:
+    return StoreUnavailable(f"the connection to the database was lost ({type(exc).__name__}: {exc})")
 
 
 def _game_key(game_id: int) -> int:
@@ -107,14 +127,30 @@ class _Control:
                 delay = min(delay * 2, 30.0)
 
     async def take(self, game_id: int) -> None:
-        delay = 0.002
+        """The game's advisory lock. A connection the server dropped is opened again (its
+        locks went with it); one that cannot be had, a few times in a row, is StoreUnavailable."""
+        delay, failed = 0.002, 0
         while True:
             async with self._use:
-                conn = await self._connection()
-                if await conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", LOCK_SPACE, _game_key(game_id)):
-                    return
+                try:
+                    conn = await self._connection()
+                    if await conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", LOCK_SPACE,
+                                           _game_key(game_id)):
+                        return
+                    failed = 0
+                except LOST as exc:
+                    failed += 1
+                    await self._drop()
+                    if failed >= LOCK_TRIES:
+                        raise _unavailable(exc) from exc
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.05)
+
+    async def _drop(self) -> None:
+        """Forget a connection the server dropped, so the next use opens a new one."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.terminate()
 
     async def give_back(self, game_id: int) -> None:
         try:
@@ -122,7 +158,7 @@ class _Control:
                 if self._conn is None or self._conn.is_closed():
                     return  # the session ended, and its locks with it
                 await self._conn.fetchval("SELECT pg_advisory_unlock($1::int, $2::int)", LOCK_SPACE, _game_key(game_id))
-        except (asyncpg.PostgresError, OSError) as exc:
+        except (asyncpg.PostgresError, *LOST) as exc:
             log.info("advisory lock of game %s released with its connection (%s)", game_id, exc)
 
     def give_back_soon(self, game_id: int) -> None:
@@ -175,11 +211,127 @@ class SharedGameLock(asyncio.Lock):
         super().release()
 
 
+class _Pool:
+    """The connection pool, where a connection the server dropped costs no more than it must.
+
+    A pooled connection the server ended while it sat idle (a restart, an administrator ending
+    them) is found out only when it is used, and then closed for the pool to open another. A
+    statement that met one is sent again and a transaction run again (the server rolled it
+    back), until every connection the pool held has had its turn; past that, or when the
+    connection is lost in a COMMIT (whether it happened is unknown), it is StoreUnavailable.
+    A save tried again is kept from counting twice by its interaction id and version check."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    @staticmethod
+    def _lost(exc: BaseException, attempt: int) -> None:
+        """Go on to the next try, or give up."""
+        if attempt + 1 >= TRIES:
+            raise _unavailable(exc) from exc
+        if attempt == 0:
+            log.info("a database connection was lost (%s); trying again on another", exc)
+
+    async def _release(self, conn: asyncpg.Connection) -> None:
+        with contextlib.suppress(*LOST):  # a dead connection is terminated, and its place freed
+            await self._pool.release(conn)
+
+    async def _statement(self, method: str, query: str, *args: Any) -> Any:
+        for attempt in range(TRIES):
+            try:
+                return await getattr(self._pool, method)(query, *args)
+            except LOST as exc:
+                self._lost(exc, attempt)
+        raise AssertionError("unreachable")
+
+    async def fetchval(self, query: str, *args: Any) -> Any:
+        return await self._statement("fetchval", query, *args)
+
+    async def fetchrow(self, query: str, *args: Any) -> Any:
+        return await self._statement("fetchrow", query, *args)
+
+    async def fetch(self, query: str, *args: Any) -> list[Any]:
+        return list(await self._statement("fetch", query, *args))
+
+    async def execute(self, query: str, *args: Any) -> str:
+        return str(await self._statement("execute", query, *args))
+
+    @contextlib.asynccontextmanager
+    async def acquire(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection for a few reads (lost: StoreUnavailable)."""
+        try:
+            async with self._pool.acquire() as conn:
+                yield conn
+        except LOST as exc:
+            raise _unavailable(exc) from exc
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection in a transaction, for work not worth running again (lost: StoreUnavailable)."""
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                yield conn
+        except LOST as exc:
+            raise _unavailable(exc) from exc
+
+    async def transact(self, work: Callable[[asyncpg.Connection], Awaitable[T]],
+                       applied: Callable[[asyncpg.Connection], Awaitable[bool]] | None = None) -> T:
+        """``work`` in one transaction, run again on another connection when its own is lost
+        before COMMIT. Lost in COMMIT, ``applied`` asks another connection whether it happened
+        (without it: StoreUnavailable)."""
+        for attempt in range(TRIES):
+            try:
+                conn = await self._pool.acquire()
+            except LOST as exc:  # no connection can be opened: the server is not there
+                raise _unavailable(exc) from exc
+            try:
+                began = conn.transaction()
+                try:
+                    await began.start()
+                    out = await work(conn)
+                except LOST as exc:
+                    self._lost(exc, attempt)
+                    continue
+                except BaseException:
+                    with contextlib.suppress(*LOST):
+                        await began.rollback()
+                    raise
+                try:
+                    await began.commit()
+                except LOST as exc:
+                    if applied is None:
+                        raise _unavailable(exc) from exc
+                    await self._release(conn)
+                    conn = None
+                    if await self._settled(applied, exc):
+                        return out
+                    self._lost(exc, attempt)
+                    continue
+                return out
+            finally:
+                if conn is not None:
+                    await self._release(conn)
+        raise AssertionError("unreachable")
+
+    async def _settled(self, applied: Callable[[asyncpg.Connection], Awaitable[bool]], exc: BaseException) -> bool:
+        """Whether a transaction whose COMMIT lost its connection happened, asked on another."""
+        for _ in range(TRIES):
+            try:
+                async with self._pool.acquire() as conn:
+                    return await applied(conn)
+            except LOST:
+                continue
+        raise _unavailable(exc) from exc
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+
 class PostgresStore(Store):
     dialect: ClassVar[Dialect] = "postgres"
 
     def __init__(self, pool: asyncpg.Pool, control: _Control) -> None:
-        self._pool = pool
+        self._pool = _Pool(pool)
         self._control = control
         self._watching = False
         # games that ended before this were pruned already by this process (see SqliteStore)
@@ -203,7 +355,7 @@ class PostgresStore(Store):
         await self._pool.close()
 
     async def _migrate(self) -> None:
-        async with self._pool.acquire() as conn, conn.transaction():
+        async with self._pool.transaction() as conn:
             await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS boneyard_schema"
@@ -327,17 +479,19 @@ class PostgresStore(Store):
     async def create(self, table: Table) -> Table:
         now = time.time()
         table = table.model_copy(update={"created_at": now, "updated_at": now, "version": 0})
-        async with self._pool.acquire() as conn:
-            try:
-                async with conn.transaction():
-                    table.id = await conn.fetchval(
-                        "INSERT INTO games (guild_id, channel_id, game, status, version, table_json,"
-                        " created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING id",
-                        table.guild_id, table.channel_id, table.game, table.status, 0, "{}", now, now,
-                    )
-                    await conn.execute("UPDATE games SET table_json=$1 WHERE id=$2", table.model_dump_json(), table.id)
-            except asyncpg.UniqueViolationError as exc:
-                raise ChannelBusy(str(exc)) from exc
+
+        async def write(conn: asyncpg.Connection) -> None:
+            table.id = await conn.fetchval(
+                "INSERT INTO games (guild_id, channel_id, game, status, version, table_json,"
+                " created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING id",
+                table.guild_id, table.channel_id, table.game, table.status, 0, "{}", now, now,
+            )
+            await conn.execute("UPDATE games SET table_json=$1 WHERE id=$2", table.model_dump_json(), table.id)
+
+        try:
+            await self._pool.transact(write)
+        except asyncpg.UniqueViolationError as exc:
+            raise ChannelBusy(str(exc)) from exc
         return table
 
     async def save(
@@ -355,7 +509,8 @@ class PostgresStore(Store):
         text = table.model_dump_json()
         entries = [(table.id, e.version, e.seat, e.user_id, json.dumps(e.action), json.dumps(e.events), e.chapter, now)
                    for e in log]
-        async with self._pool.acquire() as conn, conn.transaction():
+
+        async def write(conn: asyncpg.Connection) -> None:
             if interaction_id is not None:
                 status = await conn.execute(
                     "INSERT INTO interactions (id, game_id, at) VALUES ($1,$2,$3) ON CONFLICT (id) DO NOTHING",
@@ -401,6 +556,11 @@ class PostgresStore(Store):
                 await _count(conn, tally(replaced, [(r["user_id"], table.guild_id, table.game, r["rank"])
                                                     for r in results]))
 
+        async def applied(conn: asyncpg.Connection) -> bool:
+            return bool(await conn.fetchval("SELECT table_json=$2 FROM games WHERE id=$1", table.id, text))
+
+        await self._pool.transact(write, applied)
+
     async def put_book(self, game_id: int, book: Book) -> None:
         await self._pool.execute(
             "INSERT INTO books (game_id, book_json) VALUES ($1,$2)"
@@ -437,7 +597,7 @@ class PostgresStore(Store):
         return [SavedRoll.model_validate_json(r[0]) for r in rows]
 
     async def put_saved_roll(self, roll: SavedRoll, limit: int) -> bool:
-        async with self._pool.acquire() as conn, conn.transaction():
+        async with self._pool.transaction() as conn:
             # two processes saving for one owner at once must not both pass the count
             await conn.execute("SELECT pg_advisory_xact_lock($1::int, $2::int)", SAVED_ROLLS_LOCK,
                                (roll.guild_id * 31 + roll.user_id) % 2**31)
@@ -462,7 +622,7 @@ class PostgresStore(Store):
 
     async def record_roll(self, roll: StoredRoll, faces: dict[tuple[int, int], int], keep: int) -> StoredRoll:
         roll = roll.model_copy(update={"at": time.time()})
-        async with self._pool.acquire() as conn, conn.transaction():
+        async with self._pool.transaction() as conn:
             row = await conn.fetchrow(
                 "INSERT INTO rolls (guild_id, user_id, n, hidden, at, roll_json) VALUES ($1, $2,"
                 " (SELECT COALESCE(MAX(n), 0) + 1 FROM rolls WHERE guild_id=$1 AND user_id=$2), $3, $4, $5)"
@@ -533,7 +693,7 @@ class PostgresStore(Store):
             return await _player_data(conn, user_id)
 
     async def forget_player(self, user_id: int) -> dict[str, int]:
-        async with self._pool.acquire() as conn, conn.transaction():
+        async with self._pool.transaction() as conn:
             done = await _player_data(conn, user_id)
             # results are written when a game finishes: these are the finished games they sat in
             games = [r[0] for r in await conn.fetch("SELECT DISTINCT game_id FROM results WHERE user_id=$1", user_id)]
@@ -573,7 +733,7 @@ class PostgresStore(Store):
         gone = [r[0] for r in await self._pool.fetch("SELECT guild_id FROM guilds_left WHERE left_at<$1", t)]
         forgotten = 0
         for guild_id in gone:
-            async with self._pool.acquire() as conn, conn.transaction():
+            async with self._pool.transaction() as conn:
                 if await conn.execute("DELETE FROM guilds_left WHERE guild_id=$1 AND left_at<$2",
                                       guild_id, t) == "DELETE 0":
                     continue

@@ -12,11 +12,13 @@ it read beside a write, so a leaderboard or a DM's roll history never makes a cl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -25,13 +27,17 @@ import aiosqlite
 from bot.models import Book, LogEntry, Table
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
-    LimitReached, Store, Tally, VersionConflict, _migrations, book_without_player, statements, tally,
-    without_player,
+    LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations, book_without_player, statements,
+    tally, without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
+log = logging.getLogger(__name__)
+
 #: live games whose JSON stays in memory; older ones are read from the file again when clicked
 LIVE_CACHE = 2000
+#: seconds a statement waits for another connection's write lock before it gives up
+BUSY_TIMEOUT = 5.0
 
 
 class SqliteStore(Store):
@@ -59,14 +65,14 @@ class SqliteStore(Store):
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=NORMAL")
             await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
+            await conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT * 1000:.0f}")
             # opened once the file exists and is in WAL mode (its -shm file exists then)
             reader = await aiosqlite.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
                                              isolation_level=None)
         except BaseException:
             await conn.close()
             raise
-        await reader.execute("PRAGMA busy_timeout=5000")
+        await reader.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT * 1000:.0f}")
         store = cls(conn, reader)
         await store._migrate()
         # An interaction can only come back within its 15-minute token life: older ids have done
@@ -79,13 +85,25 @@ class SqliteStore(Store):
         await self._reader.close()
         await self._conn.close()
 
+    @contextlib.asynccontextmanager
+    async def _writing(self) -> AsyncIterator[None]:
+        """The writer connection, one transaction at a time. A write that another program kept
+        waiting past the busy timeout is turned away as StoreUnavailable: it wrote nothing."""
+        async with self._lock:
+            try:
+                yield
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                raise StoreUnavailable(f"the database is locked ({exc})") from exc
+
     async def _read(self, query: str, args: tuple[Any, ...] = ()) -> list[Any]:
         """A query's rows, read beside the writer: it waits for no click, and no click for it.
         What it reads was committed, so a write that returned is seen."""
         return list(await self._reader.execute_fetchall(query, args))
 
     async def _migrate(self) -> None:
-        async with self._lock:
+        async with self._writing():
             row = await (await self._conn.execute("PRAGMA user_version")).fetchone()
             current = row[0] if row else 0
             for number, sql in _migrations("sqlite"):
@@ -116,7 +134,7 @@ class SqliteStore(Store):
         if cached is not None:
             self._live.move_to_end(game_id)
             return Table.model_validate_json(cached)
-        async with self._lock:
+        async with self._writing():
             cur = await self._conn.execute("SELECT table_json FROM games WHERE id=?", (game_id,))
             row = await cur.fetchone()
         if not row:
@@ -136,7 +154,7 @@ class SqliteStore(Store):
     async def book(self, game_id: int) -> Book:
         cached = self._books.get(game_id)
         if cached is None:
-            async with self._lock:
+            async with self._writing():
                 cur = await self._conn.execute("SELECT book_json FROM books WHERE game_id=?", (game_id,))
                 row = await cur.fetchone()
             cached = row[0] if row else "{}"
@@ -188,7 +206,7 @@ class SqliteStore(Store):
         return float(rows[0][0]) if rows else None
 
     async def postpone_overdue(self, now: float, until: float) -> int:
-        async with self._lock:
+        async with self._writing():
             cur = await self._conn.execute(
                 "UPDATE deadlines SET due_at=? WHERE due_at<? AND (claimed_until IS NULL OR claimed_until<?)",
                 (until, now, now),
@@ -196,7 +214,7 @@ class SqliteStore(Store):
             return cur.rowcount
 
     async def due_deadlines(self, now: float) -> list[tuple[int, int]]:
-        async with self._lock:
+        async with self._writing():
             cur = await self._conn.execute(
                 "UPDATE deadlines SET claimed_until=? WHERE due_at<=? AND (claimed_until IS NULL OR claimed_until<=?)"
                 " RETURNING game_id, version, due_at",
@@ -236,7 +254,7 @@ class SqliteStore(Store):
     async def ping(self) -> None:
         """Both connections answer: the reader for the reads, the writer for the clicks."""
         await self._read("SELECT 1")
-        async with self._lock:
+        async with self._writing():
             await (await self._conn.execute("SELECT 1")).fetchone()
 
     # -- writing -----------------------------------------------------------------------------
@@ -244,9 +262,9 @@ class SqliteStore(Store):
     async def create(self, table: Table) -> Table:
         now = time.time()
         table = table.model_copy(update={"created_at": now, "updated_at": now, "version": 0})
-        async with self._lock:
+        async with self._writing():
+            await self._conn.execute("BEGIN IMMEDIATE")  # a locked database: nothing to roll back
             try:
-                await self._conn.execute("BEGIN IMMEDIATE")
                 cur = await self._conn.execute(
                     "INSERT INTO games (guild_id, channel_id, game, status, version, table_json,"
                     " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)",
@@ -325,7 +343,7 @@ class SqliteStore(Store):
                 raw.execute("ROLLBACK")
                 raise
 
-        async with self._lock:
+        async with self._writing():
             await self._conn._execute(write)
         if table.live and table.id is not None:
             self._remember(table.id, text)
@@ -333,16 +351,21 @@ class SqliteStore(Store):
             self._live.pop(table.id or 0, None)
 
     async def put_book(self, game_id: int, book: Book) -> None:
+        """Kept in memory first: a book is what the channel shows now, already shown, so a
+        locked database must not lose it. The next book written for the game carries it."""
         text = book.model_dump_json()
-        async with self._lock:
-            await self._conn.execute(
-                "INSERT INTO books (game_id, book_json) VALUES (?,?)"
-                " ON CONFLICT (game_id) DO UPDATE SET book_json=excluded.book_json", (game_id, text))
         self._remember(game_id, text, self._books)
+        try:
+            async with self._writing():
+                await self._conn.execute(
+                    "INSERT INTO books (game_id, book_json) VALUES (?,?)"
+                    " ON CONFLICT (game_id) DO UPDATE SET book_json=excluded.book_json", (game_id, text))
+        except StoreUnavailable as exc:
+            log.warning("the store could not take the book of game %s, kept in memory: %s", game_id, exc)
 
     async def drop_deadline(self, game_id: int, version: int) -> None:
         """Forget a deadline that cannot be applied, so it does not fire forever."""
-        async with self._lock:
+        async with self._writing():
             await self._conn.execute(
                 "DELETE FROM deadlines WHERE game_id=? AND version=?", (game_id, version)
             )
@@ -366,7 +389,7 @@ class SqliteStore(Store):
                 raw.execute("ROLLBACK")
                 raise
 
-        async with self._lock:
+        async with self._writing():
             return await self._conn._execute(run)
 
     async def server_settings(self, guild_id: int) -> ServerSettings:
@@ -374,7 +397,7 @@ class SqliteStore(Store):
         return ServerSettings.model_validate_json(row[0]) if row else ServerSettings(guild_id=guild_id)
 
     async def put_server_settings(self, settings: ServerSettings) -> None:
-        async with self._lock:
+        async with self._writing():
             await self._conn.execute(
                 "INSERT INTO server_settings (guild_id, settings_json) VALUES (?,?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET settings_json=excluded.settings_json",
@@ -402,7 +425,7 @@ class SqliteStore(Store):
         return bool(await self._transaction(work))
 
     async def delete_saved_roll(self, guild_id: int, user_id: int, name: str) -> bool:
-        async with self._lock:
+        async with self._writing():
             cur = await self._conn.execute("DELETE FROM saved_rolls WHERE guild_id=? AND user_id=? AND name=?",
                                            (guild_id, user_id, name))
             return cur.rowcount > 0
@@ -431,7 +454,7 @@ class SqliteStore(Store):
         return _stored(row[0], row[1], row[2]) if row else None
 
     async def mark_revealed(self, roll_id: int) -> bool:
-        async with self._lock:
+        async with self._writing():
             cur = await self._conn.execute("UPDATE rolls SET revealed=1 WHERE id=? AND revealed=0", (roll_id,))
             return cur.rowcount == 1
 

@@ -33,7 +33,7 @@ from aiohttp import web
 
 from tests.fakediscord.gateway import INTENT_GUILD_MEMBERS
 from tests.fakediscord.models import (
-    ATTACH_FILES, DM, EMBED_LINKS, GUILD_INSTALL, IN_BOT_DM, IN_GUILD, IN_PRIVATE_CHANNEL, USE_EXTERNAL_EMOJIS,
+    ATTACH_FILES, CHANNEL_PERMISSIONS, DM, EMBED_LINKS, GUILD_INSTALL, IN_BOT_DM, IN_GUILD, IN_PRIVATE_CHANNEL, USE_EXTERNAL_EMOJIS,
     USER_INSTALL, VIEW_CHANNEL, FakeChannel, FakeUser, Interaction, buttons, selects,
 )
 from tests.fakediscord.rest import RestApi
@@ -168,6 +168,34 @@ class FakeDiscord(RestApi):
             session = self._session_for(gid)
             if session is not None and session.intents & INTENT_GUILD_MEMBERS:
                 self._spawn(self._dispatch("GUILD_MEMBER_UPDATE", {**self._member(user), "guild_id": str(gid)}))
+
+    def deny(self, channel: FakeChannel | int | str, *permissions: str) -> None:
+        """An admin takes permissions away from the bot in a channel, by the names Discord's
+        settings show ("Send Messages", "Embed Links", "Attach Files", "Read Message History"):
+        the channel's overwrite changes (CHANNEL_UPDATE) and interactions there carry the
+        reduced ``app_permissions`` from now on."""
+        ch = self.channel(channel)
+        ch.bot_denied |= self._permission_bits(permissions)
+        self._channel_changed(ch)
+
+    def grant(self, channel: FakeChannel | int | str, *permissions: str) -> None:
+        """Give back what ``deny`` took (all of it when no name is given)."""
+        ch = self.channel(channel)
+        ch.bot_denied &= ~self._permission_bits(permissions) if permissions else 0
+        self._channel_changed(ch)
+
+    @staticmethod
+    def _permission_bits(names: Iterable[str]) -> int:
+        bits = 0
+        for name in names:
+            if name not in CHANNEL_PERMISSIONS:
+                raise ValueError(f"{name!r} is none of {sorted(CHANNEL_PERMISSIONS)}")
+            bits |= CHANNEL_PERMISSIONS[name]
+        return bits
+
+    def _channel_changed(self, ch: FakeChannel) -> None:
+        if ch.guild_id is not None and not ch.outside:
+            self._spawn(self._dispatch("CHANNEL_UPDATE", ch.to_dict()))
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         """Fire-and-forget from sync test helpers; failures are logged, never swallowed silently."""
@@ -573,7 +601,7 @@ class FakeDiscord(RestApi):
             "id": str(iid), "application_id": str(self.application_id), "type": itype, "token": token,
             "version": 1, "data": data, "locale": "en-US", "attachment_size_limit": 10 * 1024 * 1024,
             # a channel the bot may not post in lacks Send Messages in the bot's permissions there
-            "app_permissions": str(self.app_permissions & ~(1 << 11) if ch.bot_forbidden else self.app_permissions),
+            "app_permissions": str(self.bot_permissions_in(ch)),
             "entitlements": [], "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": str(ch.guild_id or self.guild_id)},
         }

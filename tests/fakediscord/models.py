@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import datetime as _dt
 import itertools
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -46,6 +47,10 @@ BASIC_PERMISSIONS = (
 )
 #: What the bot's managed role adds (the invite scope a dice bot would ask for).
 BOT_PERMISSIONS = BASIC_PERMISSIONS | MANAGE_MESSAGES | MANAGE_THREADS
+#: What a channel can take away from the bot (``FakeDiscord.deny``), by the names Discord's
+#: settings show: what a game's table needs.
+CHANNEL_PERMISSIONS = {"Send Messages": SEND_MESSAGES, "Embed Links": EMBED_LINKS, "Attach Files": ATTACH_FILES,
+                       "Read Message History": READ_MESSAGE_HISTORY}
 
 # Message flags
 FLAG_EPHEMERAL = 1 << 6
@@ -152,8 +157,12 @@ class FakeChannel:
     position: int = 0
     guild_id: int | None = None
     recipient: FakeUser | None = None
-    #: when True the bot gets 403 50013 (Missing Permissions) posting here
-    bot_forbidden: bool = False
+    #: permission bits the bot's role is denied here (a channel overwrite): posting without Send
+    #: Messages, uploading without Attach Files, replying or reading without Read Message
+    #: History get 403 50013; without Embed Links a post's embeds are dropped
+    bot_denied: int = 0
+    #: the role the overwrite names (the bot's managed role; set by the world)
+    bot_role_id: int = 0
     last_message_id: int | None = None
     #: a channel the bot is not in (a DM between users, a group DM, a server that never invited
     #: it): reached only by the app installed to a user's account, through interactions
@@ -164,6 +173,21 @@ class FakeChannel:
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
+
+    @property
+    def bot_forbidden(self) -> bool:
+        """The bot may not post here (Send Messages denied)."""
+        return bool(self.bot_denied & SEND_MESSAGES)
+
+    @bot_forbidden.setter
+    def bot_forbidden(self, forbidden: bool) -> None:
+        self.bot_denied = self.bot_denied | SEND_MESSAGES if forbidden else self.bot_denied & ~SEND_MESSAGES
+
+    def overwrites(self) -> list[dict[str, Any]]:
+        """The channel's permission overwrites, as GUILD_CREATE and CHANNEL_UPDATE carry them."""
+        if not self.bot_denied:
+            return []
+        return [{"id": str(self.bot_role_id), "type": 0, "allow": "0", "deny": str(self.bot_denied)}]
 
     def to_dict(self) -> dict[str, Any]:
         last = str(self.last_message_id) if self.last_message_id else None
@@ -179,7 +203,7 @@ class FakeChannel:
                     "icon": None, "owner_id": str(self.members[0].id), "recipients": [u.to_dict() for u in self.members]}
         return {
             "id": str(self.id), "type": self.type, "guild_id": str(self.guild_id), "name": self.name,
-            "position": self.position, "permission_overwrites": [], "nsfw": False, "topic": None,
+            "position": self.position, "permission_overwrites": self.overwrites(), "nsfw": False, "topic": None,
             "parent_id": None, "rate_limit_per_user": 0, "last_message_id": last, "flags": 0,
         }
 
@@ -215,6 +239,50 @@ class Violation:
 
     def __repr__(self) -> str:
         return f"Violation({self.kind}: {self.detail})"
+
+
+@dataclass(eq=False)
+class Fault:
+    """A failure the fake answers instead of routing: the next ``times`` calls (None: every
+    call until cleared) whose method and path match, each with ``probability`` (None: always).
+    ``path`` is searched in the path after /api/v10 (``/channels/1/messages``)."""
+
+    method: str  # "POST", "PATCH"... or "*" for any
+    path: re.Pattern[str]
+    status: int
+    code: int
+    message: str
+    times: int | None = 1
+    retry_after: float | None = None
+    probability: float | None = None
+    #: a 429 on every route at once (Discord's global limit), not only this route's bucket
+    is_global: bool = False
+    fired: int = 0
+
+    @property
+    def spent(self) -> bool:
+        return self.times is not None and self.fired >= self.times
+
+    def matches(self, method: str, path: str) -> bool:
+        return (self.method in ("*", method)) and self.path.search(path) is not None
+
+    def __repr__(self) -> str:
+        return f"<Fault {self.method} {self.path.pattern} -> {self.status} {self.code} fired {self.fired}/{self.times}>"
+
+
+@dataclass
+class FaultHit:
+    """A call the fake failed on purpose (``FakeDiscord.fail``)."""
+
+    method: str
+    path: str
+    status: int
+    code: int
+    at: float = field(default_factory=time.monotonic)
+    #: the JSON body the call carried (what the bot tried to send)
+    body: Any = None
+    #: where the call is in ``FakeDiscord.calls``: what the bot did next follows it
+    index: int = 0
 
 
 _interaction_seq = itertools.count(1)

@@ -8,8 +8,11 @@ an invalid body) is refused and recorded as a violation.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import logging
+import math
+import random
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -20,7 +23,8 @@ from aiohttp import web
 
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.models import (
-    DM, FLAG_EPHEMERAL, FLAG_LOADING, FakeChannel, Interaction, RequestRecord, Violation, now_iso,
+    ATTACH_FILES, DM, EMBED_LINKS, FLAG_EPHEMERAL, FLAG_LOADING, READ_MESSAGE_HISTORY, SEND_MESSAGES, FakeChannel,
+    Fault, FaultHit, Interaction, RequestRecord, Violation, now_iso,
 )
 from tests.fakediscord.validate import FormError, check_message
 
@@ -44,6 +48,42 @@ def _no_content() -> web.Response:
     return web.Response(status=204)
 
 
+def _missing_permissions() -> web.Response:
+    return _error(403, 50013, "Missing Permissions")
+
+
+#: what Discord says with each failure a test injects, by (status, code)
+FAULT_MESSAGES = {
+    (403, 50001): "Missing Access", (403, 50007): "Cannot send messages to this user",
+    (403, 50013): "Missing Permissions", (404, 10003): "Unknown Channel", (404, 10008): "Unknown Message",
+    (404, 10013): "Unknown User", (404, 10062): "Unknown interaction", (500, 0): "500: Internal Server Error",
+    (503, 0): "503: Service Unavailable", (504, 0): "504: Gateway Timeout",
+}
+
+
+def _fault_response(fault: Fault) -> web.Response:
+    """Discord's answer for an injected failure, body and headers as the real service sends them."""
+    if fault.status == 429:
+        after = fault.retry_after if fault.retry_after is not None else 0.5
+        scope = "global" if fault.is_global else "user"
+        bucket = hashlib.blake2s(fault.path.pattern.encode(), digest_size=16).hexdigest()
+        headers = {
+            "Content-Type": "application/json", "Via": "1.1 google", "Retry-After": str(math.ceil(after)),
+            "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": f"{time.time() + after:.3f}",
+            "X-RateLimit-Reset-After": f"{after:.3f}", "X-RateLimit-Bucket": bucket, "X-RateLimit-Scope": scope,
+        }
+        if fault.is_global:
+            headers["X-RateLimit-Global"] = "true"
+        body = {"message": "You are being rate limited.", "retry_after": after, "global": fault.is_global}
+        if fault.code:
+            body["code"] = fault.code
+        return web.Response(body=json.dumps(body).encode(), status=429, headers=headers)
+    if fault.status == 502:  # Cloudflare's page, not Discord's JSON
+        return web.Response(body=b"<html><head><title>502 Bad Gateway</title></head><body>502 Bad Gateway</body>"
+                                 b"</html>", status=502, headers={"Content-Type": "text/html"})
+    return _error(fault.status, fault.code, fault.message)
+
+
 class RestApi(Gateway):
     """The world and its gateway, and the HTTP API the bot calls: routes, records, refusals."""
 
@@ -64,11 +104,62 @@ class RestApi(Gateway):
         #: calls.jsonl + transcript-meta.json on stop when FAKE_DISCORD_CALLS names a folder.
         self.calls: list[dict[str, Any]] = []
         self._bodies: dict[int, tuple[Any, list[str]]] = {}  # id(request) -> what it carried
+        #: failures armed by ``fail`` (spent ones are dropped), and every call they failed
+        self.faults: list[Fault] = []
+        self.fault_hits: list[FaultHit] = []
+        self.fault_rng = random.Random(0)
         self._routes: list[tuple[str, re.Pattern[str], Handler]] = self._route_table()
 
     @property
     def api_base(self) -> str:
         return f"http://127.0.0.1:{self.port}{API_PREFIX}"
+
+    # -- failures on purpose -------------------------------------------------------------------------
+    def fail(self, method: str, path: str, status: int, code: int = 0, *, times: int | None = 1,
+             retry_after: float | None = None, probability: float | None = None, is_global: bool = False,
+             message: str | None = None) -> Fault:
+        """Fail the next ``times`` REST calls (None: all until ``clear_faults``) whose method
+        (or "*") and path match, as Discord fails them: ``fail("POST", r"^/channels/\\d+/messages$",
+        429, retry_after=0.5)`` answers 429 with Discord's body and rate-limit headers (and a
+        ``Via`` header, without which discord.py takes it for a Cloudflare ban); 500 and 502 as
+        Discord's servers and Cloudflare do; 403 50007 (DM refused), 404 10008 (unknown
+        message), 403 50013 (missing permissions) with Discord's messages. ``path`` is a regex
+        searched in the path after /api/v10; ``probability`` (with ``fault_rng``) fails only
+        some of the matching calls. The first armed fault that matches answers."""
+        fault = Fault(method=method.upper(), path=re.compile(path), status=status, code=code,
+                      message=message or FAULT_MESSAGES.get((status, code), f"{status}"), times=times,
+                      retry_after=retry_after, probability=probability, is_global=is_global)
+        self.faults.append(fault)
+        return fault
+
+    def clear_faults(self) -> None:
+        """Disarm every fault (what they failed stays in ``fault_hits``)."""
+        self.faults.clear()
+
+    def _fault_for(self, method: str, path: str) -> Fault | None:
+        for fault in self.faults:
+            if fault.spent or not fault.matches(method, path):
+                continue
+            if fault.probability is not None and self.fault_rng.random() >= fault.probability:
+                continue
+            fault.fired += 1
+            if fault.spent:
+                self.faults.remove(fault)
+            return fault
+        return None
+
+    async def _injected_failure(self, request: web.Request, sub: str) -> web.Response | None:
+        fault = self._fault_for(request.method, sub)
+        if fault is None:
+            return None
+        try:
+            body, _ = await self._read(request)  # drained, and kept for the call log
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        self.fault_hits.append(FaultHit(method=request.method, path=sub, status=fault.status, code=fault.code,
+                                        body=body, index=len(self.calls)))
+        log.info("fake discord: failing %s %s with %s %s on purpose", request.method, sub, fault.status, fault.code)
+        return _fault_response(fault)
 
     # -- plumbing ------------------------------------------------------------------------------------
     def _route_table(self) -> list[tuple[str, re.Pattern[str], Handler]]:
@@ -142,7 +233,8 @@ class RestApi(Gateway):
             "json": body, "files": [name for name, _ in uploads], "uploads": uploads,
             "message_id": self._message_id_of(resp),
         })
-        if resp.status >= 400 and isinstance(resp, web.Response) and isinstance(resp.body, bytes):
+        if resp.status >= 400 and isinstance(resp, web.Response) and isinstance(resp.body, bytes) \
+                and resp.content_type == "application/json":
             rec.code = json.loads(resp.body).get("code")
         rec.done = time.monotonic()
         self._notify()
@@ -151,6 +243,9 @@ class RestApi(Gateway):
     async def _route(self, request: web.Request, path: str) -> web.StreamResponse:
         if path.startswith(API_PREFIX):
             sub = path[len(API_PREFIX):]
+            failed = await self._injected_failure(request, sub) if self.faults else None
+            if failed is not None:
+                return failed
             allowed: list[str] = []
             for method, pattern, handler in self._routes:
                 m = pattern.fullmatch(sub)
@@ -354,6 +449,8 @@ class RestApi(Gateway):
             return _error(404, 10003, "Unknown Channel")
         q = request.query
         limit = max(1, min(100, int(q.get("limit", 50))))
+        if ch.type != DM and ch.guild_id is not None and not self.bot_permissions_in(ch) & READ_MESSAGE_HISTORY:
+            return _json([])  # Discord: without Read Message History, no messages are returned
         msgs = list(self._messages.get(ch.id, []))
         if "before" in q:
             msgs = [x for x in msgs if int(x["id"]) < int(q["before"])]
@@ -377,10 +474,11 @@ class RestApi(Gateway):
             return _error(403, 50001, "Missing Access")
         if ch.type == DM and ch.recipient is not None and ch.recipient.dms_closed:
             return _error(403, 50007, "Cannot send messages to this user")
-        if ch.bot_forbidden:
-            return _error(403, 50013, "Missing Permissions")
-        msg = self._build_message(ch, self.bot_user, body or {}, files)
         ref = (body or {}).get("message_reference")
+        refused = self._refused_here(ch, files, reply=bool(ref and ref.get("message_id")), post=True)
+        if refused is not None:
+            return refused
+        msg = self._build_message(ch, self.bot_user, self._as_permitted(ch, body or {}), files)
         if ref and ref.get("message_id"):
             target = self._live_message(int(ref["message_id"]))
             if target is None and ref.get("fail_if_not_exists", True):
@@ -393,7 +491,29 @@ class RestApi(Gateway):
         await self._store_channel_message(ch, msg)
         return _json(copy.deepcopy(msg))
 
+    def _refused_here(self, ch: FakeChannel, files: Mapping[int, Any], *, reply: bool = False, post: bool = False,
+                      read: bool = False) -> web.Response | None:
+        """403 50013 where the channel denies the bot what the call needs: Send Messages to
+        post, Attach Files to upload, Read Message History to reply to or read a message."""
+        if ch.type == DM or ch.guild_id is None:
+            return None
+        have = self.bot_permissions_in(ch)
+        if (post and not have & SEND_MESSAGES) or (files and not have & ATTACH_FILES) \
+                or ((reply or read) and not have & READ_MESSAGE_HISTORY):
+            return _missing_permissions()
+        return None
+
+    def _as_permitted(self, ch: FakeChannel, body: dict[str, Any]) -> dict[str, Any]:
+        """Without Embed Links, Discord keeps the message and drops its embeds."""
+        if ch.type != DM and ch.guild_id is not None and body.get("embeds") \
+                and not self.bot_permissions_in(ch) & EMBED_LINKS:
+            return {**body, "embeds": []}
+        return body
+
     async def _r_get_message(self, request: web.Request, m: re.Match[str]) -> web.StreamResponse:
+        ch = self._find_channel(m["cid"])
+        if ch is not None and (refused := self._refused_here(ch, {}, read=True)) is not None:
+            return refused
         msg = self._channel_message(m["cid"], m["mid"])
         return _json(copy.deepcopy(msg)) if msg else _error(404, 10008, "Unknown Message")
 
@@ -405,7 +525,11 @@ class RestApi(Gateway):
         if msg["author"]["id"] != str(self.bot_user.id):
             if set(body or {}) - {"flags"}:
                 return _error(403, 50005, "Cannot edit a message authored by another user")
-        self._apply_edit(msg, body or {}, files)
+        ch = self.channel(m["cid"])
+        refused = self._refused_here(ch, files)
+        if refused is not None:
+            return refused
+        self._apply_edit(msg, self._as_permitted(ch, body or {}), files)
         await self._dispatch_message("MESSAGE_UPDATE", msg)
         return _json(copy.deepcopy(msg))
 
@@ -423,6 +547,9 @@ class RestApi(Gateway):
         msg = self._channel_message(m["cid"], m["mid"])
         if msg is None:
             return _error(404, 10008, "Unknown Message")
+        refused = self._refused_here(self.channel(m["cid"]), {}, read=request.method == "PUT")
+        if refused is not None:
+            return refused
         emoji = unquote(m["emoji"])
         reactions = msg.setdefault("reactions", [])
         existing = next((r for r in reactions if r["emoji"]["name"] == emoji), None)
@@ -573,8 +700,9 @@ class RestApi(Gateway):
         wait = request.query.get("wait", "false").lower() in ("1", "true")
         original = self._live_message(it.original_message_id) if it.original_message_id else None
         if original is not None and original["flags"] & FLAG_LOADING and it.response_type == 5:
-            # Discord: the first followup after a "thinking" defer replaces the loading message.
-            self._apply_edit(original, {k: v for k, v in body.items() if k != "flags"}, files)
+            # Discord: the first followup after a "thinking" defer replaces the loading message; it
+            # stays as ephemeral as the defer made it, and may become a layout message
+            self._apply_edit(original, body, files)
             it.followup_ids.append(int(original["id"]))
             if self._where[int(original["id"])][0] == "channel":
                 await self._dispatch_message("MESSAGE_UPDATE", original)

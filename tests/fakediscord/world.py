@@ -15,7 +15,7 @@ from typing import Any
 
 from tests.fakediscord.models import (
     ADMINISTRATOR, BASIC_PERMISSIONS, BOT_PERMISSIONS, DM, FLAG_EPHEMERAL, FLAG_LOADING, GROUP_DM, MANAGE_CHANNELS,
-    FakeChannel, FakeGuild, FakeUser, Interaction, SnowflakeFactory, now_iso,
+    SEND_MESSAGES, FakeChannel, FakeGuild, FakeUser, Interaction, SnowflakeFactory, now_iso,
 )
 from tests.fakediscord.validate import check_message
 
@@ -87,7 +87,7 @@ class World:
         """A guild text channel (add before the bot connects; GUILD_CREATE carries channels)."""
         gid = guild.id if guild is not None else self.guild_id
         ch = FakeChannel(id=self.snowflake(), name=name, position=sum(c.guild_id == gid for c in self.channels.values()),
-                         guild_id=gid, bot_forbidden=bot_forbidden)
+                         guild_id=gid, bot_denied=SEND_MESSAGES if bot_forbidden else 0, bot_role_id=self.bot_role_id)
         self.channels[ch.id] = ch
         self._messages[ch.id] = []
         return ch
@@ -176,6 +176,11 @@ class World:
         if user.admin or user is self.owner:
             perms |= ADMINISTRATOR | MANAGE_CHANNELS
         return perms
+
+    def bot_permissions_in(self, channel: FakeChannel | int | str) -> int:
+        """The bot's permissions in a channel: its role's, less what the channel denies it (what
+        an interaction there carries as ``app_permissions``)."""
+        return self.app_permissions & ~self.channel(channel).bot_denied
 
     def _member(self, user: FakeUser, *, with_user: bool = True, permissions: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {

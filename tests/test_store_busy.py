@@ -1,0 +1,130 @@
+"""A SQLite file another program keeps locked: the store turns the write away as
+StoreUnavailable, writes nothing of it, keeps what the channel already shows, and works again
+once the lock is gone. The deadline task keeps a timer it could not apply."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import bot.store.sqlite as sqlite_store
+from bot import deadlines
+from bot.models import Book, LogEntry, Seat, Table
+from bot.store import SqliteStore, StoreUnavailable
+
+
+def _table(channel: int = 10) -> Table:
+    return Table(guild_id=1, channel_id=channel, game="knucklebones", host_id=7,
+                 seats=[Seat(user_id=7, name="Ann")], seed=42)
+
+
+@pytest.fixture
+def quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy timeout of a fifth of a second, so a test does not wait five."""
+    monkeypatch.setattr(sqlite_store, "BUSY_TIMEOUT", 0.2)
+
+
+class Holder:
+    """Another program's connection to the same file, holding its write lock."""
+
+    def __init__(self, path: Path) -> None:
+        self.conn = sqlite3.connect(path, isolation_level=None)
+
+    def __enter__(self) -> Holder:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn.execute("ROLLBACK")
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Iterator[Path]:
+    yield tmp_path / "games.sqlite3"
+
+
+async def test_a_locked_database_turns_a_move_away_and_writes_nothing_of_it(quick: None, path: Path) -> None:
+    store = await SqliteStore.open(path)
+    try:
+        table = await store.create(_table())
+        moved = table.model_copy(update={"version": 1, "status": "active"})
+        entry = LogEntry(version=1, seat=0, user_id=7, action={"x": 1}, events=[])
+        with Holder(path):
+            with pytest.raises(StoreUnavailable):
+                await store.save(moved, 0, log=[entry], interaction_id=555)
+            with pytest.raises(StoreUnavailable):  # not "cannot rollback": nothing had begun
+                await store.create(_table(channel=11))
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("SELECT version FROM games WHERE id=?", (table.id,)).fetchone()[0] == 0
+            assert conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 0
+            assert conn.execute("SELECT COUNT(*) FROM interactions").fetchone()[0] == 0
+        assert (await store.get(table.id or 0)).version == 0  # type: ignore[union-attr]
+        # the lock gone, the same move (the same interaction) goes through
+        await store.save(moved, 0, log=[entry], interaction_id=555)
+        assert (await store.get(table.id or 0)).version == 1  # type: ignore[union-attr]
+    finally:
+        await store.close()
+
+
+async def test_a_book_the_locked_database_did_not_take_is_kept_and_written_with_the_next(
+        quick: None, path: Path) -> None:
+    """A book records what the channel already shows: losing it would make the bot forget
+    which message is the live table."""
+    store = await SqliteStore.open(path)
+    try:
+        table = await store.create(_table())
+        with Holder(path):
+            await store.put_book(table.id or 0, Book(message_id=42))  # no error: kept
+        assert (await store.book(table.id or 0)).message_id == 42
+        await store.put_book(table.id or 0, Book(message_id=43))
+    finally:
+        await store.close()
+    again = await SqliteStore.open(path)
+    try:
+        assert (await again.book(table.id or 0)).message_id == 43
+    finally:
+        await again.close()
+
+
+async def test_a_timer_the_store_could_not_apply_is_kept_to_fire_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline task drops a timer it applied or that can never apply, never one whose
+    write the store turned away: the game would wait for ever."""
+    dropped: list[tuple[int, int]] = []
+    tried: list[int] = []
+
+    class Store:
+        async def postpone_overdue(self, now: float, until: float) -> int:
+            return 0
+
+        async def due_deadlines(self, now: float) -> list[tuple[int, int]]:
+            return [(1, 4)] if not tried else []
+
+        async def drop_deadline(self, game_id: int, version: int) -> None:
+            dropped.append((game_id, version))
+
+        async def next_deadline(self) -> None:
+            return None
+
+    class Runtime:
+        store = Store()
+        deadline_changed = asyncio.Event()
+        next_wake = 0.0
+
+        async def expire(self, game_id: int, version: int) -> None:
+            tried.append(game_id)
+            raise StoreUnavailable("the database is locked")
+
+    task = asyncio.create_task(deadlines.run_deadlines(Runtime()))  # type: ignore[arg-type]
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if tried:
+            break
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert tried == [1] and dropped == []
