@@ -12,6 +12,11 @@ from typing import Any
 
 import discord
 
+#: Discord's answer to an interaction answered after its three seconds: it told the user the
+#: interaction failed, and no answer can follow (the interaction reached the bot late: a process
+#: just back, an event replayed on a resumed connection, a stalled loop)
+UNKNOWN_INTERACTION = 10062
+
 
 async def defer(interaction: discord.Interaction) -> None:
     """Acknowledge now, answer later. A button click keeps its message as it is; a command shows

@@ -84,3 +84,39 @@ async def test_a_table_a_kill_left_unposted_is_shown_when_the_bot_is_back() -> N
             if again is not None:
                 await again.stop()
             await fd.stop()
+
+
+async def test_a_move_answered_too_late_is_still_shown_and_the_game_goes_on() -> None:
+    """A click the bot answers after Discord's three seconds (it came late: a process just back,
+    a replayed event) is applied; Discord refuses the late answer, and the channel must still
+    show the step, or the table's buttons stay on a moment that has passed and the game is
+    stuck. Nothing about it is an error of the bot's."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fd = TrapFake(channels=("den",))
+        await fd.start()
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        bot = BotProcess(fd, {"DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "WARNING"}, Path(tmp) / "b.sqlite3")
+        try:
+            await bot.start()
+            await open_table(fd, "den", "knucklebones new", ann, [bob])
+            passed = kept = 0
+            for _ in range(8):
+                table = live_table(fd, "den")
+                assert table is not None
+                custom_id, who = choices(fd, table)[0][0], actor(table, [ann, bob])
+                click = await fd.click(who, table, custom_id)
+                fd.expire(click, 4.0)  # it reached the bot late: Discord refuses any answer now
+                await settle(fd, quiet=0.3)
+                assert click.response is None
+                now = live_table(fd, "den")
+                assert now is not None and custom_id not in [c for c, _ in choices(fd, now)], \
+                    "the channel shows the moment after the click"
+                # the turn passed (the clicked table became history, a new one is posted), or the
+                # same player decides again on the table redrawn in place
+                passed += now["id"] != table["id"]
+                kept += now["id"] == table["id"] and actor(now, [ann, bob]) is who
+            assert passed and kept
+            assert bot.error_records() == []
+        finally:
+            await bot.stop()
+            await fd.stop()
