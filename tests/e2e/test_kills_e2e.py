@@ -1,4 +1,6 @@
-"""What SIGKILLs at random moments found (tests/e2e/kills.py, bench/kills.py), each pinned by itself."""
+"""SIGKILLs at random moments, and clicks while the bot restarts: no move a player saw accepted is
+lost, none is counted twice, every stored game replays, and every live game's table acts after
+the last restart (bench/kills.py runs it big). Then what the kills found, each pinned by itself."""
 
 from __future__ import annotations
 
@@ -10,9 +12,32 @@ import pytest
 from bot.models import Book, Seat, Table
 from bot.store import open_store
 from tests.e2e.channel import actor, live_table, settle
-from tests.e2e.kills import TrapFake, accepted
+from tests.e2e.kills import KillReport, TrapFake, accepted, kill_campaign
 from tests.e2e.play import choices, open_table
 from tests.fakediscord import BotProcess
+
+
+def assert_nothing_lost_or_doubled(report: KillReport) -> None:
+    problems = report.problems
+    assert {name: found[:3] for name, found in problems.items() if found} == {}
+
+
+async def test_kills_on_sqlite_lose_and_double_no_move() -> None:
+    report = await kill_campaign(5, seed=3, steps=(1, 3), short=True, finish=False)
+    assert report.kills >= 5 and report.moves > 20 and report.accepted > 10
+    assert_nothing_lost_or_doubled(report)
+    assert report.replayed >= 6
+
+
+async def test_kills_of_either_process_on_postgres_lose_and_double_no_move(pg_url: str) -> None:
+    report = await kill_campaign(3, seed=4, store="postgres", processes=2, pg_url=pg_url, steps=(1, 3), short=True,
+                                 finish=False)
+    assert report.kills >= 3 and report.moves > 10
+    assert_nothing_lost_or_doubled(report)
+    assert report.replayed >= 6
+
+
+# -- what the kills found ------------------------------------------------------------------------
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
