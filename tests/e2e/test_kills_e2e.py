@@ -4,17 +4,21 @@ the last restart (bench/kills.py runs it big). Then what the kills found, each p
 
 from __future__ import annotations
 
+import random
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from bot import step
 from bot.models import Book, Seat, Table
+from bot.step import Moment
 from bot.store import open_store
 from tests.e2e.channel import actor, live_table, settle
 from tests.e2e.kills import KillReport, TrapFake, accepted, kill_campaign
 from tests.e2e.play import choices, open_table
 from tests.fakediscord import BotProcess
+from tests.fixtures.tables import game_specs
 
 
 def assert_nothing_lost_or_doubled(report: KillReport) -> None:
@@ -145,3 +149,36 @@ async def test_a_move_answered_too_late_is_still_shown_and_the_game_goes_on() ->
         finally:
             await bot.stop()
             await fd.stop()
+
+
+def test_a_double_click_on_a_choice_made_in_the_open_counts_once() -> None:
+    """Stones and Bones' parley offers a seat the same "Give…" menu again after it gives, so
+    the second click of a double click (drawn before the first gave) gave twice. A seat's
+    clicks on a row drawn before its own last choice in the open are stale; another seat's stay
+    good (several players press Ready together), and a press on the row drawn again gives again."""
+    spec = next(s for s in game_specs() if s.engine.key == "stones_and_bones")
+    engine, rng = spec.engine, random.Random(5)
+    table = Table(id=1, guild_id=1, channel_id=1, game=spec.engine.key, host_id=1, status="active", seed=5,
+                  seats=[Seat(user_id=n + 1, name=f"P{n}") for n in range(3)])
+    options = engine.Options() if spec.tavern is None else spec.tavern.starting_options(engine.Options(), [None] * 3)
+    table.state = engine.new_game(3, options, table.seed).model_dump(mode="json")
+    now = Moment(spec, table)
+    for _ in range(2000):  # random legal moves until a seat may give in the open, beside another seat asked
+        gives = [(s, now.shared.index(a)) for s in now.acting for a in now.legal(s)
+                 if a in now.shared and getattr(a, "kind", "") == "give"]
+        if gives and len(now.acting) > 1:
+            break
+        seat = rng.choice(now.acting)
+        now = step.play(now, seat, rng.choice(now.legal(seat)), 0.0).after
+    else:
+        raise AssertionError("no parley reached")
+    giver, index = gives[0]
+    other = next(s for s in now.acting if s != giver)
+    drawn = now.open_stamp(now.acting)
+    seat, action = step.read_open_click(now, giver, drawn, index)
+    after = step.play(now, seat, action, 0.0).after
+    assert giver in after.acting and after.shared[index] == action, "the same choice is offered again"
+    with pytest.raises(step.Stale):
+        step.read_open_click(after, giver, drawn, index)  # the double click's second press
+    assert step.read_open_click(after, giver, after.open_stamp(after.acting), index) == (giver, action)
+    assert step.read_open_click(after, other, drawn, 0)[0] == other  # another seat's buttons stay good
