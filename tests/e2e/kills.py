@@ -50,7 +50,7 @@ import asyncpg
 from aiohttp import web
 
 from bot.models import LogEntry, Table
-from tests.e2e.channel import actor, button, finished, live_table, settle
+from tests.e2e.channel import actor, button, finished, is_table, live_table, said, settle
 from tests.conftest import with_database
 from tests.e2e.fuzz import FIRST_ANSWER, GAMES, controls, replays
 from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, Interaction, shard_of
@@ -260,9 +260,12 @@ class Players:
         self.short = short
         self.presses: list[Press] = []
         self.pairs = 0
+        #: clicks in a row a game's players made that were not accepted (their DMs may not work:
+        #: My hand), and times in a row they found nothing to press in it
+        self.failed: Counter[str] = Counter()
         self.stuck: Counter[str] = Counter()
-        self.recoveries: Counter[str] = Counter()
-        self.opened = 0
+        #: each time the players had to ask for a table again, what the channel showed them
+        self.recoveries: list[str] = []
 
     async def inject(self, game: str, who: FakeUser, message: dict[str, Any], custom_id: str, value: str | None,
                      kind: str, pair: int | None = None) -> Press:
@@ -316,7 +319,7 @@ class Players:
         gid = game_id_of(table)
         text = json.dumps(table)  # those the table names first: it asks them
         players = sorted(rng.sample(self.players, len(self.players)), key=lambda p: f"<@{p.id}>" not in text)
-        if not self.stuck[game]:  # else their DMs did not work last time
+        if not self.failed[game]:  # else their DMs did not work last time
             for player in players:
                 dms = [m for m in fd.dm_messages(player) if controls(fd, m) and game_id_of(m) == gid]
                 if dms and rng.random() < 0.8:
@@ -334,8 +337,9 @@ class Players:
         if chosen is None:
             chosen = await self.choose(game)
         if chosen is None:
-            await self.unstick(game, may_open=may_open)
+            await self.unstick(game, may_open=may_open, recover=kind != "restart")
             return []
+        self.stuck[game] = 0
         who, message, custom_id, value = chosen
         roll = self.rng.random()
         twice = kind == "honest" and roll < 0.1
@@ -351,19 +355,17 @@ class Players:
             await self.fd.deliver_again(sent[0].it)
         if wait:
             await self.answered(*sent)
-            if any(accepted(p.it) for p in sent):
-                self.stuck[game] = 0
-            else:
-                self.stuck[game] += 1
+            self.failed[game] = 0 if any(accepted(p.it) for p in sent) else self.failed[game] + 1
             await settle(self.fd, quiet=0.02)
             if live_table(self.fd, game) is None:  # the clicked table became history: the next is drawn
                 with contextlib.suppress(TimeoutError):
                     await self.fd.wait_until(lambda: live_table(self.fd, game) is not None, ANSWER_WAIT)
         return sent
 
-    async def unstick(self, game: str, *, may_open: bool = True) -> None:
+    async def unstick(self, game: str, *, may_open: bool = True, recover: bool = True) -> None:
         """Nothing to press: a new game when the last one ended (``may_open``); else, after a
-        few tries, the table asked for again (/game status), as a player would."""
+        few tries (``recover``: not while the bot restarts), the table asked for again (/game
+        status), as a player would."""
         fd = self.fd
         table = live_table(fd, game)
         if (table is None or finished(table)) and fd.channel(game).id in await self.procs.live_games():
@@ -377,13 +379,21 @@ class Players:
         elif _lobby(fd, table):
             await self.fill(game, table)
             return
-        self.stuck[game] += 1
+        self.stuck[game] += recover
         if self.stuck[game] >= STUCK:
-            self.recoveries[game] += 1
+            self.recoveries.append(f"{game}: nothing to press in {STUCK} tries; {self.shows(game)}")
             self.stuck[game] = 0
             with contextlib.suppress(TimeoutError):
                 await (await fd.slash(self.players[0], game, "game status")).wait_response(timeout=ANSWER_WAIT)
             await settle(fd, quiet=0.05)
+
+    def shows(self, game: str) -> str:
+        """What the channel and the players' DMs show of a game, for a report."""
+        fd = self.fd
+        last = [f"{'table' if is_table(m) else 'line'}{'+controls' if controls(fd, m) else ''}:"
+                f" {_said_of(m)[:60]!r}" for m in fd.messages(game)[-2:]]
+        dms = {p.name: [_said_of(m)[:60] for m in fd.dm_messages(p)[-1:]] for p in self.players}
+        return f"the channel ends with {last}; last DMs {dms}"
 
     async def open(self, game: str) -> None:
         fd = self.fd
@@ -394,12 +404,11 @@ class Players:
         except (TimeoutError, AssertionError):
             return
         if not _lobby(fd, answer):  # refused: a game from before a kill holds the channel
-            self.recoveries[game] += 1
+            self.recoveries.append(f"{game}: a new game was refused ({_said_of(answer)[:120]}); {self.shows(game)}")
             with contextlib.suppress(TimeoutError):
                 await (await fd.slash(self.players[0], game, "game status")).wait_response(timeout=ANSWER_WAIT)
             await settle(fd, quiet=0.05)
             return
-        self.opened += 1
         await self.fill(game, answer)
 
     async def fill(self, game: str, lobby: dict[str, Any]) -> None:
@@ -413,6 +422,10 @@ class Players:
         except (TimeoutError, AssertionError, ValueError):
             return
         await settle(fd, quiet=0.05)
+
+
+def _said_of(message: dict[str, Any]) -> str:
+    return said(message).replace("\n", " | ")
 
 
 def _lobby(fd: FakeDiscord, message: dict[str, Any]) -> bool:
@@ -726,7 +739,7 @@ class Campaign:
                     break
                 await self.players.step(game, "finish", may_open=False)
             else:
-                unfinished.append(f"{game} did not end in {FINISH_LIMIT} clicks")
+                unfinished.append(f"{game} did not end in {FINISH_LIMIT} clicks; {self.players.shows(game)}")
         for channel_id, (game_id, status) in (await self.procs.live_games()).items():
             unfinished.append(f"game {game_id} is still {status} in {self.fd.channel(channel_id).name}")
         return unfinished
@@ -792,7 +805,7 @@ async def kill_campaign(kills: int, seed: int, *, store: StoreKind = "sqlite", p
     problems: dict[str, list[Any]] = {
         "moves lost": counted.lost, "moves doubled": counted.doubled, "stored games unlike their replay": wrong,
         "live games whose table did not act": broken, "games that did not end": unfinished,
-        "tables players had to ask for again": [f"{game}: {n} time(s)" for game, n in players.recoveries.items()],
+        "tables players had to ask for again": players.recoveries,
         "fake Discord violations": violations, "unknown routes": list(fd.unknown_routes), "bot errors": errors,
     }
     return KillReport(
@@ -801,7 +814,7 @@ async def kill_campaign(kills: int, seed: int, *, store: StoreKind = "sqlite", p
         modes=Counter(k.mode for k in procs.kills), moves=counted.moves, accepted=counted.accepted,
         applied=counted.applied, unseen=counted.unseen, cut_short=cut,
         games_ended=sum(status == "finished" for status, _ in records.games.values()), replayed=count,
-        tables_behind=behind, recoveries=sum(players.recoveries.values()),
+        tables_behind=behind, recoveries=len(players.recoveries),
         latencies=sorted(it.latency for it in delivered if it.latency is not None) or [0.0], problems=problems)
 
 
