@@ -26,6 +26,7 @@ from bot.components import ALL_ITEMS
 from bot.config import Settings
 from bot.deadlines import run_deadlines
 from bot.errors import GATE, Refusal, guarded, tell
+from bot.left_behind import show_tables_left_behind
 from bot.runtime import TableRuntime
 from bot.store import Store, open_store
 
@@ -95,6 +96,8 @@ class Boneyard(commands.AutoShardedBot):
         self._frozen = False
         self._metrics: web.AppRunner | None = None
         self._retention_task: asyncio.Task[Any] | None = None
+        #: the tables a stopped process left behind, posted again once connected
+        self._left_behind: asyncio.Task[Any] | None = None
 
     async def setup_hook(self) -> None:
         target = self.settings.store_target
@@ -154,6 +157,8 @@ class Boneyard(commands.AutoShardedBot):
             gc.collect()
             gc.freeze()
             self._frozen = True
+        if self._left_behind is None:
+            self._left_behind = asyncio.create_task(show_tables_left_behind(self.runtime), name="left behind")
 
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %s of %s is ready", shard_id, self.shard_count)
@@ -207,7 +212,7 @@ class Boneyard(commands.AutoShardedBot):
 
     async def close(self) -> None:
         GATE.open = False
-        for task in (self._deadline_task, self._retention_task):
+        for task in (self._deadline_task, self._retention_task, self._left_behind):
             if task:
                 task.cancel()
         if self._metrics is not None:

@@ -26,7 +26,7 @@ from bot.present import (
 from bot.private import send_private
 from bot.recent import Recent
 from bot.render import NO_PINGS, PINGS
-from bot.replies import reply, update
+from bot.replies import UNKNOWN_INTERACTION, reply, update
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -168,7 +168,18 @@ class Deliverer:
         a DM's outcome changed what the table must say (its player must press My hand)."""
         try:
             if plan.answer is not None and interaction is not None:
-                await self._answer(interaction, plan.answer, book)
+                picture = book.picture
+                try:
+                    await self._answer(interaction, plan.answer, book)
+                except discord.NotFound as exc:
+                    if exc.code != UNKNOWN_INTERACTION:
+                        raise
+                    # The step is stored: the channel must show it all the same, or the clicked
+                    # table keeps buttons of a moment that has passed and nothing else to press.
+                    log.warning("interaction %s reached us too late to be answered; its step is shown anyway",
+                                interaction.id)
+                    book.picture = picture
+                    await self._answer_late(interaction, plan.answer, book)
             closed = set(book.dm_closed)
             for dm in plan.dms:
                 await self._dm(table, book, dm)
@@ -197,6 +208,23 @@ class Deliverer:
                                                           legacy=legacy))
         else:
             await update(interaction, **text_kwargs(answer.history or MOVED_ON, legacy=legacy))
+
+    async def _answer_late(self, interaction: discord.Interaction, answer: Update | Reply, book: Book) -> None:
+        """What the answer would have shown, edited into the clicked message through its channel
+        (an ephemeral copy cannot be: its token died unanswered)."""
+        message = interaction.message
+        if isinstance(answer, Reply) or message is None or message.flags.ephemeral:
+            return
+        legacy = legacy_message(message)
+        if answer.shown is not None:
+            live = message.id == book.message_id
+            kwargs = await self.kwargs(answer.shown, edit=True, book=book if live else None, legacy=legacy)
+        else:
+            kwargs = text_kwargs(answer.history or MOVED_ON, legacy=legacy)
+        try:
+            await message.edit(**kwargs)
+        except discord.HTTPException:
+            log.info("could not bring the clicked message %s up to date", message.id)
 
     async def _channel_op(self, table: Table, book: Book, op: Post | Edit | Shrink | Extra,
                           interaction: discord.Interaction | None) -> bool:

@@ -12,6 +12,7 @@ import discord
 from pydantic import ValidationError
 
 from bot import logs, metrics
+from bot.replies import UNKNOWN_INTERACTION
 from bot.store import DuplicateInteraction, StoreUnavailable, VersionConflict
 from rules.base import GameError
 
@@ -124,6 +125,10 @@ async def guarded(
             # the same interaction delivered twice: the first delivery answered it
             log.info("interaction %s was answered already", interaction.id)
             outcome = "duplicate"
+            return
+        if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_INTERACTION:
+            log.warning("interaction %s reached us too late to be answered", interaction.id)
+            outcome = "too late"
             return
         outcome = "failed"
         ref = reference(interaction)

@@ -22,6 +22,9 @@ class Seat(BaseModel):
     #: what this seat brings to the table, in the game's units (a tavern game's starting purse,
     #: set by the host in the lobby); games that use stakes read it at the start
     stake: int | None = None
+    #: the move number of this seat's last choice made in the open: a row of open choices
+    #: drawn before it no longer counts for this seat, so a double click is one move, not two
+    moved: int = 0
 
 
 class Table(BaseModel):

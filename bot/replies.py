@@ -16,9 +16,10 @@ import discord
 
 T = TypeVar("T")
 
-#: seconds a step may wait on the store before its interaction is deferred (Discord allows
-#: three for the first answer; the game's lock may have taken one already)
-STORE_PATIENCE = 1.0
+#: Discord's answer to an interaction answered after its three seconds: it told the user the
+#: interaction failed, and no answer can follow (the interaction reached the bot late: a process
+#: just back, an event replayed on a resumed connection, a stalled loop)
+UNKNOWN_INTERACTION = 10062
 
 
 async def defer(interaction: discord.Interaction) -> None:

@@ -18,21 +18,26 @@ def decision(engine_stamp: str | None, version: int) -> str:
     return engine_stamp or str(version)
 
 
-def open_row(choices: Iterable[tuple[Any, str]], asked: Sequence[int]) -> str:
-    """A row of choices shown to several seats at once: the choices as labelled, and the seats
-    it was shown to. Several players pressing Ready together must all count, so another
-    player's click, which changes the move number but not the row, leaves the buttons good for
-    the seats that were asked; a row drawn for one player's turn never counts for the next."""
+def open_row(choices: Iterable[tuple[Any, str]], asked: Sequence[int], drawn: int) -> str:
+    """A row of choices shown to several seats at once: the choices as labelled, the seats it
+    was shown to, and the move number it was drawn at. Several players pressing Ready together
+    must all count, so another player's click, which changes the move number but not the row,
+    leaves the buttons good for the seats that were asked; a row drawn for one player's turn
+    never counts for the next, nor for a seat that has moved since it was drawn (the same row
+    offered again: a double click gives once)."""
     shown = [[action, label] for action, label in choices]
     digest = hashlib.blake2s(json.dumps(shown, sort_keys=True).encode(), digest_size=5).hexdigest()
-    return f"{digest}.{sum(1 << s for s in asked):x}"
+    return f"{digest}.{sum(1 << s for s in asked):x}.{drawn}"
 
 
-def read_open_row(stamp: str) -> tuple[str, int]:
-    """(the row's digest, the seats asked as a bit mask) of an open row's stamp; never raises."""
-    digest, _, mask = stamp.partition(".")
+def read_open_row(stamp: str) -> tuple[str, int, int | None]:
+    """(the row's digest, the seats asked as a bit mask, the move number it was drawn at) of an
+    open row's stamp; never raises. A stamp drawn before the move number was in it has none."""
+    digest, _, rest = stamp.partition(".")
+    mask, _, drawn = rest.partition(".")
     try:
         asked = int(mask, 16) if len(mask) <= 16 else 0
     except ValueError:
         asked = 0
-    return digest, asked
+    at = int(drawn) if drawn.isascii() and drawn.isdigit() and len(drawn) <= 18 else None
+    return digest, asked, at

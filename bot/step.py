@@ -105,7 +105,7 @@ class Moment:
         return [(a.model_dump(mode="json"), self.spec.action_label(self.public, a)) for a in self.shared]
 
     def open_stamp(self, asked: Sequence[int]) -> str:
-        return stamps.open_row(self.open_choices, asked)
+        return stamps.open_row(self.open_choices, asked, self.table.version)
 
     @cached_property
     def look(self) -> str:
@@ -184,7 +184,7 @@ def read_click(now: Moment, seat: int | None, drawn_for: int | None, stamp: str,
 def read_open_click(now: Moment, seat: int | None, stamp: str, index: int) -> tuple[int, Any]:
     """The seat and action of a click on a choice the table offers everyone who owes one."""
     _playable(now.table)
-    shown, asked = stamps.read_open_row(stamp)
+    shown, asked, drawn = stamps.read_open_row(stamp)
     if shown != stamps.read_open_row(now.open_stamp(()))[0]:
         raise Stale()  # another moment's row
     if seat is None:
@@ -193,6 +193,8 @@ def read_open_click(now: Moment, seat: int | None, stamp: str, index: int) -> tu
         raise Refusal(f"Nothing is asked of you now: {now.waiting_for()}.")
     if not asked >> seat & 1:
         raise Stale()  # drawn before this seat was asked
+    if drawn is not None and now.table.seats[seat].moved > drawn:
+        raise Stale()  # this seat has moved since: the second click of a double click
     if not 0 <= index < len(now.shared):
         raise Refusal("That choice is not available.")
     if now.shared[index] not in now.legal(seat):
@@ -334,7 +336,10 @@ def play(before: Moment, seat: int, action: BaseModel, now: float) -> StepResult
     """A seat's move and the bot moves it sets off."""
     table = _draft(before)
     trail = _Trail(before, table)
-    state = trail.bots(trail.apply(before.state, seat, action))  # type: ignore[arg-type]
+    state = trail.apply(before.state, seat, action)  # type: ignore[arg-type]
+    if action in before.shared:  # made in the open: a row drawn before it no longer counts for this seat
+        table.seats[seat].moved = trail.entries[0].version
+    state = trail.bots(state)
     return _result(trail, table, state, now)
 
 

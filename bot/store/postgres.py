@@ -412,6 +412,13 @@ class PostgresStore(Store):
     async def interaction_seen(self, interaction_id: int) -> bool:
         return await self._pool.fetchval("SELECT 1 FROM interactions WHERE id=$1", interaction_id) is not None
 
+    async def games_left_behind(self) -> list[int]:
+        rows = await self._pool.fetch(
+            "SELECT g.id FROM games g LEFT JOIN books b ON b.game_id=g.id"
+            " WHERE (g.status='active' AND COALESCE((b.book_json::jsonb ->> 'shown')::int, -1) < g.version)"
+            " OR (g.status='lobby' AND b.game_id IS NULL) ORDER BY g.id")
+        return [int(r[0]) for r in rows]
+
     async def next_deadline(self) -> tuple[int, int, float] | None:
         # the expression of the deadlines_next index, word for word, so the first row is read from it
         row = await self._pool.fetchrow(

@@ -193,6 +193,13 @@ class SqliteStore(Store):
     async def interaction_seen(self, interaction_id: int) -> bool:
         return bool(await self._read("SELECT 1 FROM interactions WHERE id=?", (interaction_id,)))
 
+    async def games_left_behind(self) -> list[int]:
+        rows = await self._read(
+            "SELECT g.id FROM games g LEFT JOIN books b ON b.game_id=g.id"
+            " WHERE (g.status='active' AND COALESCE(json_extract(b.book_json, '$.shown'), -1) < g.version)"
+            " OR (g.status='lobby' AND b.game_id IS NULL) ORDER BY g.id")
+        return [int(r[0]) for r in rows]
+
     async def next_deadline(self) -> tuple[int, int, float] | None:
         # the expression of the deadlines_next index, word for word, so the first row is read from it
         rows = await self._read(

@@ -1,0 +1,51 @@
+"""Tables a stopped process left behind, shown again as soon as the bot is back.
+
+A step is saved before it is shown, and what the channel shows (the book) is written after it
+is shown. A process killed in between leaves the game ahead of its channel: the move counts, but
+the channel may show the table from before it, or no table at all (the clicked table became a
+line of history and the next was never posted), and whoever must act may have had no DM. A
+click on a table left behind posts it again; but where no table is left, nobody has anything to
+click. So each process, once connected, posts the tables of every such game afresh, pinging
+whoever must act.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot import present
+from bot.errors import GATE
+from bot.models import Book, Table
+from bot.runtime import TableRuntime
+
+log = logging.getLogger(__name__)
+
+
+def behind(table: Table, book: Book) -> bool:
+    """A game in play its channel shows an older move of, or a lobby that was never posted
+    (a lobby's own book is not rewritten when someone joins: its buttons carry no move)."""
+    if table.status == "active":
+        return book.shown < table.version
+    return table.status == "lobby" and book.message_id is None
+
+
+async def show_tables_left_behind(runtime: TableRuntime) -> int:
+    """Post the table of every game left behind; how many were. Each under its game's lock, so
+    a step of another process still delivering one is waited for, and not shown twice."""
+    shown = 0
+    for game_id in await runtime.store.games_left_behind():
+        if not GATE.open:
+            break  # stopping: the next process looks again
+        try:
+            async with GATE.step(), runtime.lock(game_id):
+                now, book = await runtime.load(game_id)
+                if not behind(now.table, book):
+                    continue
+                plan = present.again(now, runtime.deliverer.channel(now.table, book), notify=now.humans)
+                await runtime.deliverer.run(plan, now.table, book, None)
+                shown += 1
+        except Exception:
+            log.exception("could not show again the table of game %s", game_id)
+    if shown:
+        log.info("posted again %d table(s) a stopped process had left behind", shown)
+    return shown
