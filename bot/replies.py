@@ -21,6 +21,10 @@ T = TypeVar("T")
 #: just back, an event replayed on a resumed connection, a stalled loop)
 UNKNOWN_INTERACTION = 10062
 
+#: seconds a step may wait on the store before its interaction is deferred (Discord allows
+#: three for the first answer; the game's lock may have taken one already)
+STORE_PATIENCE = 1.0
+
 
 async def defer(interaction: discord.Interaction) -> None:
     """Acknowledge now, answer later. A button click keeps its message as it is; a command shows
