@@ -534,12 +534,11 @@ async def fault_campaign(interactions: int, seed: int, *, finish: int | None = N
             ended = (await store.rows("SELECT COUNT(*) FROM games WHERE status='finished'"))[0][0]
         finally:
             await store.close()
-    kinds = Counter(run.kinds)
-    kinds.update({f"fault: {name}": n for name, n in run.armed.items()})
+    kinds = Counter({f"fault: {name}": n for name, n in run.armed.items()})  # the cases: faults armed
     kinds["faults that fired"] = len(fd.fault_hits)
     problems = {"answered late": run.late, "deferred and never answered": silent,
                 "fake Discord violations": violations, "unknown routes": unknown, "bot errors": errors,
                 "unexpected warnings": warnings, "stored games unlike their replay": wrong,
                 "failures nobody was told of": run.untold, "games not played to their end": run.unfinished}
     return Report(sum(run.kinds.values()), time.perf_counter() - began, kinds, sorted(run.latencies) or [0.0],
-                  ended, replayed, problems)
+                  ended, replayed, problems, sent=Counter(run.kinds), tables=len(GAMES))
