@@ -41,13 +41,16 @@ if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCAC
 #: time depends on this list being right.
 LONGEST_FIRST = (
     "tests/test_bare_bones_sim.py::test_simulated_games_keep_the_invariants",
+    "tests/e2e/test_faults_e2e.py",
+    "tests/e2e/test_kills_e2e.py",
     "tests/e2e/test_game_commands_e2e.py::test_a_turn_timer_survives_a_sigkill",
     "tests/e2e/test_fuzz_e2e.py",
+    "tests/e2e/test_inputs_e2e.py",
     "tests/test_rattlebones_engine.py::test_random_games_keep_the_invariants_and_replay",
     "tests/e2e/test_bare_bones_e2e.py::test_three_players_play_to_the_end_by_dm_and_my_hand",
-    "tests/e2e/test_inputs_e2e.py",
     "tests/e2e/test_cluster_e2e.py",
     "tests/test_game_properties.py",
+    "tests/e2e/test_permissions_e2e.py",
     "tests/test_migrate.py",
     "tests/test_stones_and_bones_engine.py::test_random_games_keep_the_invariants_and_replay",
     "tests/test_code_checks.py",

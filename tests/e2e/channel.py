@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import platform
 import re
 import statistics
 from dataclasses import dataclass, field
@@ -30,18 +31,25 @@ _CHANNEL_POST = re.compile(r"^/channels/(\d+)/messages$")
 _POLL = 0.005
 _IDLE_LOOKS = 4
 _PROC = Path("/proc")
-#: what ``_bots`` says when the processes cannot be watched
+#: what ``_bots`` says when the processes cannot be watched, or one of them sleeps on a timer
+#: that may wake it within the silence asked for (a retry's back-off, SQLite waiting for a lock)
 _UNSEEN = "unseen"
 #: ... and while one of them works
 _BUSY = "busy"
+#: system calls that wait, by their numbers on this machine: an event loop's wait, whose timeout
+#: in milliseconds is its next timer ({number: index of that argument}), and plain sleeps
+_WAITS, _SLEEPS = {
+    "x86_64": ({232: 3, 281: 3, 7: 2}, {35, 230}),  # epoll_wait, epoll_pwait, poll; nanosleep, clock_nanosleep
+    "aarch64": ({22: 3, 73: 2}, {101, 115}),  # epoll_pwait, ppoll; nanosleep, clock_nanosleep
+}.get(platform.machine(), ({}, set()))
 
 
 async def settle(fd: FakeDiscord, quiet: float = 0.1, timeout: float = 10.0) -> None:
     """Until everything a click set off is out: every bot process this test started (and the
-    PostgreSQL server its store is on) sat idle for a few looks in a row, each thread asleep and
-    the CPU time unchanged, with no call made and none being answered; or, where the processes
-    cannot be watched (no /proc, a database server elsewhere), once the bot made no call for
-    ``quiet`` seconds.
+    PostgreSQL server its store is on) sat idle for a few looks in a row, each thread asleep with
+    no timer due within ``quiet`` and the CPU time unchanged, with no call made and none being
+    answered; or, where that cannot be seen (no /proc, a database server elsewhere, a bot
+    sleeping on a timer that may wake it), once the bot made no call for ``quiet`` seconds.
 
     Waiting for a silence guesses: a picture drawn on a busy machine, or a freshly started bot's
     first step, can be a longer gap between two calls than any ``quiet``. A bot that works shows
@@ -63,8 +71,9 @@ async def settle(fd: FakeDiscord, quiet: float = 0.1, timeout: float = 10.0) -> 
         if len(fd.calls) != seen or any(not r.done for r in requests[unanswered:]):
             seen, last_call, before, idle = len(fd.calls), now, None, 0
             continue
-        state = _bots()
+        state = _bots(quiet)
         if state == _UNSEEN:
+            before, idle = None, 0
             if now - last_call >= quiet:
                 return
             continue
@@ -74,12 +83,12 @@ async def settle(fd: FakeDiscord, quiet: float = 0.1, timeout: float = 10.0) -> 
             return
 
 
-def _bots() -> tuple[tuple[int, int], ...] | str:
+def _bots(quiet: float) -> tuple[tuple[int, int], ...] | str:
     """(pid, CPU ticks) of every process this one started, directly or not, and of the database
     servers they use, when all their threads sleep; ``_BUSY`` while one runs or waits on the
-    disk; ``_UNSEEN`` when they cannot be watched."""
+    disk; ``_UNSEEN`` when they cannot be watched or one sleeps on a timer due within ``quiet``."""
     pids = _children(os.getpid(), deep=True)
-    if pids is None:
+    if pids is None or not _WAITS:
         return _UNSEEN
     servers: set[int] = set()
     found: list[tuple[int, int]] = []
@@ -92,22 +101,24 @@ def _bots() -> tuple[tuple[int, int], ...] | str:
             if server is None:
                 return _UNSEEN
             servers |= {server} if server else set()
-            if _busy(pid):
-                return _BUSY
+            state = _threads(pid, quiet)
         except OSError:  # it exited meanwhile
             continue
+        if state is not None:
+            return state
         found.append((pid, int(fields[11]) + int(fields[12])))  # utime + stime
-    for server in servers:
+    for server in servers:  # its own timers wake nothing the bot waits for: only work counts
         serving = _children(server, deep=False)
         if serving is None:
             return _UNSEEN
         for pid in serving:
             try:
                 fields = _stat(pid)
-                if _busy(pid):
-                    return _BUSY
+                state = _threads(pid, None)
             except OSError:
                 continue
+            if state is not None:
+                return state
             found.append((pid, int(fields[11]) + int(fields[12])))
     return tuple(found)
 
@@ -117,10 +128,27 @@ def _stat(pid: int) -> list[str]:
     return (_PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
 
 
-def _busy(pid: int) -> bool:
-    """A thread of the process runs, waits to run, or waits on the disk."""
-    return any((_PROC / str(pid) / "task" / tid / "stat").read_text().rsplit(")", 1)[1].split()[0] in ("R", "D")
-               for tid in os.listdir(_PROC / str(pid) / "task"))
+def _threads(pid: int, quiet: float | None) -> str | None:
+    """``_BUSY`` if a thread of the process runs, waits to run or waits on the disk; with
+    ``quiet``, ``_UNSEEN`` if one sleeps, or waits for events with a timer due within
+    ``quiet`` (a timeout read as the wait began: the timer is no sooner than that); else None."""
+    soon = False
+    for tid in os.listdir(_PROC / str(pid) / "task"):
+        task = _PROC / str(pid) / "task" / tid
+        if task.joinpath("stat").read_text().rsplit(")", 1)[1].split()[0] in ("R", "D"):
+            return _BUSY
+        if quiet is None or soon:
+            continue
+        call = task.joinpath("syscall").read_text().split()
+        if not call or not call[0].isdigit():  # running after all, or not in a system call
+            return _BUSY
+        number = int(call[0])
+        if number in _SLEEPS:
+            soon = True
+        elif number in _WAITS:
+            wait = int(call[1 + _WAITS[number]], 16) & 0xFFFFFFFF
+            soon = wait < 2**31 and wait < quiet * 1000  # -1 (none) reads as 2**32 - 1
+    return _UNSEEN if soon else None
 
 
 def _children(pid: int, *, deep: bool) -> list[int] | None:
