@@ -58,7 +58,7 @@ class Gate:
 
 GATE = Gate()
 RESTARTING = "Boneyard is restarting; press again in a moment."
-STORE_BUSY = "That could not be saved just now (the game's database was busy), so nothing changed: press again in a moment."
+STORE_BUSY = "That could not be saved just now (the game's database was busy), so nothing changed: try again in a moment."
 
 
 def reference(interaction: discord.Interaction) -> str:

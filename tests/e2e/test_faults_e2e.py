@@ -5,6 +5,7 @@ own."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import threading
 from pathlib import Path
@@ -31,6 +32,14 @@ async def test_every_game_played_while_discord_and_the_database_fail_breaks_noth
     assert {name: found[:3] for name, found in report.problems.items() if found} == {}
 
 
+def written(db: Path) -> bool:
+    """The bot wrote all it had to: the first game's book records its last step as shown."""
+    with sqlite3.connect(db) as conn:
+        version = conn.execute("SELECT version FROM games WHERE id=1").fetchone()
+        book = conn.execute("SELECT book_json FROM books WHERE game_id=1").fetchone()
+    return version is not None and book is not None and json.loads(book[0]).get("shown") == version[0]
+
+
 async def test_a_database_locked_past_its_busy_timeout_loses_no_answer_and_no_move(tmp_path: Path) -> None:
     """Another program holds the database longer than the bot waits for it, while a move is
     pressed and a table opened. Both are answered within Discord's three seconds; the first in
@@ -44,6 +53,7 @@ async def test_a_database_locked_past_its_busy_timeout_loses_no_answer_and_no_mo
             table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
             who, move = actor(table, players), [b["custom_id"] for b in fd.buttons(table)
                                                 if b["custom_id"].startswith("bn:act:")][-1]
+            await fd.wait_until(lambda: written(db), 10, what="the bot done writing")
             held = threading.Event()
             holder = asyncio.ensure_future(asyncio.to_thread(hold_write_lock, db, BUSY_HOLD, held))
             assert await asyncio.to_thread(held.wait, 10)
@@ -57,7 +67,9 @@ async def test_a_database_locked_past_its_busy_timeout_loses_no_answer_and_no_mo
             await settle(fd)
             refused = [it for it in (pressed, opened)
                        if any("could not be saved" in said(m) and m["flags"] & 64 for m in it.followups)]
-            assert refused, "the first in line waited past the busy timeout"
+            assert refused, ("the first in line waited past the busy timeout", [
+                (it.name, it.original_edits, [said(m) for m in it.followups]) for it in (pressed, opened)],
+                bot.output(30))
             if pressed in refused:
                 assert fd.message(table["id"])["components"] == table["components"], "the move was not shown"
                 assert (await (await fd.click(who, table, move)).wait_response())["type"] == 7
