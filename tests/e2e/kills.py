@@ -229,6 +229,14 @@ class Press:
         return self.custom_id.startswith(_MOVE)
 
 
+def carry_on() -> None:
+    """Stop here when asked to (Ctrl-C in the bench): a cancellation that some wait swallowed on
+    its way is still counted on the task, and the processes must not be left running."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError()
+
+
 def accepted(it: Interaction | None) -> bool:
     """The player saw the click change the message they clicked: the move was shown to them."""
     if it is None or it.response is None:
@@ -335,6 +343,7 @@ class Players:
                    chosen: tuple[FakeUser, dict[str, Any], str, str | None] | None = None) -> list[Press]:
         """One honest click in ``game`` (opening a new game when it ended), sometimes delivered
         twice by Discord or double-clicked."""
+        carry_on()
         if chosen is None:
             chosen = await self.choose(game)
         if chosen is None:
@@ -653,6 +662,7 @@ class Campaign:
         for game in GAMES:
             await self.players.step(game)
         while len(self.procs.kills) < kills:
+            carry_on()
             for _ in range(self.rng.randint(*steps)):
                 await self.players.step(self.rng.choice(GAMES))
             mode = self.rng.choice(MODES)
