@@ -40,4 +40,7 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:  # the bot's processes were stopped on the way out
+        raise SystemExit(130) from None

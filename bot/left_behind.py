@@ -3,15 +3,17 @@
 A step is saved before it is shown, and what the channel shows (the book) is written after it
 is shown. A process killed in between leaves the game ahead of its channel: the move counts, but
 the channel may show the table from before it, or no table at all (the clicked table became a
-line of history and the next was never posted), and whoever must act may have had no DM. A
-click on a table left behind posts it again; but where no table is left, nobody has anything to
-click. So each process, once connected, posts the tables of every such game afresh, pinging
-whoever must act.
+line of history and the next was never posted), and whoever must act may have had no DM; a game
+that ended in that step still shows its buttons, and nobody learns who won. A click on a table
+of a game in play that was left behind posts it again; but where no table is left, or the game
+is over, a click shows nothing new. So each process, once connected, posts the tables of every
+such game afresh, pinging whoever must act.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 
 from bot import present
 from bot.errors import GATE
@@ -20,20 +22,24 @@ from bot.runtime import TableRuntime
 
 log = logging.getLogger(__name__)
 
+#: seconds after its end a game whose end was never shown is still shown it: a process comes
+#: back long before, and older games are not looked through at every start
+ENDED_LOOKED_AT = 24 * 3600.0
+
 
 def behind(table: Table, book: Book) -> bool:
-    """A game in play its channel shows an older move of, or a lobby that was never posted
-    (a lobby's own book is not rewritten when someone joins: its buttons carry no move)."""
-    if table.status == "active":
-        return book.shown < table.version
-    return table.status == "lobby" and book.message_id is None
+    """A game its channel shows an older move of, or a lobby that was never posted (a lobby's
+    own book is not rewritten when someone joins: its buttons carry no move)."""
+    if table.status == "lobby":
+        return book.message_id is None
+    return book.shown < table.version
 
 
 async def show_tables_left_behind(runtime: TableRuntime) -> int:
     """Post the table of every game left behind; how many were. Each under its game's lock, so
     a step of another process still delivering one is waited for, and not shown twice."""
     shown = 0
-    for game_id in await runtime.store.games_left_behind():
+    for game_id in await runtime.store.games_left_behind(time.time() - ENDED_LOOKED_AT):
         if not GATE.open:
             break  # stopping: the next process looks again
         try:

@@ -202,10 +202,11 @@ class Store(ABC):
     async def interaction_seen(self, interaction_id: int) -> bool: ...
 
     @abstractmethod
-    async def games_left_behind(self) -> list[int]:
-        """Live games whose channel does not show them: a game in play whose book shows an
-        older move, or a lobby that was never posted. A step is saved before it is shown and
-        its book written after, so only a process stopped in between leaves one."""
+    async def games_left_behind(self, ended_since: float) -> list[int]:
+        """Games whose channel does not show them: a game in play, or one that ended after
+        ``ended_since``, whose book shows an older move, or a lobby that was never posted. A
+        step is saved before it is shown and its book written after, so only a process stopped
+        in between leaves one."""
 
     @abstractmethod
     async def next_deadline(self) -> tuple[int, int, float] | None:

@@ -412,11 +412,15 @@ class PostgresStore(Store):
     async def interaction_seen(self, interaction_id: int) -> bool:
         return await self._pool.fetchval("SELECT 1 FROM interactions WHERE id=$1", interaction_id) is not None
 
-    async def games_left_behind(self) -> list[int]:
+    async def games_left_behind(self, ended_since: float) -> list[int]:
+        behind = "COALESCE((b.book_json::jsonb ->> 'shown')::int, -1) < g.version"
         rows = await self._pool.fetch(
-            "SELECT g.id FROM games g LEFT JOIN books b ON b.game_id=g.id"
-            " WHERE (g.status='active' AND COALESCE((b.book_json::jsonb ->> 'shown')::int, -1) < g.version)"
-            " OR (g.status='lobby' AND b.game_id IS NULL) ORDER BY g.id")
+            f"SELECT g.id FROM games g LEFT JOIN books b ON b.game_id=g.id WHERE g.status='active' AND {behind}"
+            " UNION ALL SELECT g.id FROM games g LEFT JOIN books b ON b.game_id=g.id"
+            " WHERE g.status='lobby' AND b.game_id IS NULL"
+            " UNION ALL SELECT g.id FROM games g LEFT JOIN books b ON b.game_id=g.id"
+            f" WHERE g.status IN ('finished', 'cancelled') AND g.updated_at>$1 AND {behind} ORDER BY 1",
+            ended_since)
         return [int(r[0]) for r in rows]
 
     async def next_deadline(self) -> tuple[int, int, float] | None:

@@ -193,11 +193,16 @@ class SqliteStore(Store):
     async def interaction_seen(self, interaction_id: int) -> bool:
         return bool(await self._read("SELECT 1 FROM interactions WHERE id=?", (interaction_id,)))
 
-    async def games_left_behind(self) -> list[int]:
+    async def games_left_behind(self, ended_since: float) -> list[int]:
+        # each part read from the games_ended index (status, updated_at), not the whole table
+        behind = "COALESCE(json_extract(b.book_json, '$.shown'), -1) < g.version"
         rows = await self._read(
-            "SELECT g.id FROM games g LEFT JOIN books b ON b.game_id=g.id"
-            " WHERE (g.status='active' AND COALESCE(json_extract(b.book_json, '$.shown'), -1) < g.version)"
-            " OR (g.status='lobby' AND b.game_id IS NULL) ORDER BY g.id")
+            f"SELECT g.id FROM games g LEFT JOIN books b ON b.game_id=g.id WHERE g.status='active' AND {behind}"
+            " UNION ALL SELECT g.id FROM games g LEFT JOIN books b ON b.game_id=g.id"
+            " WHERE g.status='lobby' AND b.game_id IS NULL"
+            " UNION ALL SELECT g.id FROM games g LEFT JOIN books b ON b.game_id=g.id"
+            f" WHERE g.status IN ('finished', 'cancelled') AND g.updated_at>? AND {behind} ORDER BY 1",
+            (ended_since,))
         return [int(r[0]) for r in rows]
 
     async def next_deadline(self) -> tuple[int, int, float] | None:

@@ -19,8 +19,9 @@ the interaction that made it by (game, time).
   game has no log entry from that interaction after the restarts;
 - DOUBLED: one interaction with two log entries, a log entry no click made, or both clicks of
   one double click applied (one press counted twice);
-- every stored game equals the replay of its seed and log, and after the last restart every
-  live game has a table that acts when clicked, and every game still ends.
+- every stored game equals the replay of its seed and log; after the last restart every live
+  game has a table that acts when clicked, and every game that ended shows it ended (its table
+  offers no moves); and every game still ends.
 
     .venv/bin/python bench/kills.py --kills 100 --store postgres --processes 2   (at scale)
     tests/e2e/test_kills_e2e.py                                                  (its small version)
@@ -228,6 +229,14 @@ class Press:
         return self.custom_id.startswith(_MOVE)
 
 
+def carry_on() -> None:
+    """Stop here when asked to (Ctrl-C in the bench): a cancellation that some wait swallowed on
+    its way is still counted on the task, and the processes must not be left running."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError()
+
+
 def accepted(it: Interaction | None) -> bool:
     """The player saw the click change the message they clicked: the move was shown to them."""
     if it is None or it.response is None:
@@ -334,6 +343,7 @@ class Players:
                    chosen: tuple[FakeUser, dict[str, Any], str, str | None] | None = None) -> list[Press]:
         """One honest click in ``game`` (opening a new game when it ended), sometimes delivered
         twice by Discord or double-clicked."""
+        carry_on()
         if chosen is None:
             chosen = await self.choose(game)
         if chosen is None:
@@ -652,6 +662,7 @@ class Campaign:
         for game in GAMES:
             await self.players.step(game)
         while len(self.procs.kills) < kills:
+            carry_on()
             for _ in range(self.rng.randint(*steps)):
                 await self.players.step(self.rng.choice(GAMES))
             mode = self.rng.choice(MODES)
@@ -729,13 +740,25 @@ class Campaign:
             behind += any("fallen behind" in _said(p.it) for p in tries)
         return broken, behind
 
+    async def ends_shown(self) -> list[str]:
+        """Every channel whose game ended shows it ended: its newest table offers no moves."""
+        wrong = []
+        live = await self.procs.live_games()
+        for game in GAMES:
+            if self.fd.channel(game).id in live:
+                continue
+            try:
+                await self.fd.wait_until(lambda: not controls(self.fd, live_table(self.fd, game) or {}), SHOWN)
+            except TimeoutError:
+                wrong.append(f"{game}: its game ended, and {self.players.shows(game)}")
+        return wrong
+
     async def finish(self) -> list[str]:
         """Every live game played to its end."""
         unfinished = []
         for game in GAMES:
             for _ in range(FINISH_LIMIT):
-                table = live_table(self.fd, game)
-                if (table is None or finished(table)) and self.fd.channel(game).id not in await self.procs.live_games():
+                if self.fd.channel(game).id not in await self.procs.live_games():
                     break
                 await self.players.step(game, "finish", may_open=False)
             else:
@@ -784,8 +807,10 @@ async def kill_campaign(kills: int, seed: int, *, store: StoreKind = "sqlite", p
                 await run.run(kills, steps)
                 await settle(fd)
                 broken, behind = await run.tables_work()
+                unshown = await run.ends_shown()
                 unfinished = await run.finish() if finish else []
                 await settle(fd)
+                unshown += [found for found in await run.ends_shown() if found not in unshown]
             finally:
                 await procs.stop()
             errors = procs.errors()
@@ -804,7 +829,8 @@ async def kill_campaign(kills: int, seed: int, *, store: StoreKind = "sqlite", p
             violations.append(v)
     problems: dict[str, list[Any]] = {
         "moves lost": counted.lost, "moves doubled": counted.doubled, "stored games unlike their replay": wrong,
-        "live games whose table did not act": broken, "games that did not end": unfinished,
+        "live games whose table did not act": broken, "ended games whose table still offers moves": unshown,
+        "games that did not end": unfinished,
         "tables players had to ask for again": players.recoveries,
         "fake Discord violations": violations, "unknown routes": list(fd.unknown_routes), "bot errors": errors,
     }

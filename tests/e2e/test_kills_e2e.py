@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from bot import step
 from bot.models import Book, Seat, Table
 from bot.step import Moment
 from bot.store import open_store
-from tests.e2e.channel import actor, live_table, settle
+from tests.e2e.channel import actor, has_controls, live_table, said, settle
 from tests.e2e.kills import KillReport, TrapFake, accepted, kill_campaign
 from tests.e2e.play import choices, open_table
 from tests.fakediscord import BotProcess
@@ -52,26 +53,28 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 async def test_the_store_names_the_games_a_stop_left_behind(store_url: str) -> None:
-    """A game in play whose book shows an older move, and a lobby never posted; not a lobby
-    whose book is older (joining rewrites no book), nor a game shown up to date or over."""
+    """A game in play or ended since a given time whose book shows an older move, and a lobby
+    never posted; not a lobby whose book is older (joining rewrites no book), a game shown up to
+    date, nor one that ended before that time."""
     store = await open_store(store_url)
     try:
         ids = []
-        for channel in range(5):
+        for channel in range(6):
             table = await store.create(Table(guild_id=1, channel_id=channel + 1, game="knucklebones", host_id=7,
                                              seats=[Seat(user_id=7, name="Ann")], seed=1))
             ids.append(table.id or 0)
-        behind, shown, unposted, joined, over = ids
-        for game_id, status in ((behind, "active"), (shown, "active"), (over, "finished")):
+        behind, shown, unposted, joined, ended, cancelled = ids
+        for game_id, status in ((behind, "active"), (shown, "active"), (ended, "finished"), (cancelled, "cancelled")):
             table = await store.get(game_id)
             assert table is not None
             table.status, table.version = status, 3
             await store.save(table, 0)
-        await store.put_book(behind, Book(message_id=1, shown=2))
-        await store.put_book(shown, Book(message_id=2, shown=3))
-        await store.put_book(joined, Book(message_id=3, shown=0))
-        await store.put_book(over, Book(message_id=4, shown=2))
-        assert await store.games_left_behind() == [behind, unposted]
+        for game_id, book in ((behind, Book(message_id=1, shown=2)), (shown, Book(message_id=2, shown=3)),
+                              (joined, Book(message_id=3, shown=0)), (ended, Book(message_id=4, shown=2)),
+                              (cancelled, Book(message_id=5, shown=2))):
+            await store.put_book(game_id, book)
+        assert await store.games_left_behind(time.time() - 60) == [behind, unposted, ended, cancelled]
+        assert await store.games_left_behind(time.time() + 60) == [behind, unposted]
     finally:
         await store.close()
 
@@ -107,6 +110,41 @@ async def test_a_table_a_kill_left_unposted_is_shown_when_the_bot_is_back() -> N
             answer = await (await fd.click(other, shown, choices(fd, shown)[0][0])).wait_response()
             assert answer["type"] == 7, answer
             await settle(fd)
+            assert again.error_records() == []
+        finally:
+            bot.kill()
+            if again is not None:
+                await again.stop()
+            await fd.stop()
+
+
+async def test_a_game_that_ended_as_the_bot_was_killed_shows_it_when_the_bot_is_back() -> None:
+    """Killed once the host's "End the game" was answered, before the table was redrawn: the
+    table kept the buttons of a game that is over (a click on them only says so). The restarted
+    bot shows the game as it ended."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "boneyard.sqlite3"
+        fd = TrapFake(channels=("den",))
+        await fd.start()
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        env = {"DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "WARNING"}
+        bot = BotProcess(fd, env, db)
+        again: BotProcess | None = None
+        try:
+            await bot.start()
+            table = await open_table(fd, "den", "knucklebones new", ann, [bob])
+            ask = await (await fd.slash(ann, "den", "game end")).response_message()
+            fd.arm(1, bot.kill)  # "The game was ended." is the answer; the table is not redrawn yet
+            await (await fd.click(ann, ask, fd.buttons(ask)[0]["custom_id"])).wait_response()
+            await bot.wait()
+            assert has_controls(fd.message(table["id"]) or {}), "the table still offers moves"
+
+            again = BotProcess(fd, env, db)
+            await again.start()
+            await fd.wait_until(lambda: not any(has_controls(m) for m in fd.messages("den")), 10,
+                                what="no message offering moves of the ended game")
+            await settle(fd)
+            assert "ended" in said(live_table(fd, "den") or {}).lower()
             assert again.error_records() == []
         finally:
             bot.kill()
