@@ -15,6 +15,8 @@ from __future__ import annotations
 import logging
 import time
 
+import discord
+
 from bot import present
 from bot.errors import GATE
 from bot.models import Book, Table
@@ -50,6 +52,8 @@ async def show_tables_left_behind(runtime: TableRuntime) -> int:
                 plan = present.again(now, runtime.deliverer.channel(now.table, book), notify=now.humans)
                 await runtime.deliverer.run(plan, now.table, book, None)
                 shown += 1
+        except discord.NotFound as exc:  # its channel was deleted meanwhile: nothing left to show it in
+            log.info("game %s: its channel is gone (%s %s)", game_id, exc.code, exc.text)
         except Exception:
             log.exception("could not show again the table of game %s", game_id)
     if shown:

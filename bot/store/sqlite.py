@@ -201,7 +201,8 @@ class SqliteStore(Store):
             " UNION ALL SELECT g.id FROM games g LEFT JOIN books b ON b.game_id=g.id"
             " WHERE g.status='lobby' AND b.game_id IS NULL"
             " UNION ALL SELECT g.id FROM games g LEFT JOIN books b ON b.game_id=g.id"
-            f" WHERE g.status IN ('finished', 'cancelled') AND g.updated_at>? AND {behind} ORDER BY 1",
+            f" WHERE g.status IN ('finished', 'cancelled') AND g.updated_at>? AND b.game_id IS NOT NULL"
+            f" AND {behind} ORDER BY 1",
             (ended_since,))
         return [int(r[0]) for r in rows]
 

@@ -55,16 +55,18 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 async def test_the_store_names_the_games_a_stop_left_behind(store_url: str) -> None:
     """A game in play or ended since a given time whose book shows an older move, and a lobby
     never posted; not a lobby whose book is older (joining rewrites no book), a game shown up to
-    date, nor one that ended before that time."""
+    date, nor one that ended before that time or was never shown at all (its channel never had
+    its table: a game written straight into the store, or whose channel is long gone)."""
     store = await open_store(store_url)
     try:
         ids = []
-        for channel in range(6):
+        for channel in range(7):
             table = await store.create(Table(guild_id=1, channel_id=channel + 1, game="knucklebones", host_id=7,
                                              seats=[Seat(user_id=7, name="Ann")], seed=1))
             ids.append(table.id or 0)
-        behind, shown, unposted, joined, ended, cancelled = ids
-        for game_id, status in ((behind, "active"), (shown, "active"), (ended, "finished"), (cancelled, "cancelled")):
+        behind, shown, unposted, joined, ended, cancelled, unshown = ids
+        for game_id, status in ((behind, "active"), (shown, "active"), (ended, "finished"), (cancelled, "cancelled"),
+                                (unshown, "finished")):
             table = await store.get(game_id)
             assert table is not None
             table.status, table.version = status, 3
