@@ -89,8 +89,10 @@ class Boneyard(commands.AutoShardedBot):
         self.settings = settings
         # Nothing here reads message edits, and each of the bot's own table edits comes back as
         # MESSAGE_UPDATE, for which discord.py builds a whole Message: on every click, a cost
-        # with no use. (The guild-messages intent stays: new messages tell a table scrolled away.)
+        # with no use. A new message only tells whether a table scrolled away (the reason the
+        # guild-messages intent stays): where it is and who wrote it, read off the event as is.
         self._connection.parsers["MESSAGE_UPDATE"] = lambda data: None
+        self._connection.parsers["MESSAGE_CREATE"] = self._message_posted
         self.runtime: TableRuntime = None  # type: ignore[assignment]  # set in setup_hook
         #: every persistent item registered, the host's and the cogs' (the dice tools' buttons)
         self.claimed: list[type[discord.ui.DynamicItem[Any]]] = []
@@ -212,9 +214,10 @@ class Boneyard(commands.AutoShardedBot):
                 return
         await tell(interaction, "That button is no longer in use.")
 
-    async def on_message(self, message: discord.Message) -> None:
+    def _message_posted(self, data: dict[str, Any]) -> None:
         if self.runtime is not None:
-            self.runtime.note_message(message.channel.id, message.author.id == (self.user.id if self.user else 0))
+            author = int((data.get("author") or {}).get("id") or 0)
+            self.runtime.note_message(int(data["channel_id"]), author == (self.user.id if self.user else 0))
 
     async def shut_down(self, patience: float) -> None:
         """A clean stop (SIGTERM, SIGINT): no new clicks, the steps in flight saved and shown,
