@@ -187,8 +187,9 @@ class GameSpec(Generic[V, A, O]):
         """One line for the choices everyone makes on the table at once (Engine.open_actions)."""
         return "choose below; this choice is public."
 
-    def score_text(self, score: int) -> str:
-        """A final score in words, for the standings."""
+    def score_text(self, score: int, view: V) -> str:
+        """A final score in words, for the standings; ``view`` is the channel's view of the
+        finished game, for a game whose score counts different things by its options."""
         return f"{score} points"
 
     def rules_text(self, options: O) -> str:

@@ -558,7 +558,7 @@ def standings_part(moment: Moment) -> tuple[Part, str]:
     outcomes = sorted(moment.engine.outcomes(moment.state), key=lambda o: (o.rank, o.seat))
     winners = [o.seat for o in outcomes if o.rank == 1]
     top = outcomes[0].score if outcomes else None
-    points = f" with {spec.score_text(top)}" if top is not None else ""
+    points = f" with {spec.score_text(top, moment.public)}" if top is not None else ""
     who = [mention(table, s) for s in winners]
     if not who:
         line = "The game is over."
@@ -567,7 +567,7 @@ def standings_part(moment: Moment) -> tuple[Part, str]:
     else:
         line = f"🏆 {and_list(who)} share the win{points}!"
     lines = [
-        f"**{o.rank}.** {safe(table.seats[o.seat].name)}" + (f": {spec.score_text(o.score)}" if o.score is not None else "")
+        f"**{o.rank}.** {safe(table.seats[o.seat].name)}" + (f": {spec.score_text(o.score, moment.public)}" if o.score is not None else "")
         for o in outcomes
     ]
     return Part(clip("### Final standings\n" + "\n".join(lines), 1500)), line

@@ -83,6 +83,21 @@ def test_the_end_names_the_winner_once_and_the_match_its_games() -> None:
     assert "Game 1: Ann won\nGame 2: being played" in details[1].parts[0].text
 
 
+def test_the_standings_count_points_in_a_game_and_games_in_a_match() -> None:
+    state = staged([[6, 6], [5, 5, 5], [4, 4, 4]], [[1], [2], [3]], die=6, then=())
+    state, _ = ENGINE.apply(state, 0, A(column=0))
+    words = kit.words(shown(state, "finished"))
+    assert re.search(r"wins with \d+ points!", words) and "**2.** Bob: 6 points" in words
+
+    match = staged([[6, 6], [5, 5, 5], [4, 4, 4]], [[1], [2], [3]], die=6, best_of_three=True)
+    match.game, match.wins, match.results = 3, [1, 1], [0, 1]
+    match, _ = ENGINE.apply(match, 0, A(column=0))
+    assert ENGINE.is_over(match)
+    words = kit.words(shown(match, "finished"))
+    assert "🏆 <@1> wins with 2 games!" in words and "points" not in words.split("Final standings")[1]
+    assert "**1.** Ann: 2 games" in words and "**2.** Bob: 1 game" in words
+
+
 def test_details_show_the_askers_grid_first_column_by_column() -> None:
     state = staged([[4], [], [2, 2, 5]], [[4, 4], [1], []], die=3)
     pages = SPEC.details_pages(table_for(state), ENGINE.view(state, None), 1)

@@ -200,7 +200,7 @@ def test_the_history_line_tells_the_turn_and_the_score_reads_in_words() -> None:
     state, events = ENGINE.apply(state, state.current, A(kind="score", item="three_kind"))
     line = present.history_line(table, "Turn 1", SPEC.story(table, ENGINE.view(state, None), events))
     assert re.fullmatch(r"\*\*Turn 1\*\* · (Ann|Bob) scored Three of a Kind for 10", line), line
-    assert SPEC.score_text(1) == "1 point" and SPEC.score_text(12) == "12 points"
+    assert SPEC.score_text(1, None) == "1 point" and SPEC.score_text(12, None) == "12 points"
 
 
 def test_a_sheet_title_shows_a_name_without_markdown() -> None:

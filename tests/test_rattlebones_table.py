@@ -145,7 +145,7 @@ def test_the_end_leaves_the_winner_to_the_host_and_details_every_players_dice() 
     parts = "\n".join(p.text for p in SPEC.table_parts(table, view))
     assert "Game over" in parts and "wins" not in parts  # the host's top line names the winner
     assert kit.words(message).count(" wins") == 1 and "Final standings" in kit.words(message)
-    assert SPEC.score_text(1) == "1 point" and SPEC.score_text(2) == "2 points"
+    assert SPEC.score_text(1, None) == "1 point" and SPEC.score_text(2, None) == "2 points"
     pages = SPEC.details_pages(table, view, None)
     assert pages[0].title == "The board" and pages[0].picture is not None  # the end: the board first
     dice = {p.title: p for p in pages if p.title.endswith("'s dice")}

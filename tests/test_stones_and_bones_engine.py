@@ -1331,7 +1331,7 @@ def test_seat_purses_the_mutiny_window_and_the_standings_words() -> None:
     assert options_with_purses(Options(starting_purse=2000), [850, None, 3000]).purses == [850, 2000, 3000]
     assert options_with_purses(Options(), [None, None]) == Options()  # nobody set a purse
     assert options_with_purses(Options(), [850] * 7) == Options()  # more seats than the game takes
-    assert SPEC.score_text(-125) == "a net of -1 gp 2 sp 5 cp"
+    assert SPEC.score_text(-125, None) == "a net of -1 gp 2 sp 5 cp"
 
 
 def test_the_ledger_csv_never_hands_a_spreadsheet_a_formula() -> None:

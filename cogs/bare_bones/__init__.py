@@ -134,7 +134,7 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
                 "draw pile." for e in events if e.kind == "potato" and e.data.get("to") is not None]
         return clip(" ".join(news), 300) if news else None
 
-    def score_text(self, score: int) -> str:
+    def score_text(self, score: int, view: bb.BareBonesView) -> str:
         return points(score)
 
     def option_lines(self, options: bb.BareBonesOptions) -> list[str]:

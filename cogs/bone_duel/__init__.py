@@ -170,8 +170,9 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
     def prompt(self, table: Table, view: bd.BoneDuelView, seat: int) -> str:
         return f"you rolled a **{view.die}**: pick the column to put it in."
 
-    def score_text(self, score: int) -> str:
-        return points(score)
+    def score_text(self, score: int, view: bd.BoneDuelView) -> str:
+        """A match is won by games, a single game by points."""
+        return (f"{score} game" if score == 1 else f"{score} games") if view.best_of_three else points(score)
 
     def option_lines(self, options: bd.BoneDuelOptions) -> list[str]:
         lines = []

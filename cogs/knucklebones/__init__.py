@@ -201,7 +201,7 @@ class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.K
             return view.pending.prompt
         return "pick an item to score: the green ones are met; one not met scores 0."
 
-    def score_text(self, score: int) -> str:
+    def score_text(self, score: int, view: kb.KnucklebonesView) -> str:
         return points(score)
 
     def option_lines(self, options: kb.KnucklebonesOptions) -> list[str]:

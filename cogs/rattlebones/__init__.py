@@ -135,7 +135,7 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
         news = _news(events)
         return " · ".join(said_by(e) for e in news) if news else None
 
-    def score_text(self, score: int) -> str:
+    def score_text(self, score: int, view: rb.RattlebonesView) -> str:
         return plural(score, "point")
 
     def action_label(self, view: rb.RattlebonesView, action: rb.RattlebonesAction) -> str:

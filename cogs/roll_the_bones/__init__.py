@@ -190,7 +190,7 @@ class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rt
         each = "each of you presses" if len(view.to_act) > 1 else "press"
         return f"will you roll your bone die ({BONE}) this time? Call it or not, then {each} **{rtb.READY_LABEL}**."
 
-    def score_text(self, score: int) -> str:
+    def score_text(self, score: int, view: rtb.RollTheBonesView) -> str:
         """The score is the dice a player holds at the end."""
         return f"{score} {'die' if score == 1 else 'dice'}"
 

@@ -273,7 +273,7 @@ class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction
 
     # -- the rest -----------------------------------------------------------------------------
 
-    def score_text(self, score: int) -> str:
+    def score_text(self, score: int, view: sb.StonesAndBonesView) -> str:
         return f"a net of {signed_money(score)}"
 
     def option_lines(self, options: sb.StonesAndBonesOptions) -> list[str]:
