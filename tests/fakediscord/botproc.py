@@ -3,6 +3,11 @@
 A subprocess, not an in-process client, because the end-to-end tests must exercise exactly what
 `python -m bot` does in production (settings, logging, start-up, signals), and because a crash or
 SIGKILL must be testable: the fake then sees the socket drop and a fresh process re-identify.
+
+The bot itself (``python -m bot`` in the repository, on SQLite) is forked from a zygote that
+imported its modules once (zygote.py), and is that command from there on, in a session of its
+own; other commands, working folders and PostgreSQL bots are started afresh, and so is every
+bot with BONEYARD_TEST_EXEC=1.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zlib
 from collections.abc import Sequence
@@ -121,17 +127,20 @@ class _Zygote:
 
 
 _zygote: _Zygote | None = None
+_starting = threading.Lock()
 
 
 def _the_zygote() -> _Zygote | None:
-    """This process's zygote, started if need be; None where bots are to be started afresh
-    (BONEYARD_TEST_EXEC=1: every one as production starts it, at the cost of its imports)."""
+    """This process's zygote, started if need be (run it in a thread: the start takes a
+    second); None where bots are to be started afresh (BONEYARD_TEST_EXEC=1: every one as
+    production starts it, at the cost of its imports)."""
     global _zygote
     if os.environ.get("BONEYARD_TEST_EXEC") == "1" or not hasattr(socket, "send_fds") or not hasattr(os, "fork"):
         return None
-    if _zygote is None or _zygote.proc.poll() is not None:
-        _zygote = _Zygote()
-    return _zygote
+    with _starting:
+        if _zygote is None or _zygote.proc.poll() is not None:
+            _zygote = _Zygote()
+        return _zygote
 
 
 class BotProcess:
@@ -191,7 +200,7 @@ class BotProcess:
         self._identifies_before = len(self.fd.identifies)
         self.started_at = time.monotonic()
         env = self.env()
-        zygote = _the_zygote() if self.command == [sys.executable, "-m", "bot"] else None
+        zygote = await asyncio.to_thread(_the_zygote) if self.command == [sys.executable, "-m", "bot"] else None
         if zygote is not None and zygote.serves(env, self.cwd):
             self.forked = True
             self.proc, stdout, stderr = await zygote.fork(env, self.cwd)  # type: ignore[assignment]
