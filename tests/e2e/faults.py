@@ -1,7 +1,8 @@
 """A seeded fault campaign: the real bot against the fake Discord, every game played by honest
 clients while Discord and the store fail under it at random moments.
 
-What fails (each step may arm one, by the seed; a fault waits for the first call it matches):
+What fails (each step may arm one, by the seed; a fault waits for the first call it matches; the
+kinds come round in a shuffled order, each once before any comes again):
 - 429 with ``retry_after`` on a channel's messages, on the interaction webhooks, and global;
 - 500 and 502 (Discord's servers, Cloudflare) on a channel's messages and on an interaction's
   first answer;
@@ -172,6 +173,13 @@ class FaultRun(Run):
         self.hosts: dict[str, FakeUser] = {}
         #: the fault each kind armed last, until it fires
         self.pending: dict[str, Fault] = {}
+        #: the kinds still to come round, in the seed's order: each is armed once before any comes
+        #: again, so that a short run sees every kind
+        self.deck: list[str] = []
+        #: every fault a kind armed; the kinds that acted at once (a permission, the gateway)
+        self.faults: list[tuple[str, Fault]] = []
+        self.fired: set[str] = set()
+        self.offered: set[str] = set()
         fd.fault_rng = random.Random(rng.random())
 
     # -- the players ---------------------------------------------------------------------------
@@ -333,15 +341,25 @@ class FaultRun(Run):
         if self.busy_left > 0 and not any(not h.done() for h in self.holds):
             menu.append(("store locked", self._lock_store) if self.store.url is None
                         else ("store connections dropped", self._drop_connections))
-        name, arm = rng.choice(menu)
-        if name in self.pending and not self.pending[name].spent:
-            return  # one of a kind at a time: two 500s on one first answer would outlast Discord's window
+        self.offered.update(name for name, _ in menu)
+        # one of a kind at a time: two 500s on one first answer would outlast Discord's window
+        ready = {name: arm for name, arm in menu if name not in self.pending or self.pending[name].spent}
+        if not any(name in ready for name in self.deck):
+            self.deck = rng.sample([name for name, _ in menu], len(menu))
+        name = next((name for name in self.deck if name in ready), None)
+        if name is None:
+            return
+        self.deck.remove(name)
         self.armed[name] += 1
-        done = arm()
+        done = ready[name]()
         if isinstance(done, Fault):
             self.pending[name] = done
-        elif done is not None:
-            await done
+            self.faults.append((name, done))
+        else:
+            if name != "a permission taken":  # taken by _deny, when a channel has all its permissions
+                self.fired.add(name)
+            if done is not None:
+                await done
 
     def _deny(self) -> None:
         free = [g for g in GAMES if g not in self.denied]
@@ -351,10 +369,15 @@ class FaultRun(Run):
         permission = self.rng.choice(sorted(CHANNEL_PERMISSIONS))
         self.fd.deny(game, permission)
         self.denied[game] = (permission, self.rng.randint(2, 12))
+        self.fired.add("a permission taken")
 
     def _lock_store(self) -> None:
         self.busy_left -= 1
         self.holds.append(asyncio.ensure_future(asyncio.to_thread(hold_write_lock, self.store.db, BUSY_HOLD)))
+
+    def unfired(self) -> set[str]:
+        """The kinds offered so far that have not failed anything yet."""
+        return self.offered - self.fired - {name for name, fault in self.faults if fault.fired}
 
     async def _drop_connections(self) -> None:
         self.busy_left -= 1
@@ -490,14 +513,15 @@ class FaultRun(Run):
 
 async def fault_campaign(interactions: int, seed: int, *, finish: int | None = None,
                          store_faults: int | None = None, fault_rate: float = FAULT_RATE,
-                         database_url: str | None = None) -> Report:
+                         database_url: str | None = None, every_kind: bool = False) -> Report:
     """Play ``interactions`` honest interactions while faults are injected at random, then stop
     the faults, play every game on (to its end, or ``finish`` presses each) and check the
     invariants. ``store_faults``: how many times the store fails (SQLite: the file held locked
     past the busy timeout, which costs that long; PostgreSQL: every connection of the bot
     dropped); by default once every 400 interactions, at least once. ``fault_rate``: the
     chance that a step arms a fault. ``database_url``: the bot keeps its games on that
-    PostgreSQL database (empty) instead of a SQLite file."""
+    PostgreSQL database (empty) instead of a SQLite file. ``every_kind``: play on past
+    ``interactions`` (up to four times as many) until every kind of fault has failed something."""
     rng = random.Random(seed)
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -513,7 +537,8 @@ async def fault_campaign(interactions: int, seed: int, *, finish: int | None = N
                 run = FaultRun(fd, players, spectator, rng, store, busy=failing)
                 for game in GAMES:
                     await run.open(game)
-                while sum(run.kinds.values()) < interactions:
+                while (played := sum(run.kinds.values())) < interactions or (
+                        every_kind and run.unfired() and played < 4 * interactions):
                     if rng.random() < fault_rate:
                         await run.inject()
                     await run.one(rng.choice(GAMES))
@@ -536,6 +561,8 @@ async def fault_campaign(interactions: int, seed: int, *, finish: int | None = N
             await store.close()
     kinds = Counter({f"fault: {name}": n for name, n in run.armed.items()})  # the cases: faults armed
     kinds["faults that fired"] = len(fd.fault_hits)
+    for name in run.fired | {name for name, fault in run.faults if fault.fired}:
+        kinds[f"fired: {name}"] = 1
     problems = {"answered late": run.late, "deferred and never answered": silent,
                 "fake Discord violations": violations, "unknown routes": unknown, "bot errors": errors,
                 "unexpected warnings": warnings, "stored games unlike their replay": wrong,

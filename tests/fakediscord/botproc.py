@@ -3,16 +3,26 @@
 A subprocess, not an in-process client, because the end-to-end tests must exercise exactly what
 `python -m bot` does in production (settings, logging, start-up, signals), and because a crash or
 SIGKILL must be testable: the fake then sees the socket drop and a fresh process re-identify.
+
+The bot itself (``python -m bot`` in the repository, on SQLite) is forked from a zygote that
+imported its modules once (zygote.py), and is that command from there on, in a session of its
+own; other commands, working folders and PostgreSQL bots are started afresh, and so is every
+bot with BONEYARD_TEST_EXEC=1.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
+import json
 import os
 import re
 import signal
+import socket
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zlib
 from collections.abc import Sequence
@@ -29,6 +39,108 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 FAKE_TOKEN = "T" + "x" * 25 + ".abcdef." + "y" * 30
 
 _RECORD_START = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
+
+
+class _Forked:
+    """A bot process the zygote forked (tests/fakediscord/zygote.py): as much of asyncio's
+    Process as BotProcess uses. The zygote is its parent and tells its exit code."""
+
+    def __init__(self, pid: int, told: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self._exited = asyncio.ensure_future(self._watch(told, writer))
+
+    async def _watch(self, told: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        line = await told.readline()
+        self.returncode = int(line) if line.strip() else -signal.SIGKILL  # no line: the zygote died with it
+        writer.close()
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, sig)
+
+    async def wait(self) -> int:
+        await asyncio.shield(self._exited)
+        assert self.returncode is not None
+        return self.returncode
+
+
+class _Zygote:
+    """The worker's zygote, started at its first fork: a process that imported the bot's modules
+    once and forks a bot from there (a start then costs a tenth of a second instead of a
+    second). It ends with this process (its stdin closes)."""
+
+    def __init__(self) -> None:
+        self.folder = tempfile.TemporaryDirectory(prefix="boneyard-zygote-")
+        self.path = str(Path(self.folder.name) / "fork.sock")
+        self.env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "tests.fakediscord.zygote", self.path], cwd=REPO_ROOT,
+                                     env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert self.proc.stdout is not None
+        if self.proc.stdout.readline() != b"ready\n":
+            raise RuntimeError(f"the zygote did not start (exit code {self.proc.wait()})")
+        atexit.register(self.close)
+
+    def serves(self, env: dict[str, str], cwd: Path) -> bool:
+        """Whether a child of the zygote is the process ``python -m bot`` would be: the same
+        working folder (the first place modules are looked for) and the same settings read as
+        the interpreter starts (PYTHON*). Not on PostgreSQL: ``settle`` finds a bot's database
+        server in the environment its process was started with, which a child does not change."""
+        python = {k: v for k, v in env.items() if k.startswith("PYTHON")}
+        return (cwd == REPO_ROOT and self.proc.poll() is None and "DATABASE_URL" not in env
+                and python == {k: v for k, v in self.env.items() if k.startswith("PYTHON")})
+
+    async def fork(self, env: dict[str, str], cwd: Path) -> tuple[_Forked, asyncio.StreamReader, asyncio.StreamReader]:
+        loop = asyncio.get_running_loop()
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        null = os.open(os.devnull, os.O_RDONLY)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(self.path)  # a local socket: at once
+            socket.send_fds(sock, [json.dumps({"env": env, "cwd": str(cwd)}).encode()], [null, out_w, err_w])
+        except OSError:
+            sock.close()
+            raise
+        finally:
+            for fd in (null, out_w, err_w):
+                os.close(fd)
+        told, writer = await asyncio.open_unix_connection(sock=sock)
+        pid = int(await told.readline())
+        readers = []
+        for fd in (out_r, err_r):
+            reader = asyncio.StreamReader(loop=loop)
+            await loop.connect_read_pipe(lambda r=reader: asyncio.StreamReaderProtocol(r, loop=loop),  # type: ignore[misc]
+                                         os.fdopen(fd, "rb", buffering=0))
+            readers.append(reader)
+        return _Forked(pid, told, writer), readers[0], readers[1]
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.folder.cleanup()
+
+
+_zygote: _Zygote | None = None
+_starting = threading.Lock()
+
+
+def _the_zygote() -> _Zygote | None:
+    """This process's zygote, started if need be (run it in a thread: the start takes a
+    second); None where bots are to be started afresh (BONEYARD_TEST_EXEC=1: every one as
+    production starts it, at the cost of its imports)."""
+    global _zygote
+    if os.environ.get("BONEYARD_TEST_EXEC") == "1" or not hasattr(socket, "send_fds") or not hasattr(os, "fork"):
+        return None
+    with _starting:
+        if _zygote is None or _zygote.proc.poll() is not None:
+            _zygote = _Zygote()
+        return _zygote
 
 
 class BotProcess:
@@ -50,6 +162,7 @@ class BotProcess:
             db_path = Path(self._tmpdir.name) / "boneyard.sqlite3"
         self.db_path = Path(db_path)
         self.command = list(command) if command else [sys.executable, "-m", "bot"]
+        self.forked = False  # a child of the zygote (see _Zygote), not a process of its own
         self.cwd = Path(cwd)
         self.token = token
         self.log_level = log_level
@@ -86,14 +199,21 @@ class BotProcess:
         assert self.proc is None, "a BotProcess runs once; make a new one to restart"
         self._identifies_before = len(self.fd.identifies)
         self.started_at = time.monotonic()
-        self.proc = await asyncio.create_subprocess_exec(
-            *self.command, cwd=str(self.cwd), env=self.env(),
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,  # our signals go to this pid only, never to the test runner
-        )
-        assert self.proc.stdout is not None and self.proc.stderr is not None
-        self._readers = [asyncio.create_task(self._read(self.proc.stdout), name="bot-stdout"),
-                         asyncio.create_task(self._read(self.proc.stderr), name="bot-stderr")]
+        env = self.env()
+        zygote = await asyncio.to_thread(_the_zygote) if self.command == [sys.executable, "-m", "bot"] else None
+        if zygote is not None and zygote.serves(env, self.cwd):
+            self.forked = True
+            self.proc, stdout, stderr = await zygote.fork(env, self.cwd)  # type: ignore[assignment]
+        else:
+            self.proc = await asyncio.create_subprocess_exec(
+                *self.command, cwd=str(self.cwd), env=env,
+                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,  # our signals go to this pid only, never to the test runner
+            )
+            assert self.proc.stdout is not None and self.proc.stderr is not None
+            stdout, stderr = self.proc.stdout, self.proc.stderr
+        self._readers = [asyncio.create_task(self._read(stdout), name="bot-stdout"),
+                         asyncio.create_task(self._read(stderr), name="bot-stderr")]
         if wait_ready:
             await self.wait_ready(timeout=timeout, wait_sync=wait_sync)
         return self
