@@ -46,8 +46,13 @@ Invariants, after every case (tests/e2e/watch.py and secrecy.py do the reading):
   shown as text;
 - games keep ending: a table where nobody is asked and no game is over counts as stuck.
 
-    .venv/bin/python bench/fuzz.py --interactions 100000 --tables 3   (the campaign)
-    tests/e2e/test_fuzz_e2e.py                                       (its small version)
+The bot keeps its games in a SQLite file, or in PostgreSQL shared by one bot process a shard
+(the tables split over a guild per shard, so every process serves clicks); the checks read the
+store either way (tests/e2e/stores.py).
+
+    .venv/bin/python bench/fuzz.py --interactions 100000 --tables 3              (the campaign)
+    .venv/bin/python bench/fuzz.py --interactions 100000 --tables 3 --store postgres --processes 2
+    tests/e2e/test_fuzz_e2e.py                                                  (its small versions)
 """
 
 from __future__ import annotations
