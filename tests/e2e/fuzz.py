@@ -69,7 +69,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.models import Table
+from bot.models import Book, Table
 from tests.e2e import inputs
 from tests.e2e.channel import actor, finished, has_controls, is_table, settle
 from tests.e2e.processes import BotProcesses, shard_guilds
@@ -228,6 +228,23 @@ class Run:
             self.problem("refused interactions that changed the game",
                          f"{case.kind} {[it.name for it, _ in case.sent]} moved game {self.table.id} "
                          f"from version {version} to {self.table.version}")
+
+    async def shown_in_full(self, channel: str) -> None:
+        """Until the bot has shown the game's last step in full (the game's book, written last,
+        is up to date: every DM is out, on a loaded machine maybe well after the channel fell
+        quiet), then hold what it showed to the rules. A seat's own lines are its player's to
+        see only while they hold it: a DM sent before a leave must not be read after it."""
+        if self.follower is None:
+            return
+        game = self.follower.game_id
+        end = time.monotonic() + LATE_ANSWER
+        while game is not None and time.monotonic() < end:
+            row = self.follower.db.execute("SELECT b.book_json, g.version FROM books b JOIN games g"
+                                           " ON g.id = b.game_id WHERE g.id=?", (game,)).fetchone()
+            if row is None or Book.model_validate_json(row[0]).shown >= row[1]:
+                break
+            await asyncio.sleep(0.03)
+        await self.conclude(channel, Case("shown"), None)
 
     def send(self, case: Case, it: Interaction, refuse: bool) -> Interaction:
         case.sent.append((it, refuse))
@@ -471,7 +488,9 @@ class Run:
         self.send(case, it, True)
 
     async def _leave(self, channel: str) -> None:
+        """The leaver leaves; what they were shown while they held a seat is checked first."""
         assert self.leaver is not None
+        await self.shown_in_full(channel)
         case = Case("leave")
         version = self.table.version if self.table is not None else None
         self.send(case, await self.fd.slash(self.leaver, channel, "game leave"), False)
