@@ -14,11 +14,11 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.e2e.stores import Reader
 from tests.e2e.watch import FIRST_ANSWER, LATE_ANSWER, PUBLIC, Watch, answer_problem, newest, strings
 from tests.fakediscord import FakeDiscord, FakeUser, Interaction
 
@@ -49,7 +49,7 @@ class DiceRun:
     stranger: FakeUser
     shy: FakeUser  # a roller whose DMs are closed
     rng: random.Random
-    db: sqlite3.Connection
+    db: Reader
     sent: Counter[str] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
     late: list[str] = field(default_factory=list)
@@ -106,7 +106,7 @@ class DiceRun:
             target = rng.choice(secrets)
             forged = {"stranger_reveal": f"bn:roll:reveal:{target.roll_id}",
                       "stranger_again": f"bn:roll:again:{target.roll_id}",
-                      "stranger_erase": f"bn:roll:forget:{fd.guild_id}:{min(target.allowed)}"}[kind]
+                      "stranger_erase": f"bn:roll:forget:{fd.channel(self.channel).guild_id}:{min(target.allowed)}"}[kind]
             sent.append((await fd.forge(self.stranger, public, forged, carried=True), True))
         self.sent[kind] += len(sent)
         await self.conclude(kind, sent, new)

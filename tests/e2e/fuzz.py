@@ -46,8 +46,13 @@ Invariants, after every case (tests/e2e/watch.py and secrecy.py do the reading):
   shown as text;
 - games keep ending: a table where nobody is asked and no game is over counts as stuck.
 
-    .venv/bin/python bench/fuzz.py --interactions 100000 --tables 3   (the campaign)
-    tests/e2e/test_fuzz_e2e.py                                       (its small version)
+The bot keeps its games in a SQLite file, or in PostgreSQL shared by one bot process a shard
+(the tables split over a guild per shard, so every process serves clicks); the checks read the
+store either way (tests/e2e/stores.py).
+
+    .venv/bin/python bench/fuzz.py --interactions 100000 --tables 3              (the campaign)
+    .venv/bin/python bench/fuzz.py --interactions 100000 --tables 3 --store postgres --processes 2
+    tests/e2e/test_fuzz_e2e.py                                                  (its small versions)
 """
 
 from __future__ import annotations
@@ -56,7 +61,6 @@ import asyncio
 import gc
 import json
 import random
-import sqlite3
 import tempfile
 import time
 from collections import Counter
@@ -65,15 +69,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.models import LogEntry, Table
+from bot.models import Book, Table
 from tests.e2e import inputs
 from tests.e2e.channel import actor, finished, has_controls, is_table, settle
-from tests.e2e.secrecy import Follower, SPECS, replay_move, starting_state
+from tests.e2e.processes import BotProcesses, shard_guilds
+from tests.e2e.secrecy import Follower, SPECS
+from tests.e2e.stores import Reader, StoreKind, pg_records, reader, replayed, replays, throwaway_postgres
 from tests.e2e.dice_clients import DiceRun
 from tests.e2e.watch import (
     CLICK_IN_PUBLIC, FIRST_ANSWER, LATE_ANSWER, REFUSAL, SILENT, Watch, answer_problem, newest,
 )
-from tests.fakediscord import FakeDiscord, FakeUser, Interaction, running_bot, running_fake
+from tests.fakediscord import FakeDiscord, FakeUser, Interaction, running_fake
 
 GAMES = ["knucklebones", "roll-the-bones", "stones-and-bones", "bare-bones", "rattlebones", "bone-duel"]
 KINDS = ("honest", "honest", "honest", "honest", "forged", "wrong_person", "duplicate", "double_click",
@@ -222,6 +228,23 @@ class Run:
             self.problem("refused interactions that changed the game",
                          f"{case.kind} {[it.name for it, _ in case.sent]} moved game {self.table.id} "
                          f"from version {version} to {self.table.version}")
+
+    async def shown_in_full(self, channel: str) -> None:
+        """Until the bot has shown the game's last step in full (the game's book, written last,
+        is up to date: every DM is out, on a loaded machine maybe well after the channel fell
+        quiet), then hold what it showed to the rules. A seat's own lines are its player's to
+        see only while they hold it: a DM sent before a leave must not be read after it."""
+        if self.follower is None:
+            return
+        game = self.follower.game_id
+        end = time.monotonic() + LATE_ANSWER
+        while game is not None and time.monotonic() < end:
+            row = self.follower.db.execute("SELECT b.book_json, g.version FROM books b JOIN games g"
+                                           " ON g.id = b.game_id WHERE g.id=?", (game,)).fetchone()
+            if row is None or Book.model_validate_json(row[0]).shown >= row[1]:
+                break
+            await asyncio.sleep(0.03)
+        await self.conclude(channel, Case("shown"), None)
 
     def send(self, case: Case, it: Interaction, refuse: bool) -> Interaction:
         case.sent.append((it, refuse))
@@ -465,7 +488,9 @@ class Run:
         self.send(case, it, True)
 
     async def _leave(self, channel: str) -> None:
+        """The leaver leaves; what they were shown while they held a seat is checked first."""
         assert self.leaver is not None
+        await self.shown_in_full(channel)
         case = Case("leave")
         version = self.table.version if self.table is not None else None
         self.send(case, await self.fd.slash(self.leaver, channel, "game leave"), False)
@@ -491,29 +516,6 @@ def _private(fd: FakeDiscord, channel: str, message: dict[str, Any]) -> bool:
     return message.get("channel_id") != str(fd.channel(channel).id) or bool(int(message.get("flags") or 0) & 64)
 
 
-def replays(db: Path) -> tuple[int, list[str]]:
-    """How many stored games were replayed from their seed and move log, and those that came
-    out different."""
-    wrong = []
-    with sqlite3.connect(db) as conn:
-        games = conn.execute("SELECT id, table_json FROM games WHERE status IN ('active', 'finished')").fetchall()
-        for game_id, text in games:
-            table = Table.model_validate_json(text)
-            spec = SPECS[table.game]
-            state = starting_state(spec, table)
-            rows = conn.execute("SELECT version, seat, user_id, action, events, chapter FROM actions"
-                                " WHERE game_id=? ORDER BY version", (game_id,)).fetchall()
-            for r in rows:
-                entry = LogEntry(version=r[0], seat=r[1], user_id=r[2], action=json.loads(r[3]),
-                                 events=json.loads(r[4]), chapter=r[5] or "")
-                if entry.seat is None:
-                    continue
-                state, _ = replay_move(spec, state, entry)
-            if state.model_dump(mode="json") != table.state:
-                wrong.append(f"game {game_id} ({table.game}) differs from its replay after {len(rows)} moves")
-    return len(games), wrong
-
-
 @dataclass
 class Report:
     interactions: int
@@ -532,6 +534,10 @@ class Report:
     messages_read: int = 0
     #: seconds the fake's own process stalled, each time it stalled past half a second
     fake_stalls: list[float] = field(default_factory=list)
+    store: str = "sqlite"
+    processes: int = 1
+    #: interactions delivered, by the shard (the process) they were delivered on
+    served: Counter[int] = field(default_factory=Counter)
 
 
 def people(fd: FakeDiscord, channel: str) -> tuple[list[FakeUser], FakeUser, FakeUser]:
@@ -542,118 +548,171 @@ def people(fd: FakeDiscord, channel: str) -> tuple[list[FakeUser], FakeUser, Fak
     return players, fd.add_user(f"lee{tag}"), fd.add_user(f"dee{tag}")
 
 
+def shard_of_table(index: int, processes: int) -> int:
+    """The shard whose guild holds the ``index``-th table's channel: each game's tables take
+    turns, so with two tables of a game or more every game is played on every shard."""
+    copy, game = divmod(index, len(GAMES))
+    return (game + copy) % processes
+
+
 async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, bad_input: bool = False,
-                   dice: bool = True, forget_every: int = 2000,
-                   progress: Callable[[int, float], None] | None = None) -> Report:
+                   dice: bool = True, forget_every: int = 2000, store: StoreKind = "sqlite", processes: int = 1,
+                   pg_url: str | None = None, progress: Callable[[int, float], None] | None = None) -> Report:
     """Play ``interactions`` interactions by the seed's clients, every table at once, holding
     every case to the invariants; then replay every stored game. ``bad_input``: a client in a
     channel of its own sends every slash option at and past its limits, over and over
     (tests/e2e/inputs.py), alongside the tables. ``dice``: rolls in the open, in private and in
-    secret, with a stranger at their buttons (tests/e2e/dice_clients.py). ``progress(interactions, seconds)`` is told
-    how far the run is now and then."""
+    secret, with a stranger at their buttons (tests/e2e/dice_clients.py). ``store``: the bot
+    keeps its games in a SQLite file, or in PostgreSQL (``pg_url``'s empty database, else a
+    throwaway one), which ``processes`` bot processes share, one shard each: the tables are
+    split over a guild per shard, so every process serves clicks (the bad-input and dice
+    channels are in a guild of their own, whichever shard it falls on).
+    ``progress(interactions, seconds)`` is told how far the run is now and then."""
+    if store == "postgres" and pg_url is None:
+        async with throwaway_postgres() as url:
+            return await campaign(interactions, seed, tables_per_game=tables_per_game, bad_input=bad_input, dice=dice,
+                                  forget_every=forget_every, store=store, processes=processes, pg_url=url,
+                                  progress=progress)
     began = time.perf_counter()
+    url = pg_url if store == "postgres" else None
     channels = [game + (f"{COPY}{n + 1}" if n else "") for n in range(tables_per_game) for game in GAMES]
+    aside = (("inputs",) if bad_input else ()) + (("dice",) if dice else ())
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "fuzz.sqlite3"
-        async with running_fake(channels=tuple(channels) + (("inputs",) if bad_input else ())
-                                + (("dice",) if dice else ())) as fd:
+        async with running_fake(channels=(tuple(channels) if processes == 1 else ()) + aside,
+                                shards=processes) as fd:
+            if processes > 1:
+                shard_guilds(fd, [[c for i, c in enumerate(channels) if shard_of_table(i, processes) == shard]
+                                  for shard in range(processes)])
             crowd = {channel: people(fd, channel) for channel in channels}
             typists = inputs.typists(fd) if bad_input else []
             rollers = [fd.add_user("rhea"), fd.add_user("gideon"), fd.add_user("stray"),
                        fd.add_user("shy", dms_closed=True)] if dice else []
             watch = Watch(fd)
-            env = {"DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "WARNING", "GAME_SEED": str(seed)}
-            async with running_bot(fd, env, db) as bot:
-                reader = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
-                runs: dict[str, Run] = {}
-                for channel, (players, leaver, spectator) in crowd.items():
-                    watch.claim(channel, [fd.channel(channel).id], [*players, leaver, spectator])
-                    runs[channel] = Run(fd, players, spectator, random.Random(f"{seed}:{channel}"), watch=watch,
-                                        follower=Follower(reader, fd.channel(channel).id), channel=channel,
-                                        leaver=leaver)
-                prober = None
-                if bad_input:
-                    watch.claim("inputs", [fd.channel("inputs").id], typists)
-                    prober = inputs.Prober(fd, reader, watch, "inputs", names=[u.display or "" for u in typists])
-                roller = None
-                if dice:
-                    watch.claim("dice", [fd.channel("dice").id], rollers)
-                    roller = DiceRun(fd, watch, "dice", *rollers, rng=random.Random(f"{seed}:dice"), db=reader)
-                total = lambda: (sum(r.interactions for r in runs.values()) + (prober.sent if prober else 0)  # noqa: E731
-                                 + (roller.interactions if roller else 0))
-
-                async def roll() -> None:
-                    assert roller is not None
-                    while total() < interactions:
-                        try:
-                            await roller.one()
-                        except Exception as exc:  # noqa: BLE001
-                            roller.problem("fuzz clients that failed", f"dice: {exc!r}"[:2000])
-                            await asyncio.sleep(0.5)
-
-                async def type_badly() -> None:
-                    assert prober is not None
-                    host, *others = typists
-                    while total() < interactions:
-                        try:
-                            await inputs.everything(prober, host, host, others,
-                                                    sorted(spec.command for spec in SPECS.values()),
-                                                    until=lambda: total() >= interactions)
-                        except Exception as exc:  # noqa: BLE001
-                            prober.problem("fuzz clients that failed", f"inputs: {exc!r}"[:2000])
-                            await asyncio.sleep(0.5)
-
-                async def play(channel: str) -> None:
-                    run = runs[channel]
-                    await run.open(channel)
-                    while total() < interactions:
-                        try:
-                            await run.one(channel)
-                        except Exception as exc:  # noqa: BLE001 - the client's own failure is a finding, not the end
-                            run.problem("fuzz clients that failed", f"{channel}: {exc!r}"[:2000])
-                            await asyncio.sleep(0.5)
-
-                async def lean() -> None:
-                    """Forget what no check reads any more, and say how far the run is."""
-                    mark = 0
-                    while total() < interactions:
-                        await asyncio.sleep(1.0)
-                        if total() - mark >= forget_every:
-                            mark = total()
-                            watch.forget()
-                            # what the fake and the checks keep is out of the collector's sight:
-                            # a full collection over it would stall the fake past the bot's 3 s
-                            gc.freeze()
-                            if progress is not None:
-                                progress(mark, time.perf_counter() - began)
-
-                async def watch_the_fake() -> None:
-                    """How long the fake itself stalled (its checks run in its process): a late
-                    answer during a stall of the fake is the run's fault, not the bot's."""
-                    loop = asyncio.get_running_loop()
-                    while True:
-                        before = loop.time()
-                        await asyncio.sleep(0.1)
-                        lag = loop.time() - before - 0.1
-                        if lag > 0.5:
-                            stalls.append(lag)
-
-                stalls: list[float] = []
-                keeper = asyncio.create_task(lean())
-                stall_watch = asyncio.create_task(watch_the_fake())
-                await asyncio.gather(*[play(channel) for channel in channels], *([type_badly()] if prober else []),
-                                     *([roll()] if roller else []))
-                keeper.cancel()
-                stall_watch.cancel()
-                gc.unfreeze()
-                for channel, run in runs.items():
-                    await run.conclude(channel, Case("end"), None)
-                await settle(fd)
-                watch.read()
-                errors = bot.error_records()
-                reader.close()
+            bots = BotProcesses(fd, processes, seed, db, url)
+            try:
+                await bots.start()
+                with reader(db, url) as db_reader:
+                    found = await _play(fd, watch, db_reader, interactions, seed, crowd, typists, rollers, began,
+                                        forget_every, progress)
+            finally:
+                await bots.stop()
+            errors = bots.errors()
             violations, unknown = list(fd.violations), list(fd.unknown_routes)
-        replayed, wrong = replays(db)
+            served = Counter(it.shard or 0 for it in fd.interactions)
+        replayed_games, wrong = replays(db) if url is None else replayed(await pg_records(url))
+    report = _report(found, began, errors, violations, unknown, replayed_games, wrong, len(channels))
+    report.store, report.processes, report.served = store, processes, served
+    return report
+
+
+@dataclass
+class _Played:
+    """The clients of a campaign once they stopped, and what their run saw."""
+
+    runs: dict[str, Run]
+    watch: Watch
+    prober: inputs.Prober | None
+    roller: DiceRun | None
+    stalls: list[float]
+
+
+async def _play(fd: FakeDiscord, watch: Watch, db_reader: Reader, interactions: int, seed: int,
+                crowd: dict[str, tuple[list[FakeUser], FakeUser, FakeUser]], typists: list[FakeUser],
+                rollers: list[FakeUser], began: float, forget_every: int,
+                progress: Callable[[int, float], None] | None) -> _Played:
+    """Every client at once until ``interactions`` were sent, then every table concluded."""
+    runs: dict[str, Run] = {}
+    for channel, (players, leaver, spectator) in crowd.items():
+        watch.claim(channel, [fd.channel(channel).id], [*players, leaver, spectator])
+        runs[channel] = Run(fd, players, spectator, random.Random(f"{seed}:{channel}"), watch=watch,
+                            follower=Follower(db_reader, fd.channel(channel).id), channel=channel,
+                            leaver=leaver)
+    prober = None
+    if typists:
+        watch.claim("inputs", [fd.channel("inputs").id], typists)
+        prober = inputs.Prober(fd, db_reader, watch, "inputs", names=[u.display or "" for u in typists])
+    roller = None
+    if rollers:
+        watch.claim("dice", [fd.channel("dice").id], rollers)
+        roller = DiceRun(fd, watch, "dice", *rollers, rng=random.Random(f"{seed}:dice"), db=db_reader)
+    total = lambda: (sum(r.interactions for r in runs.values()) + (prober.sent if prober else 0)  # noqa: E731
+                     + (roller.interactions if roller else 0))
+
+    async def roll() -> None:
+        assert roller is not None
+        while total() < interactions:
+            try:
+                await roller.one()
+            except Exception as exc:  # noqa: BLE001
+                roller.problem("fuzz clients that failed", f"dice: {exc!r}"[:2000])
+                await asyncio.sleep(0.5)
+
+    async def type_badly() -> None:
+        assert prober is not None
+        host, *others = typists
+        while total() < interactions:
+            try:
+                await inputs.everything(prober, host, host, others,
+                                        sorted(spec.command for spec in SPECS.values()),
+                                        until=lambda: total() >= interactions)
+            except Exception as exc:  # noqa: BLE001
+                prober.problem("fuzz clients that failed", f"inputs: {exc!r}"[:2000])
+                await asyncio.sleep(0.5)
+
+    async def play(channel: str) -> None:
+        run = runs[channel]
+        await run.open(channel)
+        while total() < interactions:
+            try:
+                await run.one(channel)
+            except Exception as exc:  # noqa: BLE001 - the client's own failure is a finding, not the end
+                run.problem("fuzz clients that failed", f"{channel}: {exc!r}"[:2000])
+                await asyncio.sleep(0.5)
+
+    async def lean() -> None:
+        """Forget what no check reads any more, and say how far the run is."""
+        mark = 0
+        while total() < interactions:
+            await asyncio.sleep(1.0)
+            if total() - mark >= forget_every:
+                mark = total()
+                watch.forget()
+                # what the fake and the checks keep is out of the collector's sight:
+                # a full collection over it would stall the fake past the bot's 3 s
+                gc.freeze()
+                if progress is not None:
+                    progress(mark, time.perf_counter() - began)
+
+    async def watch_the_fake() -> None:
+        """How long the fake itself stalled (its checks run in its process): a late
+        answer during a stall of the fake is the run's fault, not the bot's."""
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(0.1)
+            lag = loop.time() - before - 0.1
+            if lag > 0.5:
+                stalls.append(lag)
+
+    stalls: list[float] = []
+    keeper = asyncio.create_task(lean())
+    stall_watch = asyncio.create_task(watch_the_fake())
+    await asyncio.gather(*[play(channel) for channel in runs], *([type_badly()] if prober else []),
+                         *([roll()] if roller else []))
+    keeper.cancel()
+    stall_watch.cancel()
+    gc.unfreeze()
+    for channel, run in runs.items():
+        await run.conclude(channel, Case("end"), None)
+    await settle(fd)
+    watch.read()
+    return _Played(runs, watch, prober, roller, stalls)
+
+
+def _report(played: _Played, began: float, errors: list[str], violations: list[Any], unknown: list[Any],
+            replayed_games: int, wrong: list[str], tables: int) -> Report:
+    runs, watch, prober, roller = played.runs, played.watch, played.prober, played.roller
     kinds: Counter[str] = sum((r.kinds for r in runs.values()), Counter())
     sent: Counter[str] = sum((r.sent for r in runs.values()), Counter())
     latencies = sorted(x for r in runs.values() for x in r.latencies)
@@ -687,6 +746,6 @@ async def campaign(interactions: int, seed: int, *, tables_per_game: int = 1, ba
                  "a sealed choice or hidden card told in events"):
         problems.setdefault(kind, [])
     return Report(sum(sent.values()), time.perf_counter() - began, kinds, latencies,
-                  sum(r.games_ended for r in runs.values()), replayed, problems, sent=sent, tables=len(channels),
+                  sum(r.games_ended for r in runs.values()), replayed_games, problems, sent=sent, tables=tables,
                   moves_followed=sum(r.follower.replayed_moves for r in runs.values() if r.follower),
-                  messages_read=watch.messages_sent, fake_stalls=stalls)
+                  messages_read=watch.messages_sent, fake_stalls=played.stalls)

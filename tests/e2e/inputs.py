@@ -19,11 +19,11 @@ message may let a mass or role mention ping (the watch checks that of every call
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.e2e.stores import Reader
 from tests.e2e.watch import PUBLIC, REFUSAL, Watch, answer_problem, said_in
 from tests.fakediscord import FakeDiscord, FakeUser, Interaction
 
@@ -149,7 +149,7 @@ def tries(fd: FakeDiscord, user: FakeUser, *, skip: frozenset[str] = frozenset()
     return out
 
 
-def snapshot(db: sqlite3.Connection, channel_id: int, user_id: int) -> tuple[Any, ...]:
+def snapshot(db: Reader, channel_id: int, user_id: int) -> tuple[Any, ...]:
     """What the bot keeps that a command refused in ``channel_id`` to ``user_id`` must leave
     alone (other clients may be rolling and playing elsewhere meanwhile)."""
     return (
@@ -187,7 +187,7 @@ class Prober:
     """Sends tries and holds each to its rule; what went wrong, by rule, in ``problems``."""
 
     fd: FakeDiscord
-    db: sqlite3.Connection
+    db: Reader
     watch: Watch
     channel: str
     problems: dict[str, list[str]] = field(default_factory=dict)

