@@ -4,9 +4,11 @@ the last restart (bench/kills.py runs it big). Then what the kills found, each p
 
 from __future__ import annotations
 
+import contextlib
 import random
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -81,78 +83,84 @@ async def test_the_store_names_the_games_a_stop_left_behind(store_url: str) -> N
         await store.close()
 
 
+KILL_ENV = {"DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "WARNING"}
+
+
+class Den:
+    """A channel, two players and a bot that a test may kill and start again on the same store."""
+
+    def __init__(self, fd: TrapFake, db: Path) -> None:
+        self.fd, self.db = fd, db
+        self.ann, self.bob = fd.add_user("ann"), fd.add_user("bob")
+        self.bot = BotProcess(fd, KILL_ENV, db)
+        self.again: BotProcess | None = None
+
+    async def restart(self) -> BotProcess:
+        self.again = BotProcess(self.fd, KILL_ENV, self.db)
+        await self.again.start()
+        return self.again
+
+
+@contextlib.asynccontextmanager
+async def den_with_a_bot() -> AsyncIterator[Den]:
+    with tempfile.TemporaryDirectory() as tmp:
+        fd = TrapFake(channels=("den",))
+        await fd.start()
+        den = Den(fd, Path(tmp) / "boneyard.sqlite3")
+        try:
+            await den.bot.start()
+            yield den
+        finally:
+            den.bot.kill()
+            if den.again is not None:
+                await den.again.stop()
+            await fd.stop()
+
+
 async def test_a_table_a_kill_left_unposted_is_shown_when_the_bot_is_back() -> None:
     """Killed after the clicked table became a line of history and before the next was posted:
     the move counts, and the restarted bot posts the table by itself, so the players are not
     left with nothing to click."""
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "boneyard.sqlite3"
-        fd = TrapFake(channels=("den",))
-        await fd.start()
-        ann, bob = fd.add_user("ann"), fd.add_user("bob")
-        env = {"DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "WARNING"}
-        bot = BotProcess(fd, env, db)
-        again: BotProcess | None = None
-        try:
-            await bot.start()
-            table = await open_table(fd, "den", "bone-duel new", ann, [bob])  # every move passes the turn
-            first = actor(table, [ann, bob])
-            fd.arm(1, bot.kill)  # the answer is taken; the bot dies before it posts the next table
-            custom_id, _ = choices(fd, table)[0]
-            click = await fd.click(first, table, custom_id)
-            await bot.wait()
-            assert accepted(click), click.response
-            assert live_table(fd, "den") is None, "the clicked table became history, no new one is out"
+    async with den_with_a_bot() as den:
+        fd, ann, bob, bot = den.fd, den.ann, den.bob, den.bot
+        table = await open_table(fd, "den", "bone-duel new", ann, [bob])  # every move passes the turn
+        first = actor(table, [ann, bob])
+        fd.arm(1, bot.kill)  # the answer is taken; the bot dies before it posts the next table
+        custom_id, _ = choices(fd, table)[0]
+        click = await fd.click(first, table, custom_id)
+        await bot.wait()
+        assert accepted(click), click.response
+        assert live_table(fd, "den") is None, "the clicked table became history, no new one is out"
 
-            again = BotProcess(fd, env, db)
-            await again.start()
-            shown = await fd.wait_until(lambda: live_table(fd, "den"), 10, what="the table posted again")
-            other = actor(shown, [ann, bob])
-            assert other is not first, "the move counted: the other player is asked"
-            answer = await (await fd.click(other, shown, choices(fd, shown)[0][0])).wait_response()
-            assert answer["type"] == 7, answer
-            await settle(fd)
-            assert again.error_records() == []
-        finally:
-            bot.kill()
-            if again is not None:
-                await again.stop()
-            await fd.stop()
+        again = await den.restart()
+        shown = await fd.wait_until(lambda: live_table(fd, "den"), 10, what="the table posted again")
+        other = actor(shown, [ann, bob])
+        assert other is not first, "the move counted: the other player is asked"
+        answer = await (await fd.click(other, shown, choices(fd, shown)[0][0])).wait_response()
+        assert answer["type"] == 7, answer
+        await settle(fd)
+        assert again.error_records() == []
 
 
 async def test_a_game_that_ended_as_the_bot_was_killed_shows_it_when_the_bot_is_back() -> None:
     """Killed once the host's "End the game" was answered, before the table was redrawn: the
     table kept the buttons of a game that is over (a click on them only says so). The restarted
     bot shows the game as it ended."""
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "boneyard.sqlite3"
-        fd = TrapFake(channels=("den",))
-        await fd.start()
-        ann, bob = fd.add_user("ann"), fd.add_user("bob")
-        env = {"DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "WARNING"}
-        bot = BotProcess(fd, env, db)
-        again: BotProcess | None = None
-        try:
-            await bot.start()
-            table = await open_table(fd, "den", "knucklebones new", ann, [bob])
-            ask = await (await fd.slash(ann, "den", "game end")).response_message()
-            fd.arm(1, bot.kill)  # "The game was ended." is the answer; the table is not redrawn yet
-            await (await fd.click(ann, ask, fd.buttons(ask)[0]["custom_id"])).wait_response()
-            await bot.wait()
-            assert has_controls(fd.message(table["id"]) or {}), "the table still offers moves"
+    async with den_with_a_bot() as den:
+        fd, ann, bob, bot = den.fd, den.ann, den.bob, den.bot
+        table = await open_table(fd, "den", "knucklebones new", ann, [bob])
+        ask = await (await fd.slash(ann, "den", "game end")).response_message()
+        fd.arm(1, bot.kill)  # "The game was ended." is the answer; the table is not redrawn yet
+        await (await fd.click(ann, ask, fd.buttons(ask)[0]["custom_id"])).wait_response()
+        await bot.wait()
+        assert has_controls(fd.message(table["id"]) or {}), "the table still offers moves"
 
-            again = BotProcess(fd, env, db)
-            await again.start()
-            await fd.wait_until(lambda: not any(has_controls(m) for m in fd.messages("den")), 10,
-                                what="no message offering moves of the ended game")
-            await settle(fd)
-            assert "ended" in said(live_table(fd, "den") or {}).lower()
-            assert again.error_records() == []
-        finally:
-            bot.kill()
-            if again is not None:
-                await again.stop()
-            await fd.stop()
+        again = await den.restart()
+        await fd.wait_until(lambda: not any(has_controls(m) for m in fd.messages("den")), 10,
+                            what="no message offering moves of the ended game")
+        await settle(fd)
+        assert "ended" in said(live_table(fd, "den") or {}).lower()
+        assert again.error_records() == []
 
 
 async def test_a_move_answered_too_late_is_still_shown_and_the_game_goes_on() -> None:
