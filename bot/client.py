@@ -8,7 +8,7 @@ syncs the slash commands, so they are not synced once per process.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterable
 import gc
 import importlib
 import logging
@@ -93,6 +93,13 @@ class Boneyard(commands.AutoShardedBot):
         # guild-messages intent stays): where it is and who wrote it, read off the event as is.
         self._connection.parsers["MESSAGE_UPDATE"] = lambda data: None
         self._connection.parsers["MESSAGE_CREATE"] = self._message_posted
+        # A click carries its whole message, whose layout discord.py would build into component
+        # objects (dozens on a table) only for the one question asked of them: does the message
+        # carry the clicked id? Asked of the event as it is, and the layout left unbuilt.
+        self._parse_interaction = self._connection.parsers["INTERACTION_CREATE"]
+        self._connection.parsers["INTERACTION_CREATE"] = self._interaction_created
+        #: clicks whose id their message does not carry (a forged or cut id): answered, never routed
+        self._not_drawn: set[int] = set()
         self.runtime: TableRuntime = None  # type: ignore[assignment]  # set in setup_hook
         #: every persistent item registered, the host's and the cogs' (the dice tools' buttons)
         self.claimed: list[type[discord.ui.DynamicItem[Any]]] = []
@@ -205,7 +212,8 @@ class Boneyard(commands.AutoShardedBot):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        drawn = interaction.message is not None and custom_id in _custom_ids(interaction.message.components)
+        drawn = interaction.id not in self._not_drawn
+        self._not_drawn.discard(interaction.id)
         for kind in self.claimed if drawn else ():
             match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
             if match is not None:
@@ -213,6 +221,16 @@ class Boneyard(commands.AutoShardedBot):
                 await clicked.callback(interaction)
                 return
         await tell(interaction, "That button is no longer in use.")
+
+    def _interaction_created(self, data: dict[str, Any]) -> None:
+        message = data.get("message")
+        if data.get("type") == discord.InteractionType.component.value:
+            custom_id = (data.get("data") or {}).get("custom_id")
+            if message is None or custom_id not in _custom_ids(message.get("components") or ()):
+                self._not_drawn.add(int(data["id"]))
+            if message is not None:
+                message["components"] = []
+        self._parse_interaction(data)
 
     def _message_posted(self, data: dict[str, Any]) -> None:
         if self.runtime is not None:
@@ -240,17 +258,16 @@ class Boneyard(commands.AutoShardedBot):
             await self.runtime.store.close()
 
 
-def _custom_ids(components: Sequence[Any]) -> set[str]:
-    """Every control a message carries: in action rows, and in a layout message's containers
-    and beside its sections."""
+def _custom_ids(components: Iterable[dict[str, Any]]) -> set[str]:
+    """Every control a message's payload carries: in action rows, and in a layout message's
+    containers and beside its sections."""
     found: set[str] = set()
     for component in components:
-        custom_id = getattr(component, "custom_id", None)
+        custom_id = component.get("custom_id")
         if custom_id:
             found.add(custom_id)
-        inner = list(getattr(component, "children", None) or [])
-        accessory = getattr(component, "accessory", None)
+        found |= _custom_ids(component.get("components") or ())
+        accessory = component.get("accessory")
         if accessory is not None:
-            inner.append(accessory)
-        found |= _custom_ids(inner)
+            found |= _custom_ids((accessory,))
     return found

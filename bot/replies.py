@@ -42,12 +42,17 @@ async def in_time(interaction: discord.Interaction | None, work: Awaitable[T]) -
     """``work`` done, the interaction deferred first should it take longer than STORE_PATIENCE:
     a store kept waiting by another program must not run the click past Discord's three
     seconds."""
-    task = asyncio.ensure_future(work)
-    if interaction is not None:
-        done, _ = await asyncio.wait({task}, timeout=STORE_PATIENCE)
-        if not done:
-            await defer(interaction)
-    return await task
+    if interaction is None:
+        return await work
+    deferring: list[asyncio.Task[None]] = []
+    patience = asyncio.get_running_loop().call_later(
+        STORE_PATIENCE, lambda: deferring.append(asyncio.ensure_future(defer(interaction))))
+    try:
+        return await work
+    finally:
+        patience.cancel()
+        if deferring:  # answered only once the defer is: two first answers, and Discord refuses one
+            await deferring[0]
 
 
 async def reply(interaction: discord.Interaction, **kwargs: Any) -> discord.Message | None:

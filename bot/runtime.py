@@ -80,18 +80,10 @@ class TableRuntime(Lobby):
         out a rate limit, so an interaction that has queued for a while is deferred: waiting in
         line never runs past Discord's three seconds, and a short wait changes nothing."""
         lock = self.lock(game_id)
-        waiting = asyncio.ensure_future(lock.acquire())  # keeps its place in line throughout
-        try:
-            done, _ = await asyncio.wait({waiting}, timeout=QUEUE_PATIENCE)
-            if not done:
-                await defer(interaction)
-            await waiting
-        except BaseException:
-            if not waiting.done():
-                waiting.cancel()
-            elif not waiting.cancelled() and waiting.exception() is None:
-                lock.release()  # taken, then the defer failed: give it back
-            raise
+        if type(lock) is asyncio.Lock and not lock.locked():
+            await lock.acquire()  # free and in this process only: taken at once, nothing to wait for
+        else:
+            await _queue(interaction, lock)
         try:
             yield
         finally:
@@ -392,6 +384,22 @@ class TableRuntime(Lobby):
                              moment: Moment | None, book: str, pages: list[Page], page: int, game_id: int) -> None:
         shown = present.pages_message(moment or _about(spec, game_id), book, pages, page)
         await reply(interaction, ephemeral=True, **await self.deliverer.kwargs(shown, edit=False))
+
+
+async def _queue(interaction: discord.Interaction, lock: asyncio.Lock) -> None:
+    """``lock`` taken in turn, the interaction deferred should that take QUEUE_PATIENCE."""
+    waiting = asyncio.ensure_future(lock.acquire())  # keeps its place in line throughout
+    try:
+        done, _ = await asyncio.wait({waiting}, timeout=QUEUE_PATIENCE)
+        if not done:
+            await defer(interaction)
+        await waiting
+    except BaseException:
+        if not waiting.done():
+            waiting.cancel()
+        elif not waiting.cancelled() and waiting.exception() is None:
+            lock.release()  # taken, then the defer failed: give it back
+        raise
 
 
 def _about(spec: GameSpec[Any, Any, Any], game_id: int) -> Moment:

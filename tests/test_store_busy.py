@@ -128,3 +128,53 @@ async def test_a_timer_the_store_could_not_apply_is_kept_to_fire_again(monkeypat
     with pytest.raises(asyncio.CancelledError):
         await task
     assert tried == [1] and dropped == []
+
+
+async def test_a_click_write_waits_for_another_programs_lock_off_the_event_loop(path: Path) -> None:
+    """A click's rows are written on the event loop itself; while another program holds the
+    write lock, the write waits on the connection's thread instead, and the loop goes on
+    serving everyone else meanwhile."""
+    store = await SqliteStore.open(path)
+    try:
+        table = await store.create(_table())
+        moved = table.model_copy(update={"version": 1, "status": "active"})
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        running = asyncio.create_task(ticker())
+        holder = Holder(path).__enter__()
+        asyncio.get_running_loop().call_later(0.3, holder.__exit__)
+        await store.save(moved, 0, log=[LogEntry(version=1, seat=0, user_id=7, action={}, events=[])])
+        await store.put_book(table.id or 0, Book(message_id=99))
+        running.cancel()
+        assert ticks >= 10, "the event loop stood still while the database was locked"
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("SELECT version FROM games WHERE id=?", (table.id,)).fetchone()[0] == 1
+    finally:
+        await store.close()
+
+
+async def test_the_wal_is_checkpointed_into_the_file_now_and_then(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """SQLite's own checkpoint is off (it would run on the event loop, in a click's commit): the
+    store's own runs every CHECKPOINT_EVERY writes, so the WAL file stops growing."""
+
+    async def wal_after_writes(every: int, path: Path) -> int:
+        monkeypatch.setattr(sqlite_store, "CHECKPOINT_EVERY", every)
+        store = await SqliteStore.open(path)
+        try:
+            table = await store.create(_table())
+            for version in range(1, 200):
+                await store.save(table.model_copy(update={"version": version, "status": "active"}), version - 1)
+            return Path(f"{path}-wal").stat().st_size
+        finally:
+            await store.close()
+
+    checkpointed = await wal_after_writes(10, tmp_path / "a.sqlite3")
+    never = await wal_after_writes(10**9, tmp_path / "b.sqlite3")
+    assert checkpointed * 5 < never
