@@ -6,6 +6,12 @@ Pillow, and keeps the encoded bytes in a bounded cache, so a table redrawn for a
 not change the dice costs nothing. The shared dice-strip drawing lives here too, so every game's
 dice read alike: big faces, high contrast on Discord's dark theme, and no word smaller than 11 px
 once a phone has shrunk the picture to 400 px wide (tests/test_picture_sizes.py measures it).
+
+A strip shows the same few dice over and over, so its costly parts are drawn once and kept: each
+die's body (its outline and rune) as a tile pasted into the strip, and each word's bitmap in the
+font. The words are still drawn into the strip, each where it stands and in the order it always
+was (so the phone-size checks read every word of every picture), and a strip is the same to the
+pixel as one drawn die by die (tests/test_picture_tiles.py compares the two).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import discord
 from PIL import Image, ImageDraw, ImageFont
@@ -70,12 +77,47 @@ class PictureCache:
 # -- drawing helpers shared by the games ---------------------------------------------------------
 
 
+#: bitmaps of words kept by the fonts (8-bit grey, 1.3 kB for a median word, 9 kB for a long
+#: name): whole played games of every game and 2000 /rolls need 400, 0.6 MB; a word met once more
+#: than 1024 words ago is rendered again, so names and scores cannot grow it past ~10 MB
+GLYPHS = 1024
+
+
+class _KeptBitmaps(ImageFont.FreeTypeFont):
+    """A font that keeps the bitmap of each text it renders: FreeType rendering a word is most of
+    what drawing it costs, and pictures draw the same words again and again. Words are still
+    drawn with ``ImageDraw.text``, each where it goes, only their bitmaps come from the cache."""
+
+    def getmask2(self, text: str | bytes, mode: str = "", direction: str | None = None,
+                 features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
+                 anchor: str | None = None, ink: int = 0, start: tuple[float, float] | None = None,
+                 *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+        # a colour bitmap (mode RGBA) is changed by the drawing that gets it: never shared
+        plain = mode != "RGBA" and not (direction or features or language or stroke_width or args)
+        if not plain or set(kwargs) - {"stroke_filled"}:
+            return super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
+                                    *args, **kwargs)
+        return _bitmap(self, text, mode, anchor, ink, start or (0, 0), bool(kwargs.get("stroke_filled")))
+
+
+@lru_cache(maxsize=GLYPHS)
+def _bitmap(face: _KeptBitmaps, text: str | bytes, mode: str, anchor: str | None, ink: int,
+            start: tuple[float, float], stroke_filled: bool) -> tuple[Any, tuple[int, int]]:
+    return ImageFont.FreeTypeFont.getmask2(face, text, mode, anchor=anchor, ink=ink, start=start,
+                                           stroke_filled=stroke_filled)
+
+
 @lru_cache(maxsize=32)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled scalable font: the same on every machine, no system fonts needed."""
-    return ImageFont.load_default(size=size)
+    """Pillow's bundled scalable font: the same on every machine, no system fonts needed. It
+    keeps the bitmaps of the words it renders (see _KeptBitmaps)."""
+    bundled = ImageFont.load_default(size=size)
+    if not isinstance(bundled, ImageFont.FreeTypeFont):  # a Pillow built without FreeType
+        return bundled
+    return _KeptBitmaps(io.BytesIO(bundled.font_bytes), size, layout_engine=bundled.layout_engine)
 
 
+@lru_cache(maxsize=GLYPHS)
 def fit_text(text: str, width: float, size: int) -> str:
     """``text`` cut with an ellipsis until it is no wider than ``width`` px at ``size``: a long
     name is shortened, never drawn smaller."""
@@ -124,6 +166,11 @@ GAP = 14
 #: a caption's font: 7 dice in a row (952 px) still show it 12.6 px tall on a phone
 CAPTION_FONT = 30
 CAPTION = 40
+#: dice bodies kept as tiles, each DIE x DIE px in RGBA (56 kB), so 14 MB at most. A tile is kept
+#: per body and per place in a strip (see _tile); the strips of fifty played Knucklebones games use
+#: 58 (runes, greyed or ringed, at each place of the strip), those of 5000 /rolls 28: 256 keeps them
+#: all with room to spare, and bounds what odd strips can add
+TILES = 256
 
 
 def _outline(shape: str, x: int, y: int, size: int) -> list[tuple[float, float]] | None:
@@ -159,10 +206,23 @@ def dice_strip(dice: Sequence[DieFace], *, per_row: int = 6, caption_font: int =
         row, col = divmod(index, per_row)
         x = GAP + col * (DIE + GAP)
         y = GAP + row * (cell_h + GAP)
-        draw_die(draw, die, x, y, DIE)
+        # a plain paste, no blending: the tile's clear corners replace the strip's clear ones
+        image.paste(_tile(_body(die), x, y, DIE), (x, y))
+        _draw_marks(draw, die, x, y, DIE)
         if die.caption:
             draw_caption(draw, die, x + DIE / 2, y + DIE + 4, caption_font)
     return png(image)
+
+
+@lru_cache(maxsize=TILES)
+def _tile(body: _Body, x: int, y: int, size: int) -> Image.Image:
+    """A die's body as drawn at (x, y) of a strip. Kept per place: the rune's lines and the
+    outlines are drawn from fractional coordinates, and moving them by whole pixels changes how
+    a few edge pixels round, so a tile drawn elsewhere would differ from the die drawn here.
+    Worker threads share tiles: a tile is only ever read once made."""
+    canvas = Image.new("RGBA", (x + size, y + size), BACKGROUND)
+    _draw_body(ImageDraw.Draw(canvas), body, x, y, size)
+    return canvas.crop((x, y, x + size, y + size))
 
 
 def draw_caption(draw: ImageDraw.ImageDraw, die: DieFace, centre: float, top: float,
@@ -179,25 +239,54 @@ def _faded(colour: RGB, dim: bool) -> RGB:
     return tuple((c + g * 2) // 3 for c, g in zip(colour, grey, strict=True))  # type: ignore[return-value]
 
 
-def draw_die(draw: ImageDraw.ImageDraw, die: DieFace, x: int, y: int, size: int) -> None:
+@dataclass(frozen=True)
+class _Body:
+    """A die without its words and marks: its silhouette and its drawing (a rune). Dice that
+    differ only in their number, caption, badge or cross share one."""
+
+    shape: str
+    fill: RGB
+    outline: RGB
+    width: int
+    ink: RGB
+    strokes: tuple[tuple[tuple[float, float], ...], ...]
+    cornered: bool
+
+
+def _body(die: DieFace) -> _Body:
     fill, ink = _faded(die.fill, die.dim), _faded(die.ink, die.dim)
     outline = die.ring or (ink if die.dim else (20, 20, 20))
-    width = 6 if die.ring else 3
-    polygon = _outline(die.shape, x, y, size)
-    if die.shape == "round":
-        draw.ellipse((x + 4, y + 4, x + size - 4, y + size - 4), fill=fill, outline=outline, width=width)
+    return _Body(die.shape, fill, outline, 6 if die.ring else 3, ink, die.strokes, bool(die.corner))
+
+
+def draw_die(draw: ImageDraw.ImageDraw, die: DieFace, x: int, y: int, size: int) -> None:
+    _draw_body(draw, _body(die), x, y, size)
+    _draw_marks(draw, die, x, y, size)
+
+
+def _draw_body(draw: ImageDraw.ImageDraw, body: _Body, x: int, y: int, size: int) -> None:
+    polygon = _outline(body.shape, x, y, size)
+    if body.shape == "round":
+        draw.ellipse((x + 4, y + 4, x + size - 4, y + size - 4), fill=body.fill, outline=body.outline,
+                     width=body.width)
     elif polygon is not None:
-        draw.polygon(polygon, fill=fill, outline=outline, width=width)
+        draw.polygon(polygon, fill=body.fill, outline=body.outline, width=body.width)
     else:
-        draw.rounded_rectangle((x + 4, y + 4, x + size - 4, y + size - 4), radius=size // 7, fill=fill,
-                               outline=outline, width=width)
-    if die.strokes:
+        draw.rounded_rectangle((x + 4, y + 4, x + size - 4, y + size - 4), radius=size // 7, fill=body.fill,
+                               outline=body.outline, width=body.width)
+    if body.strokes:
         span = size * 0.48
         # a number in the corner moves the drawing up and left, so the two never touch
-        left, top = (size * 0.2, size * 0.18) if die.corner else (size * 0.26, size * 0.26)
-        for line in die.strokes:
+        left, top = (size * 0.2, size * 0.18) if body.cornered else (size * 0.26, size * 0.26)
+        for line in body.strokes:
             points = [(x + left + px * span, y + top + py * span) for px, py in line]
-            draw.line(points, fill=ink, width=max(5, size // 14), joint="curve")
+            draw.line(points, fill=body.ink, width=max(5, size // 14), joint="curve")
+
+
+def _draw_marks(draw: ImageDraw.ImageDraw, die: DieFace, x: int, y: int, size: int) -> None:
+    """What goes over a die's body: its number, corner number, badge and cross, in that order
+    (the cross goes over the number, the badge over a long number)."""
+    ink = _faded(die.ink, die.dim)
     if die.text:
         big = size // 2 if len(die.text) <= 2 else size // 3
         anchor_y = y + size / 2 + (size * 0.06 if die.shape == "d4" else 0)
