@@ -13,6 +13,11 @@ measures throughput (latency then is mostly waiting in line behind the other 49 
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 1000 --metrics-port 9464
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --baseline picture
+    .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --pin
+
+``--pin`` (Linux) runs this driver and the fake on the first core and each bot, every thread of
+it, on the second: a saturated bot's CPU per click then varies by a few percent between runs
+instead of a quarter, as neither bot competes with the fake for a core.
 """
 
 from __future__ import annotations
@@ -43,6 +48,18 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return float("nan")
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+#: the cores ``--pin`` uses: the driver and the fake, and the bot under test
+PINNED: tuple[int, int] | None = None
+
+
+def pin_bot(pid: int | None) -> None:
+    """Every thread of the bot (the store's and the pictures' too) onto the bot's core."""
+    if PINNED is None or not pid:
+        return
+    for thread in os.listdir(f"/proc/{pid}/task"):
+        os.sched_setaffinity(int(thread), {PINNED[1]})
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -110,6 +127,7 @@ async def bench_games(games: int, think: float, metrics_port: int | None = None)
             if metrics_port is not None:
                 env["METRICS_PORT"] = str(metrics_port)
             async with running_bot(fd, env, Path(tmp) / "bench.sqlite3") as bot:
+                pin_bot(bot.pid)
                 latencies: list[float] = []
                 began, cpu = time.perf_counter(), cpu_seconds(bot.pid or 0)
                 await asyncio.gather(*(play_one(fd, f"t{i}", players, latencies, think) for i in range(games)))
@@ -121,6 +139,7 @@ async def bench_baseline(games: int, clicks_per_game: int, think: float,
     async with running_fake(channels=tuple(f"t{i}" for i in range(games))) as fd:
         user = fd.add_user("ann")
         async with running_bot(fd, {"LOG_LEVEL": "WARNING"}, command=MINIBOT) as bot:
+            pin_bot(bot.pid)
             command, button = ("pingpic", "mini:countpic") if picture else ("ping", "mini:count")
             messages = [await (await fd.slash(user, f"t{i}", command)).response_message() for i in range(games)]
             latencies: list[float] = []
@@ -148,7 +167,13 @@ async def main() -> None:
                         help="serve /healthz and /metrics on this port meanwhile (their cost is in the CPU)")
     parser.add_argument("--baseline", choices=("plain", "picture"), default="plain",
                         help="picture: the bare bot also draws and attaches a picture to every answer")
+    parser.add_argument("--pin", action="store_true",
+                        help="this driver and the fake on the first core, each bot on the second (Linux)")
     args = parser.parse_args()
+    if args.pin:
+        global PINNED
+        PINNED = (0, 1)
+        os.sched_setaffinity(0, {PINNED[0]})
     think = args.think / 1000
     latencies, seconds, cpu = await bench_games(args.games, think, args.metrics_port)
     per_game = max(1, len(latencies) // args.games)
