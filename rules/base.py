@@ -42,6 +42,12 @@ class Event(BaseModel):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
+def counted(n: int, word: str) -> str:
+    """"1 coin", "3 coins": every game counts things in its words, and the rulebooks' words
+    all take an s."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def seat_name(seat: int) -> str:
     """How an engine names a seat in its words; the host puts the player's name in its place."""
     return f"Seat {seat + 1}"

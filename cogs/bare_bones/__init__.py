@@ -30,9 +30,9 @@ from bot.tavern import TavernCog
 from cogs.bare_bones import hand, pages
 from cogs.bare_bones.pictures import dice_picture
 from cogs.bare_bones.table import table_parts
-from cogs.bare_bones.words import coins, plain_dice, points, short
+from cogs.bare_bones.words import coins, plain_dice, short
 from rules import bare_bones as bb
-from rules.base import Event, seat_name
+from rules.base import Event, counted, seat_name
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -115,7 +115,7 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
         for seat in order:
             got = said[seat]
             bits = [f"drafts {', '.join(e.data['name'] for e in got['draft'])}"] if got["draft"] else []
-            bits += [f"{points(e.data['points'])} and {coins(e.data['coins'])}" for e in got["score"]]
+            bits += [f"{counted(e.data['points'], 'point')} and {coins(e.data['coins'])}" for e in got["score"]]
             if got["match"]:
                 bits.append(f"{len(got['match'])} bonus match{'es' if len(got['match']) > 1 else ''}")
             if got["buy"]:
@@ -135,7 +135,7 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
         return clip(" ".join(news), 300) if news else None
 
     def score_text(self, score: int, view: bb.BareBonesView) -> str:
-        return points(score)
+        return counted(score, "point")
 
     def option_lines(self, options: bb.BareBonesOptions) -> list[str]:
         lines = []

@@ -9,6 +9,7 @@ same view reads as what the player holds, so it never says what to press.
 
 from __future__ import annotations
 
+from rules.base import counted
 from bot.games import Part
 from bot.models import Table
 from cogs.bare_bones.words import (
@@ -21,7 +22,6 @@ from cogs.bare_bones.words import (
     latest_reveals,
     name_of,
     ordered_players,
-    points,
     shop_lines,
     short,
     turn_money,
@@ -154,11 +154,11 @@ def _pending(table: Table, view: bb.BareBonesView, pending: bb.PendingView) -> l
         return ["To roll again: " + ", ".join(f"{d.name} {d.value}" for d in chosen)]
     if pending.kind == "pattern":
         return ["**How each way scores**"] + [
-            f"{points(o.points)} and {coins(o.coins)}: {o.label}" for o in pending.options]
+            f"{counted(o.points, 'point')} and {coins(o.coins)}: {o.label}" for o in pending.options]
     if pending.kind == "potato":
         others = [p for p in ordered_players(view) if p.seat != turn.seat]
-        return [f"A Hot Potato you own at the end costs {points(bb.HOT_POTATO_PENALTY)}. Scores: "
-                + ", ".join(f"{name_of(table, p.seat)} {points(p.score)}" for p in others) + "."]
+        return [f"A Hot Potato you own at the end costs {counted(bb.HOT_POTATO_PENALTY, 'point')}. Scores: "
+                + ", ".join(f"{name_of(table, p.seat)} {counted(p.score, 'point')}" for p in others) + "."]
     return []
 
 

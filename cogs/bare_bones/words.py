@@ -6,6 +6,7 @@ code to learn ("3c", "2 AU", "FPV"); a Dice Card says its die, not only its colo
 
 from __future__ import annotations
 
+from rules.base import counted
 from collections import Counter
 
 from bot.models import Table
@@ -30,15 +31,11 @@ def short(name: str) -> str:
 
 
 def coins(n: int) -> str:
-    return f"{n} coin" if n == 1 else f"{n} coins"
-
-
-def points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
+    return counted(n, "coin")
 
 
 def cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return counted(n, "card")
 
 
 def grouped(names: list[str]) -> str:
@@ -147,7 +144,7 @@ def turn_money(turn: bb.TurnView) -> str:
     besides the dice."""
     if turn.score is None:
         return ""
-    said = f"**{points(turn.score.points)}** and **{coins(turn.score.coins)}**"
+    said = f"**{counted(turn.score.points, 'point')}** and **{coins(turn.score.coins)}**"
     if turn.score.conversion:
         said += f" ({turn.score.conversion.replace('_', ' ').title()})"
     extra = [f"{n} {how}" for n, how in ((turn.carry_in, "carried in"), (turn.sold, "from a sale"),
@@ -186,7 +183,7 @@ def player_line(table: Table, view: bb.BareBonesView, p: bb.PlayerView) -> str:
         extra.append(f"carries {coins(p.carry)}")
     if p.hot_potatoes:
         extra.append(f"{p.hot_potatoes} Hot Potato{'es' if p.hot_potatoes > 1 else ''}")
-    return f"{mark}**{name_of(table, p.seat)}** {points(p.score)} · " + ", ".join(extra)
+    return f"{mark}**{name_of(table, p.seat)}** {counted(p.score, 'point')} · " + ", ".join(extra)
 
 
 def ordered_players(view: bb.BareBonesView) -> list[bb.PlayerView]:
@@ -267,7 +264,7 @@ def sheet_notes(view: bb.BareBonesView, names: list[str]) -> list[str]:
         for row in next(c for c in view.sheet if c.seat == n).rows:
             said = [f"{coins(abs(int(x)))} {'carried' if x.startswith('+') else 'borrowed'}" for x in row.notes]
             if row.penalty:
-                said.append(f"-{points(row.penalty)} for a loan still owed")
+                said.append(f"-{counted(row.penalty, 'point')} for a loan still owed")
             if said:
                 notes.append((row.round, f"Round {row.round}: {safe(names[n])} " + ", ".join(said)))
     return [line for _, line in sorted(notes, key=lambda x: x[0])]

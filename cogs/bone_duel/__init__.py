@@ -20,7 +20,7 @@ from bot.render import safe
 from bot.tavern import TavernCog
 from cogs.bone_duel.pictures import grids_picture
 from rules import bone_duel as bd
-from rules.base import Event
+from rules.base import Event, counted
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -42,17 +42,13 @@ def knock_words(knocks: list[int]) -> str:
     return f"knocks out {bd.faces_text(knocks)}"
 
 
-def points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
-
-
 def players_lines(table: Table, view: bd.BoneDuelView) -> str:
     """Both players, their side's colour and their totals (and games won in a match)."""
     lines = []
     for seat in (0, 1):
         won = view.wins[seat]
         wins = f", {won} {'game' if won == 1 else 'games'} won" if view.best_of_three else ""
-        lines.append(f"{SIDES[seat]} **{safe(table.seats[seat].name)}**: {points(view.totals[seat])}{wins}")
+        lines.append(f"{SIDES[seat]} **{safe(table.seats[seat].name)}**: {counted(view.totals[seat], 'point')}{wins}")
     return "\n".join(lines)
 
 
@@ -70,7 +66,7 @@ def grid_words(table: Table, view: bd.BoneDuelView) -> str:
 
 def grid_text(table: Table, view: bd.BoneDuelView, seat: int) -> str:
     """One player's grid, a column a line: its dice and what they score."""
-    lines = [f"{SIDES[seat]} **{safe(table.seats[seat].name)}**: {points(view.totals[seat])}"]
+    lines = [f"{SIDES[seat]} **{safe(table.seats[seat].name)}**: {counted(view.totals[seat], 'point')}"]
     for c in range(3):
         dice = view.grids[seat][c]
         lines.append(f"{LANES[c]}: {faces(dice)} = {view.column_scores[seat][c]}" if dice else f"{LANES[c]}: empty")
@@ -172,7 +168,7 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
 
     def score_text(self, score: int, view: bd.BoneDuelView) -> str:
         """A match is won by games, a single game by points."""
-        return (f"{score} game" if score == 1 else f"{score} games") if view.best_of_three else points(score)
+        return counted(score, "game" if view.best_of_three else "point")
 
     def option_lines(self, options: bd.BoneDuelOptions) -> list[str]:
         lines = []

@@ -20,7 +20,7 @@ from bot.render import clip, safe
 from bot.tavern import TavernCog
 from cogs.knucklebones.pictures import dice_picture
 from rules import knucklebones as kb
-from rules.base import Event
+from rules.base import Event, counted
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -81,7 +81,7 @@ def score_lines(table: Table, view: kb.KnucklebonesView) -> str:
     lines = []
     for sheet in view.sheets:
         left = len(view.items) - sheet.filled
-        lines.append(f"**{clip(safe(table.seats[sheet.seat].name), 40)}**: {points(sheet.total)}, "
+        lines.append(f"**{clip(safe(table.seats[sheet.seat].name), 40)}**: {counted(sheet.total, 'point')}, "
                      f"{left} {'item' if left == 1 else 'items'} left")
     return "\n".join(lines)
 
@@ -92,10 +92,6 @@ def title_name(name: str) -> str:
     inside = WORD_UNDERSCORE.sub(" ", name)  # an underscore within a word formats nothing
     kept = "".join(" " if c in "*~|`[]()<>#@\\:" else c for c in inside)
     return " ".join(kept.split()) or "A player"
-
-
-def points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def sheet_lines(view: kb.KnucklebonesView, sheet: kb.SheetView) -> str:
@@ -112,12 +108,12 @@ def sheet_lines(view: kb.KnucklebonesView, sheet: kb.SheetView) -> str:
             now = view.preview[item.key]
             line += f" (scores {now} now)" if item.key in view.met else " (not met now)"
         lines.append(line)
-    return "\n".join(lines) + f"\n**Total: {points(sheet.total)}**"
+    return "\n".join(lines) + f"\n**Total: {counted(sheet.total, 'point')}**"
 
 
 def items_text(view: kb.KnucklebonesView) -> str:
     return "\n".join(
-        f"**{i.name}** ({'the sum of the dice' if i.points == 'sum' else points(i.points)}): {i.requirement}"
+        f"**{i.name}** ({'the sum of the dice' if i.points == 'sum' else counted(i.points, 'point')}): {i.requirement}"
         for i in view.items)
 
 
@@ -202,7 +198,7 @@ class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.K
         return "pick an item to score: the green ones are met; one not met scores 0."
 
     def score_text(self, score: int, view: kb.KnucklebonesView) -> str:
-        return points(score)
+        return counted(score, "point")
 
     def option_lines(self, options: kb.KnucklebonesOptions) -> list[str]:
         lines = []

@@ -23,11 +23,11 @@ from bot.render import clip, seat_names
 from bot.tavern import TavernCog
 from cogs.rattlebones.pictures import board_facts, dice_facts, draw_board, draw_dice
 from cogs.rattlebones.words import (
-    SIDE_PHASES, asked_block, board_words, dice_lines, ending_block, holdings, pawn, plural, said_by,
+    SIDE_PHASES, asked_block, board_words, dice_lines, ending_block, holdings, pawn, said_by,
     standings_block, supply_words, title_name, who,
 )
 from rules import rattlebones as rb
-from rules.base import Event
+from rules.base import Event, counted
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -85,13 +85,13 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
 
         def dice_page(index: int) -> Page:
             p = view.players[index]
-            text = (f"**{who(index)}** ({pawn(index)}): {plural(p.score, 'point')} · {holdings(p)}\n"
+            text = (f"**{who(index)}** ({pawn(index)}): {counted(p.score, 'point')} · {holdings(p)}\n"
                     f"Sides 1 to 6 of each die; side 1 is always Rattlebones.\n{dice_lines(p.dice)}")
             title = "Your dice" if index == seat else f"{title_name(table.seats[index].name)}'s dice"
             return Page(title, [Part(seat_names(table, text))],
                         self.dice_picture(table, view, index, f"dice-{index + 1}.png"))
 
-        standing = "\n".join(f"**{who(p.seat)}** ({pawn(p.seat)}): {plural(p.score, 'point')}, "
+        standing = "\n".join(f"**{who(p.seat)}** ({pawn(p.seat)}): {counted(p.score, 'point')}, "
                              + (f"{p.to_go} from Rattlebones" if p.to_go else "met Rattlebones")
                              + f"; monkeys on {', '.join(str(m) for m in p.monkeys)}"
                              for p in view.players)
@@ -136,7 +136,7 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
         return " · ".join(said_by(e) for e in news) if news else None
 
     def score_text(self, score: int, view: rb.RattlebonesView) -> str:
-        return plural(score, "point")
+        return counted(score, "point")
 
     def action_label(self, view: rb.RattlebonesView, action: rb.RattlebonesAction) -> str:
         return rb.action_label(view, action)

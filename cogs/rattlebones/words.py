@@ -12,7 +12,7 @@ import re
 from bot.render import clip, safe
 from cogs.rattlebones.pictures import PAWN_WORDS
 from rules import rattlebones as rb
-from rules.base import Event
+from rules.base import Event, counted
 from rules.rattlebones.dice import adjacent
 
 #: decisions about a side of the die just used
@@ -24,10 +24,6 @@ ROLL_STATE = {"pending": "to use", "done": "used", "dropped": "not used"}
 def said_by(event: Event) -> str:
     """The log's line for an event, said from its kind, seats and figures."""
     return rb.event_text(event.kind, event.seats, event.data)
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def who(seat: int) -> str:
@@ -53,15 +49,15 @@ def title_name(name: str) -> str:
 
 def holdings(p: rb.PlayerView, *, all_of: bool = True) -> str:
     """Gold, stars and stock tickets; without ``all_of``, only what the player has some of."""
-    held = [(p.gold, f"{p.gold} gold"), (p.stars, plural(p.stars, "star")),
-            (p.stock, plural(p.stock, "stock ticket"))]
+    held = [(p.gold, f"{p.gold} gold"), (p.stars, counted(p.stars, "star")),
+            (p.stock, counted(p.stock, "stock ticket"))]
     return " · ".join(said for n, said in held if n or all_of)
 
 
 def standing(p: rb.PlayerView) -> str:
     """A player in one short line, with the colour and shape of their pawns."""
     held = holdings(p, all_of=False)
-    return f"**{who(p.seat)}** ({pawn(p.seat)}): {plural(p.score, 'point')}" + (f" · {held}" if held else "")
+    return f"**{who(p.seat)}** ({pawn(p.seat)}): {counted(p.score, 'point')}" + (f" · {held}" if held else "")
 
 
 def standings_block(view: rb.RattlebonesView) -> str:
@@ -141,7 +137,7 @@ def asked_block(view: rb.RattlebonesView) -> str:
         return side_block(view, decision)
     if phase == "store":
         chart = ", ".join(f"{n} for {rb.star_value(n, view.options.store)}" for n in range(1, 5))
-        return f"{who(seat)} has **{plural(me.stars, 'star')}**. The Store pays, in points: {chart}."
+        return f"{who(seat)} has **{counted(me.stars, 'star')}**. The Store pays, in points: {chart}."
     if phase == "add_die":
         waiting = [d for d in range(len(me.dice)) if all(r.die != d for r in view.rolls)]
         return f"{thrown}\nNot thrown yet:\n" + "\n".join(dice_lines(me.dice, d) for d in waiting)
@@ -175,7 +171,7 @@ def board_words(view: rb.RattlebonesView) -> str:
 def supply_words(view: rb.RattlebonesView) -> str:
     sides = " · ".join(f"{rb.face_name(k) if k.startswith('points') else rb.DATA.sides[k].name}: {n}"
                        for k, n in sorted(view.supply.items()))
-    return (f"**In the supply**: {view.gold_supply} gold · {plural(view.star_supply, 'star')} · "
-            f"{plural(view.stock_supply, 'stock ticket')}\n**Sides left**, by kind: {sides}\n"
+    return (f"**In the supply**: {view.gold_supply} gold · {counted(view.star_supply, 'star')} · "
+            f"{counted(view.stock_supply, 'stock ticket')}\n**Sides left**, by kind: {sides}\n"
             f"**The train** stands on {view.train}, worth {view.train_values[view.train]}; the track is worth "
             f"{', '.join(str(v) for v in view.train_values)}.")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.base import Event
+from rules.base import Event, counted
 from rules.bare_bones.cards import ACTIONS, BY_KEY, CARDS, CTT, colour_name
 from rules.bare_bones.models import (
     BareBonesAction,
@@ -31,7 +31,6 @@ from rules.bare_bones.table import (
     loan_cap,
     me,
     names,
-    plural,
     return_to_supply,
     roll_colour,
     sources,
@@ -190,7 +189,7 @@ def full_house(s: BareBonesState, at: int, events: list[Event]) -> None:
     t.second_roll = "open"
     text = f"{who(seat)} plays every Dice Card in hand ({names(from_hand)})"
     if played or discarded:
-        text += (f", then draws {plural(len(played) + len(discarded), 'card')}: plays "
+        text += (f", then draws {counted(len(played) + len(discarded), 'card')}: plays "
                  f"{names(played)}, discards {names(discarded)}")
     emit(events, "full_house", text + ".", seat)
 
@@ -323,7 +322,7 @@ def loan_shark_borrow(s: BareBonesState, pending: Pending, action: BareBonesActi
     t = turn_of(s)
     amount = action.amount or 0
     t.loaned += amount
-    text = (f"{who(t.seat)} borrows {plural(amount, 'coin')}, to repay next turn." if amount
+    text = (f"{who(t.seat)} borrows {counted(amount, 'coin')}, to repay next turn." if amount
             else f"{who(t.seat)} borrows nothing.")
     emit(events, "loan", text, t.seat)
 
@@ -381,7 +380,7 @@ def re_re_roll_die(s: BareBonesState, index: int, events: list[Event]) -> None:
     t.rerolls -= 1
     old, new = reroll(s, index)
     emit(events, "reroll", f"{who(t.seat)} re-rolls {colour_name(t.dice[index].colour)} {old}: "
-                           f"{new} ({plural(t.rerolls, 're-roll')} left).", t.seat)
+                           f"{new} ({counted(t.rerolls, 're-roll')} left).", t.seat)
 
 
 @effect("run")
@@ -467,7 +466,7 @@ def yard_sale_sell(s: BareBonesState, pending: Pending, action: BareBonesAction,
     coins = max(0, CARDS[card_id].cost - 1)
     t.sold += coins
     emit(events, "yard_sale", f"{who(t.seat)} sells {CARDS[card_id].name} to the Supply for "
-                              f"{plural(coins, 'coin')}.", t.seat)
+                              f"{counted(coins, 'coin')}.", t.seat)
 
 
 if set(PLAY) != set(ACTIONS):  # every Action Card in the data has its effect here

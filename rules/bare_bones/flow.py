@@ -10,7 +10,7 @@ decision and stops where a player must answer; ``decide`` takes a player's decis
 
 from __future__ import annotations
 
-from rules.base import Event
+from rules.base import Event, counted
 from rules.bare_bones import effects
 from rules.bare_bones.cards import (
     ACTIONS,
@@ -64,7 +64,6 @@ from rules.bare_bones.table import (
     owned_cards,
     pattern_of,
     planned_dice,
-    plural,
     roll_colour,
     shuffle,
     step,
@@ -300,8 +299,8 @@ def settle_score(s: BareBonesState, option: ScoreOption, events: list[Event]) ->
     dice = [(d.colour, d.value) for d in t.dice]
     t.scored = Scored(option=option, conversion=conversion, blocked=blocked,
                       working=working(dice, option, blocked, conversion))
-    emit(events, "score", f"{who(t.seat)} scores {plural(option.points, 'point')} and "
-                          f"{plural(option.coins, 'coin')}: {t.scored.working}.", t.seat,
+    emit(events, "score", f"{who(t.seat)} scores {counted(option.points, 'point')} and "
+                          f"{counted(option.coins, 'coin')}: {t.scored.working}.", t.seat,
          points=option.points, coins=option.coins)
     earned = option.coins + t.sold + t.carry_in
     owed = p.loan
@@ -310,9 +309,9 @@ def settle_score(s: BareBonesState, option: ScoreOption, events: list[Event]) ->
     p.loan = 0
     if owed:
         short = owed - t.repaid
-        emit(events, "repay", f"{who(t.seat)} repays {t.repaid} of the {plural(owed, 'coin')} "
+        emit(events, "repay", f"{who(t.seat)} repays {t.repaid} of the {counted(owed, 'coin')} "
                               "borrowed" + (f" and loses {t.penalty} points for the "
-                                            f"{plural(short, 'coin')} still owed." if short else "."),
+                                            f"{counted(short, 'coin')} still owed." if short else "."),
              t.seat)
     t.coins = earned - t.repaid + t.loaned
     p.score += option.points - t.penalty
@@ -327,7 +326,7 @@ def buy(s: BareBonesState, key: str, events: list[Event]) -> None:
     t.spent += CARDS[card_id].cost
     t.bought.append(CARDS[card_id].kind)
     emit(events, "buy", f"{who(t.seat)} buys {CARDS[card_id].name} for "
-                        f"{plural(CARDS[card_id].cost, 'coin')}.", t.seat,
+                        f"{counted(CARDS[card_id].cost, 'coin')}.", t.seat,
          card=CARDS[card_id].key, name=CARDS[card_id].name, cost=CARDS[card_id].cost)
 
 
@@ -336,7 +335,7 @@ def end_buying(s: BareBonesState, events: list[Event]) -> None:
     left = t.coins - t.spent
     if left:
         fate = "kept for next turn (Keep the Change)" if t.keep_change else "lost"
-        emit(events, "unspent", f"{who(t.seat)}'s {plural(left, 'unspent coin')}: {fate}.", t.seat)
+        emit(events, "unspent", f"{who(t.seat)}'s {counted(left, 'unspent coin')}: {fate}.", t.seat)
     t.stage = "potato"
 
 

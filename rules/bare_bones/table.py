@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rules.base import Event, seat_name
+from rules.base import Event, counted, seat_name
 from rules.bare_bones.cards import (
     ACTIONS,
     BY_KEY,
@@ -58,10 +58,6 @@ def emit(events: list[Event], kind: str, text: str, seat: int | None = None, *,
     """An event of ``seat`` (and of the seats in ``also`` it concerns too), with its figures."""
     seats = (() if seat is None else (seat,)) + also
     events.append(Event(kind=kind, text=text, seat=seat, seats=seats, data=data))
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def names(cards: Iterable[int]) -> str:
@@ -113,7 +109,7 @@ def draw(s: BareBonesState, seat: int, n: int, events: list[Event], why: str) ->
     if s.turn is not None and s.turn.seat == seat:
         s.turn.draws += got
     short = f" ({n - got} short: no cards left)" if got < n else ""
-    emit(events, "draw", f"{who(seat)} draws {plural(got, 'card')} ({why}){short}.", seat)
+    emit(events, "draw", f"{who(seat)} draws {counted(got, 'card')} ({why}){short}.", seat)
     return got
 
 
