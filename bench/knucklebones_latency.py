@@ -16,7 +16,7 @@ measures throughput (latency then is mostly waiting in line behind the other 49 
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --pin
 
 ``--pin`` (Linux) runs this driver and the fake on the first core and each bot, every thread of
-it, on the second: a saturated bot's CPU per click then varies by a few percent between runs
+it, on the second: a saturated bot's CPU per click then varies by about a tenth between runs
 instead of a quarter, as neither bot competes with the fake for a core.
 """
 
