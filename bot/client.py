@@ -98,8 +98,6 @@ class Boneyard(commands.AutoShardedBot):
         # carry the clicked id? Asked of the event as it is, and the layout left unbuilt.
         self._parse_interaction = self._connection.parsers["INTERACTION_CREATE"]
         self._connection.parsers["INTERACTION_CREATE"] = self._interaction_created
-        #: clicks whose id their message does not carry (a forged or cut id): answered, never routed
-        self._not_drawn: set[int] = set()
         self.runtime: TableRuntime = None  # type: ignore[assignment]  # set in setup_hook
         #: every persistent item registered, the host's and the cogs' (the dice tools' buttons)
         self.claimed: list[type[discord.ui.DynamicItem[Any]]] = []
@@ -212,9 +210,7 @@ class Boneyard(commands.AutoShardedBot):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        drawn = interaction.id not in self._not_drawn
-        self._not_drawn.discard(interaction.id)
-        for kind in self.claimed if drawn else ():
+        for kind in self.claimed:
             match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
             if match is not None:
                 clicked = await kind.from_custom_id(interaction, discord.ui.Button(custom_id=custom_id), match)
@@ -223,11 +219,12 @@ class Boneyard(commands.AutoShardedBot):
         await tell(interaction, "That button is no longer in use.")
 
     def _interaction_created(self, data: dict[str, Any]) -> None:
-        message = data.get("message")
-        if data.get("type") == discord.InteractionType.component.value:
-            custom_id = (data.get("data") or {}).get("custom_id")
-            if message is None or custom_id not in _custom_ids(message.get("components") or ()):
-                self._not_drawn.add(int(data["id"]))
+        """A click whose id its message does not carry (forged, or cut) has its id blanked: no
+        item claims it, and it is answered as one no longer in use."""
+        message, clicked = data.get("message"), data.get("data")
+        if data.get("type") == discord.InteractionType.component.value and isinstance(clicked, dict):
+            if message is None or clicked.get("custom_id") not in _custom_ids(message.get("components") or ()):
+                clicked["custom_id"] = ""
             if message is not None:
                 message["components"] = []
         self._parse_interaction(data)

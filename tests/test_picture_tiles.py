@@ -2,9 +2,9 @@
 
 bot/pictures.py keeps each die's body as a tile and each word's bitmap in its font, and pastes
 them into a strip. The reference here is the drawing as it was before: every die drawn straight
-onto the strip, fonts as Pillow loads them, nothing kept (a copy of that code, left as it was:
-when the look changes on purpose, change it here the same way). The two are compared on decoded
-pixels, for generated strips (every shape and mark, long captions cut short, rows wrapping,
+onto the strip, fonts as Pillow loads them, nothing kept (a copy of the code tiles changed, left
+as it was: when the look changes on purpose, change it here the same way). The two are compared
+on decoded pixels, for generated strips (every shape and mark, long captions cut short, rows wrapping,
 caption fonts, the empty strip) and for every game's own pictures through whole played games,
 drawn once as they are and once with the reference's helpers in their place.
 """
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib
 import io
-import math
 import random
 import sys
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -38,6 +37,9 @@ from tests.fixtures.tables import game_specs
 
 # -- the reference: the strip as drawn before tiles -------------------------------------------
 
+# what tiles left as it was (a die's outline, its faded colours, the encoding) is shared
+ref_outline, ref_faded, ref_png = pictures._outline, pictures._faded, pictures.png
+
 
 @lru_cache(maxsize=32)
 def ref_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
@@ -51,38 +53,6 @@ def ref_fit_text(text: str, width: float, size: int) -> str:
     while text and face.getlength(text + "…") > width:
         text = text[:-1]
     return text + "…"
-
-
-def ref_png(image: Image.Image) -> bytes:
-    if image.mode != "P":
-        image = image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=3, optimize=False)
-    return out.getvalue()
-
-
-def ref_outline(shape: str, x: int, y: int, size: int) -> list[tuple[float, float]] | None:
-    cx, cy, r = x + size / 2, y + size / 2, size / 2 - 4
-
-    def regular(n: int, turn: float = -90.0) -> list[tuple[float, float]]:
-        return [(cx + r * math.cos(math.radians(turn + 360 * i / n)),
-                 cy + r * math.sin(math.radians(turn + 360 * i / n))) for i in range(n)]
-
-    shapes: dict[str, list[tuple[float, float]]] = {
-        "d4": [(cx, y + 6), (x + size - 6, y + size - 10), (x + 6, y + size - 10)],
-        "d8": regular(4),
-        "d10": [(cx, y + 4), (x + size - 8, cy + 10), (cx, y + size - 4), (x + 8, cy + 10)],
-        "d12": regular(5),
-        "d20": regular(6),
-    }
-    return shapes.get(shape)
-
-
-def ref_faded(colour: RGB, dim: bool) -> RGB:
-    if not dim:
-        return colour
-    grey = (70, 72, 78)
-    return tuple((c + g * 2) // 3 for c, g in zip(colour, grey, strict=True))  # type: ignore[return-value]
 
 
 def ref_draw_die(draw: ImageDraw.ImageDraw, die: DieFace, x: int, y: int, size: int) -> None:
