@@ -193,6 +193,13 @@ async def test_rules_without_a_bot() -> None:
         async with http.patch(hook + "/messages/@original", json={"content": "x"}) as r:
             assert (r.status, (await r.json())["code"]) == (401, 50027)
 
+        # an answer that does not ask for the response back: 204, nothing to read, still posted
+        quiet = await fd.slash(alice, "general", "roll")
+        url = f"{fd.api_base}/interactions/{quiet.id}/{quiet.token}/callback"
+        async with http.post(url, json={"type": 4, "data": {"content": "quiet"}}) as r:
+            assert (r.status, await r.read()) == (204, b"")
+        assert fd.messages("general")[-1]["content"] == "quiet"
+
         # late initial response
         late = await fd.slash(alice, "general", "roll")
         fd.expire(late, 3.5)
@@ -212,5 +219,5 @@ async def test_rules_without_a_bot() -> None:
 
         assert [v.kind for v in fd.violations] == ["double_ack", "expired_token", "late_callback",
                                                    "invalid_form_body"]
-        assert [r.status for r in fd.requests if "/callback" in r.path] == [200, 400, 404, 400]
+        assert [r.status for r in fd.requests if "/callback" in r.path] == [200, 400, 204, 404, 400]
         await ws.close()

@@ -138,7 +138,7 @@ async def test_sigkill_mid_turn_and_the_old_buttons_still_work(tmp_path: Path) -
         async with running_bot(fd, {}, db) as second:
             before = len(fd.calls)
             await click_once(fd, players, rng)
-            assert any(c["path"].startswith("/interactions/") and c["status"] == 200 for c in fd.calls[before:])
+            assert any(c["path"].startswith("/interactions/") and c["status"] in (200, 204) for c in fd.calls[before:])
             assert table_now(fd)["id"] == table["id"] or fd.buttons(fd.message(table["id"]) or {}) == []
             # the game goes on from where it stood: two more changes of turn, each leaving a line of history
 

@@ -621,9 +621,11 @@ class RestApi(Gateway):
             it.response = None
             it.responded_at = None
             raise
-        it.response_status = 200
+        # Discord sends the response back only when asked to
+        asked = request.query.get("with_response", "").lower() in ("1", "true")
+        it.response_status = 200 if asked else 204
         self._notify()
-        return out
+        return out if asked else web.Response(status=204)
 
     async def _perform_callback(self, it: Interaction, rtype: int, data: dict[str, Any],
                                 files: dict[int, tuple[str, bytes, str]]) -> web.Response:
