@@ -77,8 +77,8 @@ async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
 
 async def _edit_clicked(interaction: discord.Interaction, **kwargs: Any) -> None:
     """discord.py's ``edit_message``, without asking Discord for the edited message back: every
-    click would otherwise read and parse the whole table it just sent (a tenth of a click's
-    cost), only to throw it away. Rate limits and errors are still discord.py's own, as its
+    click would otherwise read and parse the whole table it just sent, only to throw it away
+    (a twentieth of a click's cost). Rate limits and errors are still discord.py's own, as its
     webhook adapter makes the call."""
     state = interaction._state
     params = interaction_message_response_params(

@@ -190,6 +190,7 @@ class PendingView(BaseModel):
 
 
 class ItemView(BaseModel):
+    model_config = ConfigDict(frozen=True)  # one per sheet line, shared by every view
     key: str
     name: str
     points: int | Literal["sum"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from rules.knucklebones.models import ITEMS, Die, KnucklebonesState, ScoreItem
 
@@ -27,6 +28,9 @@ def item_of(item: ScoreItem | str) -> ScoreItem:
     return ITEMS[item] if isinstance(item, str) else item
 
 
+# A roll has few possible hands (seven dice of six runes), and a table's preview, its list of
+# met items and the AI ask of the same hands over and over: the recent answers are kept.
+@lru_cache(maxsize=8192)
 def hand_meets(hand: Hand, item: ScoreItem | str) -> bool:
     item = item_of(item)
     if item.distinct is not None:
@@ -44,6 +48,7 @@ def hand_meets(hand: Hand, item: ScoreItem | str) -> bool:
     return True
 
 
+@lru_cache(maxsize=8192)
 def hand_points(hand: Hand, item: ScoreItem | str) -> int:
     item = item_of(item)
     if not hand_meets(hand, item):

@@ -16,6 +16,10 @@ from rules.knucklebones.scoring import hand_meets, hand_of, hand_points, totals
 from rules.knucklebones.text import pending_prompt
 
 
+#: the sheet's lines, the same in every view
+ITEM_VIEWS = tuple(ItemView(key=i.key, name=i.name, points=i.points, requirement=i.requirement) for i in SHEET.items)
+
+
 def view(state: KnucklebonesState) -> KnucklebonesView:
     over = state.phase == "over"
     pending = None
@@ -45,8 +49,7 @@ def view(state: KnucklebonesState) -> KnucklebonesView:
         ],
         pending=pending,
         waiting=[] if over else [d.id for d in waiting(state) if d.id != state.pending],
-        items=[ItemView(key=i.key, name=i.name, points=i.points, requirement=i.requirement)
-               for i in SHEET.items],
+        items=list(ITEM_VIEWS),
         sheets=[
             SheetView(seat=s, items=dict(sheet), total=total,
                       filled=sum(v is not None for v in sheet.values()))
