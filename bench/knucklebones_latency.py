@@ -14,10 +14,13 @@ measures throughput (latency then is mostly waiting in line behind the other 49 
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 1000 --metrics-port 9464
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --baseline picture
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --pin
+    .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --pin --rounds 5
 
 ``--pin`` (Linux) runs this driver and the fake on the first core and each bot, every thread of
 it, on the second: a saturated bot's CPU per click then varies by about a tenth between runs
-instead of a quarter, as neither bot competes with the fake for a core.
+instead of a quarter, as neither bot competes with the fake for a core. ``--rounds N`` runs
+both bots N times in turn and reports the median of each ratio, for a figure that one slow
+minute on a shared machine does not move.
 """
 
 from __future__ import annotations
@@ -167,6 +170,9 @@ async def main() -> None:
                         help="serve /healthz and /metrics on this port meanwhile (their cost is in the CPU)")
     parser.add_argument("--baseline", choices=("plain", "picture"), default="plain",
                         help="picture: the bare bot also draws and attaches a picture to every answer")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run both bots this many times in turn and print the median of each ratio: "
+                             "on a shared machine one run's CPU per click can be a fifth off")
     parser.add_argument("--pin", action="store_true",
                         help="this driver and the fake on the first core, each bot on the second (Linux)")
     args = parser.parse_args()
@@ -175,15 +181,26 @@ async def main() -> None:
         PINNED = (0, 1)
         os.sched_setaffinity(0, {PINNED[0]})
     think = args.think / 1000
-    latencies, seconds, cpu = await bench_games(args.games, think, args.metrics_port)
-    per_game = max(1, len(latencies) // args.games)
-    base_lat, base_seconds, base_cpu = await bench_baseline(args.games, per_game, think, args.baseline == "picture")
-    print(f"{args.games} concurrent games, {len(latencies)} clicks ({per_game} per game), "
-          f"think time {args.think:g} ms")
-    game = report("boneyard", latencies, seconds, cpu)
-    base = report("baseline" if args.baseline == "plain" else "base+pic", base_lat, base_seconds, base_cpu)
-    print(f"overhead     p50 x{game['p50'] / base['p50']:.2f}  p99 x{game['p99'] / base['p99']:.2f}")
-
+    ratios: list[dict[str, float]] = []
+    for round_ in range(args.rounds):
+        latencies, seconds, cpu = await bench_games(args.games, think, args.metrics_port)
+        per_game = max(1, len(latencies) // args.games)
+        base_lat, base_seconds, base_cpu = await bench_baseline(args.games, per_game, think,
+                                                                args.baseline == "picture")
+        if args.rounds > 1:
+            print(f"round {round_ + 1} of {args.rounds}")
+        print(f"{args.games} concurrent games, {len(latencies)} clicks ({per_game} per game), "
+              f"think time {args.think:g} ms")
+        game = report("boneyard", latencies, seconds, cpu)
+        base = report("baseline" if args.baseline == "plain" else "base+pic", base_lat, base_seconds, base_cpu)
+        print(f"overhead     p50 x{game['p50'] / base['p50']:.2f}  p99 x{game['p99'] / base['p99']:.2f}  "
+              f"CPU x{game['cpu'] / base['cpu']:.2f}  actions/s {game['per_s'] / base['per_s']:.0%}")
+        ratios.append({"p99": game["p99"] / base["p99"], "cpu": game["cpu"] / base["cpu"],
+                       "per_s": game["per_s"] / base["per_s"], "game_cpu": game["cpu"], "base_cpu": base["cpu"]})
+    if args.rounds > 1:
+        mid = {key: statistics.median(r[key] for r in ratios) for key in ratios[0]}
+        print(f"median of {args.rounds} rounds: CPU per click {mid['game_cpu']:.2f} ms against {mid['base_cpu']:.2f} ms, "
+              f"ratio x{mid['cpu']:.2f}; p99 x{mid['p99']:.2f}; actions/s {mid['per_s']:.0%} of the baseline's")
 
 if __name__ == "__main__":
     asyncio.run(main())
