@@ -26,6 +26,7 @@ from bot.components import ALL_ITEMS
 from bot.config import Settings
 from bot.deadlines import run_deadlines
 from bot.errors import GATE, Refusal, guarded, tell
+from bot.replies import let_go
 from bot.left_behind import show_tables_left_behind
 from bot.runtime import TableRuntime
 from bot.store import Store, open_store
@@ -210,13 +211,16 @@ class Boneyard(commands.AutoShardedBot):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        for kind in self.claimed:
-            match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
-            if match is not None:
-                clicked = await kind.from_custom_id(interaction, discord.ui.Button(custom_id=custom_id), match)
-                await clicked.callback(interaction)
-                return
-        await tell(interaction, "That button is no longer in use.")
+        try:
+            for kind in self.claimed:
+                match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
+                if match is not None:
+                    clicked = await kind.from_custom_id(interaction, discord.ui.Button(custom_id=custom_id), match)
+                    await clicked.callback(interaction)
+                    return
+            await tell(interaction, "That button is no longer in use.")
+        finally:
+            let_go(interaction)
 
     def _interaction_created(self, data: dict[str, Any]) -> None:
         """A click whose id its message does not carry (forged, or cut) has its id blanked: no

@@ -70,8 +70,18 @@ class PictureCache:
     async def file(self, picture: Picture) -> discord.File:
         """A fresh upload each time: discord.py consumes a File once it is sent."""
         data = await self.render(picture)
-        return discord.File(io.BytesIO(data), filename=picture.filename,
+        return _File(io.BytesIO(data), filename=picture.filename,
                             description=picture.description[:1024] or None)
+
+
+class _File(discord.File):
+    """discord.File swaps its buffer's ``close`` for a no-op while it is sent and, once sent,
+    puts the buffer's own bound method back on the buffer: a cycle, so every picture's bytes
+    waited for the garbage collector. Taken off instead, the buffer goes with its message."""
+
+    def close(self) -> None:
+        super().close()
+        self.fp.__dict__.pop("close", None)
 
 
 # -- drawing helpers shared by the games ---------------------------------------------------------

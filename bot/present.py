@@ -456,6 +456,7 @@ def _ride(shown: Shown, extras: list[dict[str, Any]]) -> None:
     box.clear_items()
     for item in kept[:at] + items + kept[at:]:
         box.add_item(item)
+    layout.frozen(shown.layout)
     shown.files = files
 
 

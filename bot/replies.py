@@ -57,6 +57,15 @@ async def in_time(interaction: discord.Interaction | None, work: Awaitable[T]) -
             await deferring[0]
 
 
+def let_go(interaction: discord.Interaction) -> None:
+    """Called once a click is handled. discord.py's interaction and its ``response`` point at
+    each other, so each click's interaction, with its message, member and user, waited for the
+    garbage collector, whose pauses then fell on the clicks in flight. The response keeps what
+    it answered (``is_done()``) but can answer no more; a later edit goes by the token
+    (``edit_original_response``), as it does anyway."""
+    interaction.response._parent = None  # type: ignore[assignment]
+
+
 async def reply(interaction: discord.Interaction, **kwargs: Any) -> discord.Message | None:
     """A new message answering the interaction (``ephemeral=True`` for the user's eyes only).
     Returns the message when it was sent as a follow-up; an initial answer returns None."""
