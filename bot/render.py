@@ -7,6 +7,7 @@ and the games' own (the cogs).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import discord
 
@@ -26,10 +27,12 @@ def clip(text: str, limit: int) -> str:
 _BRACKET = re.compile(r"(?<!\\)([\[\]])")
 
 
+@lru_cache(maxsize=4096)
 def safe(text: str) -> str:
     """User-supplied text (a display name, an NPC's name, a comment) as a message must show it:
     its markdown shown rather than applied, and no mention, link or heading it could form.
-    Button labels and menu options are plain text already and take names as they are."""
+    Button labels and menu options are plain text already and take names as they are. Kept:
+    the same few names are made safe on every line of every table, a few regexes each."""
     text = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
     # a bracket that escape_markdown left (a name cut short, a link not yet closed) could still
     # pair with text after it into a masked link
