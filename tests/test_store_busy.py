@@ -162,15 +162,17 @@ async def test_a_click_write_waits_for_another_programs_lock_off_the_event_loop(
 async def test_the_wal_is_checkpointed_into_the_file_now_and_then(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """SQLite's own checkpoint is off (it would run on the event loop, in a click's commit): the
-    store's own runs every CHECKPOINT_EVERY writes, so the WAL file stops growing."""
+    store's own runs every CHECKPOINT_EVERY writes, beside the clicks, so the WAL file stops
+    growing, even as saves keep landing while it copies."""
 
     async def wal_after_writes(every: int, path: Path) -> int:
         monkeypatch.setattr(sqlite_store, "CHECKPOINT_EVERY", every)
         store = await SqliteStore.open(path)
         try:
             table = await store.create(_table())
-            for version in range(1, 200):
+            for version in range(1, 400):
                 await store.save(table.model_copy(update={"version": version, "status": "active"}), version - 1)
+                await asyncio.sleep(0.0002)  # the rest of a click: its answer, on the network
             return Path(f"{path}-wal").stat().st_size
         finally:
             await store.close()
@@ -178,3 +180,35 @@ async def test_the_wal_is_checkpointed_into_the_file_now_and_then(
     checkpointed = await wal_after_writes(10, tmp_path / "a.sqlite3")
     never = await wal_after_writes(10**9, tmp_path / "b.sqlite3")
     assert checkpointed * 5 < never
+
+
+async def test_a_save_never_waits_for_a_checkpoint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The checkpoint runs beside the clicks, on a connection of its own: while one is still
+    copying (held here until the saves are done), every save goes through at once."""
+    monkeypatch.setattr(sqlite_store, "CHECKPOINT_EVERY", 3)
+    path = tmp_path / "a.sqlite3"
+    store = await SqliteStore.open(path)
+    release = asyncio.Event()
+    started: list[int] = []
+    copy = store._checkpoint
+
+    async def held() -> None:
+        started.append(1)
+        await release.wait()
+        await copy()
+
+    monkeypatch.setattr(store, "_checkpoint", held)
+    try:
+        table = await store.create(_table())
+        for version in range(1, 30):
+            await asyncio.wait_for(store.save(
+                table.model_copy(update={"version": version, "status": "active"}), version - 1), 2)
+        await asyncio.sleep(0)
+        assert started == [1], "one checkpoint at a time, started by the saves and left running"
+        release.set()
+        assert store._checkpointing is not None
+        await store._checkpointing
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("SELECT version FROM games WHERE id=?", (table.id,)).fetchone()[0] == 29
+    finally:
+        await store.close()
