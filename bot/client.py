@@ -26,8 +26,8 @@ from bot.components import ALL_ITEMS
 from bot.config import Settings
 from bot.deadlines import run_deadlines
 from bot.errors import GATE, Refusal, guarded, tell
-from bot.replies import let_go
 from bot.left_behind import show_tables_left_behind
+from bot.replies import let_go
 from bot.runtime import TableRuntime
 from bot.store import Store, open_store
 

@@ -71,7 +71,7 @@ class PictureCache:
         """A fresh upload each time: discord.py consumes a File once it is sent."""
         data = await self.render(picture)
         return _File(io.BytesIO(data), filename=picture.filename,
-                            description=picture.description[:1024] or None)
+                     description=picture.description[:1024] or None)
 
 
 class _File(discord.File):

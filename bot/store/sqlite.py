@@ -86,7 +86,11 @@ class SqliteStore(Store):
             # opened once the file exists and is in WAL mode (its -shm file exists then)
             reader = await aiosqlite.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
                                              isolation_level=None)
-            checkpointer = await aiosqlite.connect(str(path), isolation_level=None)
+            try:
+                checkpointer = await aiosqlite.connect(str(path), isolation_level=None)
+            except BaseException:
+                await reader.close()
+                raise
         except BaseException:
             await conn.close()
             raise
@@ -146,8 +150,9 @@ class SqliteStore(Store):
 
     async def _checkpoint(self) -> None:
         """A write that lands while the frames are copied leaves the WAL not wholly copied, and
-        SQLite starts the WAL afresh only from a wholly copied one: then the next write tries
-        again at once, so under steady load the WAL is still reset, not grown without end."""
+        SQLite starts the WAL afresh only from a wholly copied one: then another try comes a
+        tenth of the way to the next, so under steady load the WAL is still reset, not grown
+        without end (and a reader holding an old snapshot does not set off one per write)."""
         try:
             # read to its end: a checkpoint's statement left open would keep the file busy
             rows = await self._checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
@@ -156,7 +161,8 @@ class SqliteStore(Store):
             return
         _, frames, copied = next(iter(rows))
         if copied < frames:
-            self._writes_since_checkpoint = max(self._writes_since_checkpoint, CHECKPOINT_EVERY)
+            soon = CHECKPOINT_EVERY - max(1, CHECKPOINT_EVERY // 10)
+            self._writes_since_checkpoint = max(self._writes_since_checkpoint, soon)
 
     async def _read(self, query: str, args: tuple[Any, ...] = ()) -> list[Any]:
         """A query's rows, read beside the writer: it waits for no click, and no click for it.
