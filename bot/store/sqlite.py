@@ -4,15 +4,16 @@ Besides a copy of the live games it wrote, the process keeps nothing between cli
 a restart must survive is here: the table, the action log, the interaction ids already applied, the deadlines and the
 results behind /game stats.
 
-Two connections: the writer, whose transactions take turns under one lock (a click waits for it),
-and a read-only one for every read that does not feed that copy of the live games. WAL mode lets
-it read beside a write, so a leaderboard or a DM's roll history never makes a click wait.
+Three connections: the writer, whose transactions take turns under one lock (a click waits for
+it); a read-only one for every read that does not feed that copy of the live games (WAL mode lets
+it read beside a write, so a leaderboard or a DM's roll history never makes a click wait); and one
+that only checkpoints the WAL into the file, beside both.
 
 A click's own writes (its step, its book) run on the event loop itself: a write of a few rows
 costs less than the hop to the connection's thread and back (a queue, a wake-up, the GIL changing
 hands twice). Only while no other program holds the database's write lock: then the write waits
-on the thread, as every other statement does, so the loop never waits for a lock. The WAL is
-checkpointed on the thread too, since a checkpoint writes and syncs the whole file.
+on the thread, as every other statement does, so the loop never waits for a lock. The checkpoint,
+which writes and syncs the file, runs on its own connection's thread, and no click waits for it.
 """
 
 from __future__ import annotations
@@ -141,8 +142,8 @@ class SqliteStore(Store):
     def _checkpoint_now_and_then(self) -> None:
         """Every CHECKPOINT_EVERY writes, the WAL is copied into the database file in the
         background, on a connection of its own: PASSIVE, it waits for no reader or writer and
-        none waits for it. Run under the writer's lock and awaited by the save, as it was, it held
-        the clicking player and every click behind them for its 5 to 10 ms (the file synced)."""
+        none waits for it. Under the writer's lock, its 5 to 10 ms (the file synced) would hold
+        the save that started it and every click queued behind that."""
         if self._writes_since_checkpoint >= CHECKPOINT_EVERY and (
                 self._checkpointing is None or self._checkpointing.done()):
             self._writes_since_checkpoint = 0
