@@ -48,6 +48,8 @@ BUSY_TIMEOUT = 5.0
 #: a click's writes between two checkpoints of the WAL into the database file (SQLite's own
 #: automatic checkpoint would run on whichever thread commits: the event loop, for a click)
 CHECKPOINT_EVERY = 500
+#: checkpoints in a row overtaken by a write before the next holds the writer's lock (see _checkpoint)
+OVERTAKEN_BEFORE_HOLDING = 2
 
 T = TypeVar("T")
 
@@ -72,6 +74,7 @@ class SqliteStore(Store):
         # looks only at the games that ended since
         self._pruned_before = float("-inf")
         self._writes_since_checkpoint = 0
+        self._checkpoints_overtaken = 0
 
     @classmethod
     async def open(cls, path: Path | str) -> SqliteStore:
@@ -150,20 +153,28 @@ class SqliteStore(Store):
             self._checkpointing = asyncio.create_task(self._checkpoint(), name="wal checkpoint")
 
     async def _checkpoint(self) -> None:
-        """A write that lands while the frames are copied leaves the WAL not wholly copied, and
-        SQLite starts the WAL afresh only from a wholly copied one: then another try comes a
-        tenth of the way to the next, so under steady load the WAL is still reset, not grown
-        without end (and a reader holding an old snapshot does not set off one per write)."""
+        """SQLite starts the WAL afresh only from a wholly copied one, and a write that lands
+        while the frames are copied (SQLite counts only those there when it began) leaves it
+        not wholly copied: then another try comes a tenth of the way to the next. On a slow disk
+        under steady load every try can be overtaken, and the WAL would grow without end; so
+        after OVERTAKEN_BEFORE_HOLDING in a row, one try holds the writer's lock. The tries
+        before it copied all but the last few frames, so the clicks it holds wait only for
+        those few (and the file's sync)."""
+        holding = self._checkpoints_overtaken >= OVERTAKEN_BEFORE_HOLDING
         try:
-            # read to its end: a checkpoint's statement left open would keep the file busy
-            rows = await self._checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+            async with self._lock if holding else contextlib.nullcontext():
+                # read to its end: a checkpoint's statement left open would keep the file busy
+                rows = await self._checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error:
             log.warning("the WAL could not be checkpointed; the next one tries again", exc_info=True)
             return
         _, frames, copied = next(iter(rows))
-        if copied < frames:
+        if copied < frames or self._writes_since_checkpoint > 0:
+            self._checkpoints_overtaken += 1
             soon = CHECKPOINT_EVERY - max(1, CHECKPOINT_EVERY // 10)
             self._writes_since_checkpoint = max(self._writes_since_checkpoint, soon)
+        else:
+            self._checkpoints_overtaken = 0
 
     async def _read(self, query: str, args: tuple[Any, ...] = ()) -> list[Any]:
         """A query's rows, read beside the writer: it waits for no click, and no click for it.
