@@ -87,6 +87,23 @@ def missing_permissions(missing: list[str]) -> str:
             "`/game status` posts it again.")
 
 
+#: what keeps a message from being posted and is not ours to fix: the bot may not post there
+#: (an admin took a permission away), or Discord's servers failed past discord.py's retries
+REFUSED = (discord.Forbidden, discord.DiscordServerError)
+Refused = discord.Forbidden | discord.DiscordServerError
+
+
+def why(exc: Refused) -> str:
+    """The refusal in a log line (a 502's text is Cloudflare's HTML page)."""
+    return f"{exc.code} {exc.text}" if isinstance(exc, discord.Forbidden) else f"{exc.status} from Discord's servers"
+
+
+def discord_failed(exc: discord.DiscordServerError) -> str:
+    """Discord's servers did not take the new table (a 5xx that outlasted discord.py's retries)."""
+    return (f"Discord did not take the new table just now (its servers answered {exc.status}). The table "
+            "above is up to date: play on there, and the next move posts it again.")
+
+
 def cannot_host(interaction: discord.Interaction) -> str | None:
     """What the person opening a table must ask for, when the bot lacks a permission its
     tables need in this channel (None: it lacks none)."""
@@ -165,7 +182,10 @@ class Deliverer:
     async def run(self, plan: Plan, table: Table, book: Book, interaction: discord.Interaction | None, *,
                   replan: Callable[[Channel], Plan] | None = None) -> None:
         """Answer, DM, post; then record the book, once. ``replan`` presents the step again when
-        a DM's outcome changed what the table must say (its player must press My hand)."""
+        a DM's outcome changed what the table must say (its player must press My hand). The
+        book counts the step as shown only once the channel shows it: else a press on the table
+        that fell behind posts it again (``TableRuntime._stale``), as does the next start."""
+        caught_up = False
         try:
             if plan.answer is not None and interaction is not None:
                 picture = book.picture
@@ -186,15 +206,19 @@ class Deliverer:
             if replan is not None and set(book.dm_closed) != closed:
                 plan = replan(self.channel(table, book))
             book.repost = False
+            drawn: bool | None = True
             for op in plan.channel:
-                if not await self._channel_op(table, book, op, interaction):
+                drawn = await self._channel_op(table, book, op, interaction)
+                if drawn is not True:
                     break  # the table could not be posted: nothing after it may go out
             clicked = interaction.message.id if interaction is not None and interaction.message is not None else None
             for user_id, shown in plan.retire:
                 await self._retire(table, book, user_id, keep=clicked, shown=shown)
             book.chapter, book.turn_events, book.look = plan.chapter, plan.turn_events, plan.look
+            caught_up = drawn is not None
         finally:
-            book.shown = max(book.shown, table.version)
+            if caught_up:
+                book.shown = max(book.shown, table.version)
             await self.store.put_book(table.id or 0, book)
 
     async def _answer(self, interaction: discord.Interaction, answer: Update | Reply, book: Book) -> None:
@@ -227,15 +251,15 @@ class Deliverer:
             log.info("could not bring the clicked message %s up to date", message.id)
 
     async def _channel_op(self, table: Table, book: Book, op: Post | Edit | Shrink | Extra,
-                          interaction: discord.Interaction | None) -> bool:
-        """One call; False when the table could not be posted (then the rest must wait)."""
+                          interaction: discord.Interaction | None) -> bool | None:
+        """One call. False when the table could not be posted but the old one shows the game
+        now; None when not even that (the rest must wait in both cases)."""
         channel = self.client.get_partial_messageable(table.channel_id)
         if isinstance(op, Post):
             try:
                 await self._post(table, book, op.shown, strip=op.strip, strip_text=op.strip_text)
-            except discord.Forbidden as exc:
-                await self._cannot_post(table, book, op.shown, interaction, exc)
-                return False
+            except REFUSED as exc:
+                return await self._not_posted(table, book, op.shown, interaction, exc)
         elif isinstance(op, Edit):
             try:
                 try:
@@ -246,8 +270,12 @@ class Deliverer:
                 except discord.NotFound:
                     await self._post(table, book, op.shown)
             except discord.Forbidden as exc:  # its new picture (Attach Files), or the post that replaces it
-                await self._cannot_post(table, book, op.shown, interaction, exc)
-                return False
+                return await self._not_posted(table, book, op.shown, interaction, exc)
+            except discord.DiscordServerError as exc:  # the table fell behind: a press on it posts it again
+                book.repost = True
+                log.warning("game %s: could not edit its table in channel %s (%s)", table.id, table.channel_id,
+                            why(exc))
+                return None
         elif isinstance(op, Shrink):
             try:
                 await channel.get_partial_message(op.message_id).edit(**text_kwargs(op.text, legacy=not op.layout))
@@ -256,10 +284,10 @@ class Deliverer:
         else:
             try:
                 await channel.send(**op.message)
-            except discord.Forbidden as exc:
-                log.warning("game %s: cannot post its last words in channel %s (%s %s)", table.id, table.channel_id,
-                            exc.code, exc.text)
-                if interaction is not None:
+            except REFUSED as exc:
+                log.warning("game %s: cannot post its last words in channel %s (%s)", table.id, table.channel_id,
+                            why(exc))
+                if interaction is not None and isinstance(exc, discord.Forbidden):
                     await self._tell(interaction, table, "I could not post this game's last words here: I am "
                                      f"missing {_listed(self._lacking(table, interaction))} in this channel.")
         return True
@@ -281,14 +309,16 @@ class Deliverer:
         except discord.HTTPException:
             log.info("game %s: could not say why a message was not posted", table.id)
 
-    async def _cannot_post(self, table: Table, book: Book, shown: Shown, interaction: discord.Interaction | None,
-                           exc: discord.Forbidden) -> None:
-        """The bot may not post here (an admin took a permission away). The game must not stall:
-        the old table shows the game as it stands, the person who acted is told what is
-        missing, and the next step posts the table anew."""
+    async def _not_posted(self, table: Table, book: Book, shown: Shown, interaction: discord.Interaction | None,
+                          exc: Refused) -> bool | None:
+        """The table could not be posted: the bot may not post here (an admin took a
+        permission away), or Discord's servers failed past discord.py's retries. The game must
+        not stall: the old table shows the game as it stands (False), the person who acted is
+        told why, and the next step posts the table anew. None: the old table could not be
+        redrawn either."""
         book.repost = True
-        log.warning("game %s: cannot post its table in channel %s (%s %s)", table.id, table.channel_id,
-                    exc.code, exc.text)
+        log.warning("game %s: cannot post its table in channel %s (%s)", table.id, table.channel_id, why(exc))
+        redrawn: bool | None = None
         if book.message_id is not None:
             try:
                 if interaction is not None and interaction.message is not None \
@@ -299,10 +329,13 @@ class Deliverer:
                     channel = self.client.get_partial_messageable(table.channel_id)
                     await channel.get_partial_message(book.message_id).edit(
                         **await self.kwargs(shown, edit=True, book=book, legacy=not book.layout))
+                redrawn = False
             except discord.HTTPException:
                 log.info("game %s: could not redraw its table either", table.id)
         if interaction is not None:
-            await self._tell(interaction, table, missing_permissions(self._lacking(table, interaction)))
+            await self._tell(interaction, table, missing_permissions(self._lacking(table, interaction))
+                             if isinstance(exc, discord.Forbidden) else discord_failed(exc))
+        return redrawn
 
     async def _post(self, table: Table, book: Book, shown: Shown, *, strip: int | None = None,
                     strip_text: str = MOVED_ON) -> None:

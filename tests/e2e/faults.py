@@ -68,17 +68,17 @@ COULD_NOT_POST = "could not post"
 MISTAKES = ("not yours to make", "Nothing is asked of you now")
 
 #: warnings an injected fault explains (anything else at WARNING or above is a problem):
-#: discord.py waiting out a 429; the deliverer not posting a table (50013) or not DMing
-#: (50007, a 5xx after retries); the store turning a write away (SQLite locked) and the
-#: player told so; discord.py timing a heartbeat sent on a socket that then dropped, whose
+#: discord.py waiting out a 429; the deliverer not posting or editing a table (50013, or a 5xx
+#: after retries) or not DMing (50007, a 5xx after retries); the store turning a write away
+#: (SQLite locked) and the player told so; discord.py timing a heartbeat sent on a socket that then dropped, whose
 #: answer came only after the resume; the two lines discord.py logs at every start about voice.
 EXPECTED_WARNINGS = [
     re.compile(r"discord\.client: (PyNaCl|davey) is not installed"),
     re.compile(r"discord\.gateway: Can't keep up, shard ID \d+ websocket is [\d.]+s behind"),
     re.compile(r"discord\.(http|webhook\.async_): (We are being rate limited|Webhook ID \d+ is rate limited"
                r"|Global rate limit has been hit)"),
-    re.compile(r"bot\.deliver: game \d+: cannot post its (table|last words) in channel \d+ "
-               r"\(50013 Missing Permissions\)"),
+    re.compile(r"bot\.deliver: game \d+: (cannot post its (table|last words)|could not edit its table) in channel "
+               r"\d+ \((50013 Missing Permissions|5\d\d from Discord's servers)\)"),
     re.compile(r"bot\.private: DM to user \d+ (refused with code|failed)"),
     re.compile(r"bot\.errors: the store turned interaction \d+ away"),
     re.compile(r"bot\.[\w.]+: .*the store could not take"),

@@ -1,0 +1,108 @@
+"""Discord's servers failing a game's message for good (a 503, which discord.py does not retry,
+or a 5xx that outlasts its retries): the move is stored all the same, the channel keeps a live
+table that takes the next move, the player who acted hears what happened in one line, and the
+next move or ``/game status`` posts the table anew. Nothing is logged as an error: it is
+Discord's outage, not a fault of ours."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.e2e import play
+from tests.e2e.channel import actor, clean, live_table, said, settle
+from tests.e2e.fuzz import replays
+from tests.e2e.test_permissions_e2e import moves, press_until_a_new_table, private
+from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake
+
+CHANNEL = "games"
+POSTS = r"^/channels/\d+/messages$"
+#: the small Sealed Pick test game: its DM choices redraw the channel's table in place
+SEALED = {"EXTRA_COGS": "tests.fixtures.sealed_game"}
+
+
+def posts_failed(fd: FakeDiscord) -> int:
+    return sum(1 for hit in fd.fault_hits if hit.method == "POST")
+
+
+async def test_a_table_discord_would_not_post_stays_playable_in_the_old_message(tmp_path: Path) -> None:
+    """The new table's post fails (503) twice in a game: the clicked table, which the answer
+    had already turned into a history line, shows the game again with its moves, and the
+    player hears that Discord did not take the new table. The next move posts it (the first
+    time), ``/game status`` does (the second). Every move is stored once and the game ends."""
+    db = tmp_path / "down.sqlite3"
+    async with running_fake() as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, {}, db) as bot:
+            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            for recover in ("move", "status"):
+                failed = posts_failed(fd)
+                fd.fail("POST", POSTS, 503)
+                posted = await press_until_a_new_table(fd, players, live_table(fd, CHANNEL) or table)
+                assert posts_failed(fd) == failed + 1
+                told = private(posted)
+                assert "Discord" in told and "up to date" in told, told
+                stuck = live_table(fd, CHANNEL)
+                assert stuck is not None and moves(fd, stuck), "the old table shows the game, with its moves"
+                assert stuck["id"] == posted.payload["message"]["id"]
+                if recover == "move":
+                    it = await fd.click(actor(stuck, players), stuck, moves(fd, stuck)[0])
+                    assert (await it.wait_response())["type"] == 7
+                else:
+                    it = await fd.slash(players[0], CHANNEL, "game status")
+                    assert (await it.wait_response())["data"]["flags"] & 64
+                await settle(fd)
+                fresh = live_table(fd, CHANNEL)
+                assert fresh is not None and moves(fd, fresh)
+                assert fresh["id"] != stuck["id"], f"after a {recover}, the table was not posted again"
+                assert fd.attachments(fresh), "the table comes back with its picture"
+                table = fresh
+            final = await play.play_to_end(fd, CHANNEL, _last_move(fd, players), limit=200, quiet=0.1)
+            assert "Final standings" in said(final)
+        clean(fd, bot)
+    replayed, wrong = replays(db)
+    assert replayed == 1 and wrong == []
+
+
+async def test_a_table_edit_discord_would_not_take_is_posted_again_at_the_next_start(tmp_path: Path) -> None:
+    """A sealed choice made in a DM redraws the channel's table in place; that edit fails
+    (503). The choice counts, its player's answer goes through and nobody hears of an error;
+    the table fell behind the game, so the next start posts it again, up to date (a press on
+    it, or the next step, would too)."""
+    db = tmp_path / "down.sqlite3"
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, SEALED, db) as bot:
+            lobby = await (await fd.slash(ann, CHANNEL, "sealedpick new")).response_message()
+            await (await fd.click(bob, lobby, play.button(fd, lobby, "Join"))).wait_response()
+            await (await fd.click(ann, lobby, play.button(fd, lobby, "Start"))).wait_response()
+            dm = await fd.wait_until(lambda: fd.dm_messages(ann) and fd.dm_messages(ann)[-1])
+            await settle(fd)
+            table = live_table(fd, CHANNEL)
+            assert table is not None and "chosen" not in said(table)
+            fd.fail("PATCH", rf"^/channels/\d+/messages/{table['id']}$", 503)
+            pick = await fd.click(ann, dm, play.button(fd, dm, "4"))
+            assert (await pick.wait_response())["type"] == 7
+            await settle(fd)
+            assert [hit.method for hit in fd.fault_hits] == ["PATCH"], "the channel's table was to be edited"
+            assert private(pick) == "", private(pick)
+            assert "chosen" not in said(fd.message(table["id"]) or {})
+        clean(fd, bot)
+        async with running_bot(fd, SEALED, db) as bot:
+            fresh = await fd.wait_until(lambda: (m := live_table(fd, CHANNEL)) and "chosen" in said(m) and m,
+                                        timeout=10, what="the table posted again")
+            assert fresh["id"] != table["id"]
+            hand = await fd.click(bob, fresh, play.button(fd, fresh, "My hand"))
+            private_copy = await hand.response_message()
+            await (await fd.click(bob, private_copy, play.button(fd, private_copy, "2"))).wait_response()
+            final = await fd.wait_until(lambda: (m := fd.messages(CHANNEL)[-1]) and "Final standings" in said(m)
+                                        and m, what="the final table")
+            assert f"<@{ann.id}> wins" in said(final), "ann's 4, chosen as the edit failed, counts"
+        clean(fd, bot)
+
+
+def _last_move(fd: FakeDiscord, players: list[FakeUser]) -> Any:
+    async def step(table: dict[str, Any]) -> None:
+        it = await fd.click(actor(table, players), table, moves(fd, table)[-1])
+        await it.wait_response()
+    return step
