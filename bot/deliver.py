@@ -98,10 +98,15 @@ def why(exc: Refused) -> str:
     return f"{exc.code} {exc.text}" if isinstance(exc, discord.Forbidden) else f"{exc.status} from Discord's servers"
 
 
-def discord_failed(exc: discord.DiscordServerError) -> str:
-    """Discord's servers did not take the new table (a 5xx that outlasted discord.py's retries)."""
-    return (f"Discord did not take the new table just now (its servers answered {exc.status}). The table "
-            "above is up to date: play on there, and the next move posts it again.")
+def servers_failed(exc: discord.DiscordServerError) -> str:
+    """A 5xx that outlasted discord.py's retries: nothing the server's admins can fix."""
+    return f"Discord's servers failed just now (they answered {exc.status})"
+
+
+def table_not_taken(exc: discord.DiscordServerError) -> str:
+    """Why the new table is not below, and where the game goes on meanwhile."""
+    return (f"I could not post the new table here: {servers_failed(exc)}. The table above is up to date: "
+            "play on there, and the next move posts it again.")
 
 
 def cannot_host(interaction: discord.Interaction) -> str | None:
@@ -287,9 +292,10 @@ class Deliverer:
             except REFUSED as exc:
                 log.warning("game %s: cannot post its last words in channel %s (%s)", table.id, table.channel_id,
                             why(exc))
-                if interaction is not None and isinstance(exc, discord.Forbidden):
-                    await self._tell(interaction, table, "I could not post this game's last words here: I am "
-                                     f"missing {_listed(self._lacking(table, interaction))} in this channel.")
+                if interaction is not None:
+                    reason = (f"I am missing {_listed(self._lacking(table, interaction))} in this channel"
+                              if isinstance(exc, discord.Forbidden) else servers_failed(exc))
+                    await self._tell(interaction, table, f"I could not post this game's last words here: {reason}.")
         return True
 
     def _lacking(self, table: Table, interaction: discord.Interaction) -> list[str]:
@@ -334,7 +340,7 @@ class Deliverer:
                 log.info("game %s: could not redraw its table either", table.id)
         if interaction is not None:
             await self._tell(interaction, table, missing_permissions(self._lacking(table, interaction))
-                             if isinstance(exc, discord.Forbidden) else discord_failed(exc))
+                             if isinstance(exc, discord.Forbidden) else table_not_taken(exc))
         return redrawn
 
     async def _post(self, table: Table, book: Book, shown: Shown, *, strip: int | None = None,

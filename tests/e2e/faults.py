@@ -5,7 +5,7 @@ What fails (each step may arm one, by the seed; a fault waits for the first call
 kinds come round in a shuffled order, each once before any comes again):
 - 429 with ``retry_after`` on a channel's messages, on the interaction webhooks, and global;
 - 500 and 502 (Discord's servers, Cloudflare) on a channel's messages and on an interaction's
-  first answer;
+  first answer, which discord.py tries again; 503 on a channel's messages, which it does not;
 - 403 50007 on a DM (the player's DMs refused), 404 10008 on an edit (the message is gone),
   403 50013 on a table's post (missing permissions);
 - a permission taken from the bot in a channel for a few steps (Send Messages, Embed Links,
@@ -327,7 +327,9 @@ class FaultRun(Run):
             ("429 global", lambda: fd.fail("*", r"^/channels/", 429, retry_after=0.3, is_global=True)),
             ("429 on a webhook", lambda: fd.fail("*", webhooks, 429, retry_after=0.3)),
             ("500 on a post", lambda: fd.fail("POST", posts, 500)),
+            ("503 on a post", lambda: fd.fail("POST", posts, 503)),
             ("502 on an edit", lambda: fd.fail("PATCH", edits, 502)),
+            ("503 on an edit", lambda: fd.fail("PATCH", edits, 503)),
             ("500 on a first answer", lambda: fd.fail("POST", callbacks, 500)),
             ("404 10008 on an edit", lambda: fd.fail("PATCH", edits, 404, 10008)),
             ("403 50013 on a post", lambda: fd.fail("POST", posts, 403, 50013)),
@@ -409,7 +411,7 @@ class FaultRun(Run):
         fd = self.fd
         tables = re.compile(rf"^/channels/({self._channels()})/messages$")
         refused = [(n, c["path"].split("/")[2]) for n, c in enumerate(fd.calls)
-                   if c["method"] == "POST" and c["status"] == 403 and tables.match(c["path"])]
+                   if c["method"] == "POST" and c["status"] in (403, 503) and tables.match(c["path"])]
         channels = {str(r[0]): str(r[1]) for r in await self.store.rows("SELECT id, channel_id FROM games")}
         self._told_posts(refused, channels)
         for hit in fd.fault_hits:
