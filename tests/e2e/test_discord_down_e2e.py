@@ -7,15 +7,15 @@ Discord's outage, not a fault of ours."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from tests.e2e import play
-from tests.e2e.channel import actor, clean, live_table, said, settle
+from tests.e2e.channel import clean, live_table, said, settle
 from tests.e2e.fuzz import replays
-from tests.e2e.test_permissions_e2e import moves, press_until_a_new_table, private
-from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake
+from tests.e2e.refusals import (
+    CHANNEL, comes_back, last_move, press_until_a_new_table, private, still_playable,
+)
+from tests.fakediscord import FakeDiscord, running_bot, running_fake
 
-CHANNEL = "games"
 POSTS = r"^/channels/\d+/messages$"
 #: the small Sealed Pick test game: its DM choices redraw the channel's table in place
 SEALED = {"EXTRA_COGS": "tests.fixtures.sealed_game"}
@@ -28,36 +28,23 @@ def posts_failed(fd: FakeDiscord) -> int:
 async def test_a_table_discord_would_not_post_stays_playable_in_the_old_message(tmp_path: Path) -> None:
     """The new table's post fails (503) twice in a game: the clicked table, which the answer
     had already turned into a history line, shows the game again with its moves, and the
-    player hears that Discord did not take the new table. The next move posts it (the first
-    time), ``/game status`` does (the second). Every move is stored once and the game ends."""
+    player hears that Discord's servers failed. The next move posts it (the first time),
+    ``/game status`` does (the second). Every move is stored once and the game ends."""
     db = tmp_path / "down.sqlite3"
     async with running_fake() as fd:
         players = [fd.add_user("ann"), fd.add_user("bob")]
         async with running_bot(fd, {}, db) as bot:
             table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
-            for recover in ("move", "status"):
+            for by_move in (True, False):
                 failed = posts_failed(fd)
                 fd.fail("POST", POSTS, 503)
                 posted = await press_until_a_new_table(fd, players, live_table(fd, CHANNEL) or table)
                 assert posts_failed(fd) == failed + 1
                 told = private(posted)
-                assert "Discord" in told and "up to date" in told, told
-                stuck = live_table(fd, CHANNEL)
-                assert stuck is not None and moves(fd, stuck), "the old table shows the game, with its moves"
-                assert stuck["id"] == posted.payload["message"]["id"]
-                if recover == "move":
-                    it = await fd.click(actor(stuck, players), stuck, moves(fd, stuck)[0])
-                    assert (await it.wait_response())["type"] == 7
-                else:
-                    it = await fd.slash(players[0], CHANNEL, "game status")
-                    assert (await it.wait_response())["data"]["flags"] & 64
-                await settle(fd)
-                fresh = live_table(fd, CHANNEL)
-                assert fresh is not None and moves(fd, fresh)
-                assert fresh["id"] != stuck["id"], f"after a {recover}, the table was not posted again"
-                assert fd.attachments(fresh), "the table comes back with its picture"
-                table = fresh
-            final = await play.play_to_end(fd, CHANNEL, _last_move(fd, players), limit=200, quiet=0.1)
+                assert "could not post" in told and "Discord's servers" in told and "up to date" in told, told
+                stuck = still_playable(fd, posted)
+                table = await comes_back(fd, players, stuck, by_move=by_move, why="503")
+            final = await play.play_to_end(fd, CHANNEL, last_move(fd, players), limit=200, quiet=0.1)
             assert "Final standings" in said(final)
         clean(fd, bot)
     replayed, wrong = replays(db)
@@ -100,9 +87,3 @@ async def test_a_table_edit_discord_would_not_take_is_posted_again_at_the_next_s
             assert f"<@{ann.id}> wins" in said(final), "ann's 4, chosen as the edit failed, counts"
         clean(fd, bot)
 
-
-def _last_move(fd: FakeDiscord, players: list[FakeUser]) -> Any:
-    async def step(table: dict[str, Any]) -> None:
-        it = await fd.click(actor(table, players), table, moves(fd, table)[-1])
-        await it.wait_response()
-    return step

@@ -11,25 +11,15 @@ embeds are dropped without Embed Links."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from tests.e2e import play
-from tests.e2e.channel import actor, clean, is_table, live_table, said, settle
+from tests.e2e.channel import clean, is_table, live_table, said, settle
 from tests.e2e.fuzz import replays
-from tests.fakediscord import FakeDiscord, FakeUser, Interaction, running_bot, running_fake
+from tests.e2e.refusals import (
+    CHANNEL, comes_back, last_move, moves, press_until_a_new_table, private, still_playable,
+)
+from tests.fakediscord import running_bot, running_fake
 from tests.fakediscord.models import CHANNEL_PERMISSIONS
-
-CHANNEL = "games"
-
-
-def private(it: Interaction) -> str:
-    """Everything the interaction's user was told privately."""
-    shown = {m["id"]: m for m in [*it.ephemeral_messages, *it.followups] if m["flags"] & 64}
-    return "\n".join(said(m) for m in shown.values())
-
-
-def moves(fd: FakeDiscord, message: dict[str, Any]) -> list[str]:
-    return [b["custom_id"] for b in fd.buttons(message) if b["custom_id"].startswith("bn:act:")]
 
 
 async def test_whoever_opens_a_table_where_the_bot_lacks_a_permission_hears_what_to_grant(tmp_path: Path) -> None:
@@ -66,21 +56,6 @@ async def test_whoever_opens_a_table_where_the_bot_lacks_a_permission_hears_what
         clean(fd, bot)
 
 
-async def press_until_a_new_table(fd: FakeDiscord, players: list[FakeUser], table: dict[str, Any]) -> Interaction:
-    """The prompted player presses their last move until the game wants a new table (the turn
-    passes); the press that wanted it."""
-    for _ in range(30):
-        before = len(fd.calls)
-        it = await fd.click(actor(table, players), table, moves(fd, table)[-1])
-        assert (await it.wait_response())["type"] == 7
-        await settle(fd)
-        if any(c["method"] == "POST" and c["path"] == f"/channels/{fd.channel(CHANNEL).id}/messages"
-               for c in fd.calls[before:]):
-            return it
-        table = live_table(fd, CHANNEL) or table
-    raise AssertionError("no new table was wanted")
-
-
 async def test_a_permission_lost_mid_game_corrupts_nothing_and_the_table_comes_back(tmp_path: Path) -> None:
     """Each permission taken away in turn while a game is played: where the table can no longer
     be posted (Send Messages, Attach Files: its picture), the player who acted is told which
@@ -102,93 +77,20 @@ async def test_a_permission_lost_mid_game_corrupts_nothing_and_the_table_comes_b
                 if refused:
                     assert f"**{name}**" in private(posted), private(posted)
                     assert "could not post" in private(posted)
-                    stuck = live_table(fd, CHANNEL)
-                    assert stuck is not None and moves(fd, stuck), "the old table shows the game, with its moves"
-                    assert stuck["id"] == posted.payload["message"]["id"]
+                    stuck = still_playable(fd, posted)
                 else:
                     assert private(posted) == "", private(posted)
                     assert live_table(fd, CHANNEL)["id"] != posted.payload["message"]["id"]  # type: ignore[index]
                 fd.grant(CHANNEL)
                 await settle(fd)
-                stuck = live_table(fd, CHANNEL)
-                assert stuck is not None
-                if refused and number % 2:  # back: the next move posts the table anew...
-                    it = await fd.click(actor(stuck, players), stuck, moves(fd, stuck)[0])
-                    assert (await it.wait_response())["type"] == 7
-                elif refused:  # ...and so does /game status
-                    it = await fd.slash(players[0], CHANNEL, "game status")
-                    assert (await it.wait_response())["data"]["flags"] & 64
-                await settle(fd)
-                fresh = live_table(fd, CHANNEL)
-                assert fresh is not None and moves(fd, fresh)
-                if refused:
-                    assert fresh["id"] != stuck["id"], f"{name}: the table was not posted again"
-                    assert fd.attachments(fresh), "the table comes back with its picture"
-                table = fresh
-            final = await play.play_to_end(fd, CHANNEL, _last_move(fd, players), limit=200, quiet=0.1)
+                if refused:  # back: the next move posts the table anew, and so does /game status
+                    table = await comes_back(fd, players, stuck, by_move=bool(number % 2), why=name)
+                else:
+                    table = live_table(fd, CHANNEL) or table
+                    assert moves(fd, table)
+            final = await play.play_to_end(fd, CHANNEL, last_move(fd, players), limit=200, quiet=0.1)
             assert "Final standings" in said(final)
         clean(fd, bot)
     replayed, wrong = replays(db)
     assert replayed == 1 and wrong == []
 
-
-def _last_move(fd: FakeDiscord, players: list[FakeUser]) -> Any:
-    async def step(table: dict[str, Any]) -> None:
-        it = await fd.click(actor(table, players), table, moves(fd, table)[-1])
-        await it.wait_response()
-    return step
-
-
-async def test_status_where_the_table_cannot_be_posted_says_what_is_missing(tmp_path: Path) -> None:
-    """``/game status`` answers "Here is the table" and posts it; when it cannot be posted,
-    whoever asked hears which permission is missing instead of nothing."""
-    async with running_fake() as fd:
-        players = [fd.add_user("ann"), fd.add_user("bob")]
-        async with running_bot(fd, {}, tmp_path / "perm.sqlite3") as bot:
-            await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
-            fd.deny(CHANNEL, "Send Messages")
-            await settle(fd)
-            it = await fd.slash(players[1], CHANNEL, "game status")
-            await it.wait_response()
-            await settle(fd)
-            assert "**Send Messages**" in private(it), private(it)
-        clean(fd, bot)
-
-
-async def test_a_table_redrawn_from_a_dm_where_it_can_no_longer_be_posted_corrupts_nothing(tmp_path: Path) -> None:
-    """A choice made in a DM redraws the table where it is; that message is gone (10008) and
-    the bot may no longer post a new one: the player is told what to grant, nothing is logged
-    as an error, and the game goes on once it is granted."""
-    db = tmp_path / "perm.sqlite3"
-    game = "roll-the-bones"
-    async with running_fake(channels=(game,)) as fd:
-        ann, bob = fd.add_user("ann"), fd.add_user("bob")
-        async with running_bot(fd, {}, db) as bot:
-            await play.open_table(fd, game, f"{game} new", ann, [bob], first=lambda fd, _: settle(fd))
-            fd.deny(game, "Send Messages")
-            fd.fail("PATCH", rf"^/channels/{fd.channel(game).id}/messages/\d+$", 404, 10008)
-            await settle(fd)
-            told = ""
-            for _ in range(6):  # ann's antes, in her DM, until one redraws the table
-                copy = await fd.wait_until(lambda: next((m for m in reversed(fd.dm_messages(ann)) if moves(fd, m)),
-                                                        None), what="ann's choice in her DMs")
-                it = await fd.click(ann, copy, moves(fd, copy)[-1])
-                assert (await it.wait_response())["type"] == 7
-                await settle(fd)
-                if fd.fault_hits:
-                    told = private(it)
-                    break
-            assert fd.fault_hits, "no choice redrew the table"
-            assert "**Send Messages**" in told, told
-            fd.grant(game)
-            for _ in range(6):  # bob's antes: the table is posted again, the game goes on
-                copy = next((m for m in reversed(fd.dm_messages(bob)) if moves(fd, m)), None)
-                if copy is None:
-                    break
-                await (await fd.click(bob, copy, moves(fd, copy)[-1])).wait_response()
-                await settle(fd)
-            table = live_table(fd, game)
-            assert table is not None and "Round 1" in said(table)
-        clean(fd, bot)
-    replayed, wrong = replays(db)
-    assert replayed == 1 and wrong == []
