@@ -94,3 +94,57 @@ async def test_a_permission_lost_mid_game_corrupts_nothing_and_the_table_comes_b
     replayed, wrong = replays(db)
     assert replayed == 1 and wrong == []
 
+
+async def test_status_where_the_table_cannot_be_posted_says_what_is_missing(tmp_path: Path) -> None:
+    """``/game status`` answers "Here is the table" and posts it; when it cannot be posted,
+    whoever asked hears which permission is missing instead of nothing."""
+    async with running_fake() as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, {}, tmp_path / "perm.sqlite3") as bot:
+            await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            fd.deny(CHANNEL, "Send Messages")
+            await settle(fd)
+            it = await fd.slash(players[1], CHANNEL, "game status")
+            await it.wait_response()
+            await settle(fd)
+            assert "**Send Messages**" in private(it), private(it)
+        clean(fd, bot)
+
+
+async def test_a_table_redrawn_from_a_dm_where_it_can_no_longer_be_posted_corrupts_nothing(tmp_path: Path) -> None:
+    """A choice made in a DM redraws the table where it is; that message is gone (10008) and
+    the bot may no longer post a new one: the player is told what to grant, nothing is logged
+    as an error, and the game goes on once it is granted."""
+    db = tmp_path / "perm.sqlite3"
+    game = "roll-the-bones"
+    async with running_fake(channels=(game,)) as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {}, db) as bot:
+            await play.open_table(fd, game, f"{game} new", ann, [bob], first=lambda fd, _: settle(fd))
+            fd.deny(game, "Send Messages")
+            fd.fail("PATCH", rf"^/channels/{fd.channel(game).id}/messages/\d+$", 404, 10008)
+            await settle(fd)
+            told = ""
+            for _ in range(6):  # ann's antes, in her DM, until one redraws the table
+                copy = await fd.wait_until(lambda: next((m for m in reversed(fd.dm_messages(ann)) if moves(fd, m)),
+                                                        None), what="ann's choice in her DMs")
+                it = await fd.click(ann, copy, moves(fd, copy)[-1])
+                assert (await it.wait_response())["type"] == 7
+                await settle(fd)
+                if fd.fault_hits:
+                    told = private(it)
+                    break
+            assert fd.fault_hits, "no choice redrew the table"
+            assert "**Send Messages**" in told, told
+            fd.grant(game)
+            for _ in range(6):  # bob's antes: the table is posted again, the game goes on
+                copy = next((m for m in reversed(fd.dm_messages(bob)) if moves(fd, m)), None)
+                if copy is None:
+                    break
+                await (await fd.click(bob, copy, moves(fd, copy)[-1])).wait_response()
+                await settle(fd)
+            table = live_table(fd, game)
+            assert table is not None and "Round 1" in said(table)
+        clean(fd, bot)
+    replayed, wrong = replays(db)
+    assert replayed == 1 and wrong == []
