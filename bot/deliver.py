@@ -18,6 +18,7 @@ from typing import Any
 import discord
 
 from bot import layout
+from bot.errors import servers_failed
 from bot.models import Book, Table
 from bot.pictures import Picture, PictureCache
 from bot.present import (
@@ -96,11 +97,6 @@ Refused = discord.Forbidden | discord.DiscordServerError
 def why(exc: Refused) -> str:
     """The refusal in a log line (a 502's text is Cloudflare's HTML page)."""
     return f"{exc.code} {exc.text}" if isinstance(exc, discord.Forbidden) else f"{exc.status} from Discord's servers"
-
-
-def servers_failed(exc: discord.DiscordServerError) -> str:
-    """A 5xx that outlasted discord.py's retries: nothing the server's admins can fix."""
-    return f"Discord's servers failed just now (they answered {exc.status})"
 
 
 def table_not_taken(exc: discord.DiscordServerError) -> str:
@@ -196,13 +192,15 @@ class Deliverer:
                 picture = book.picture
                 try:
                     await self._answer(interaction, plan.answer, book)
-                except discord.NotFound as exc:
-                    if exc.code != UNKNOWN_INTERACTION:
+                except (discord.NotFound, discord.DiscordServerError) as exc:
+                    if isinstance(exc, discord.NotFound) and exc.code != UNKNOWN_INTERACTION:
                         raise
                     # The step is stored: the channel must show it all the same, or the clicked
-                    # table keeps buttons of a moment that has passed and nothing else to press.
-                    log.warning("interaction %s reached us too late to be answered; its step is shown anyway",
-                                interaction.id)
+                    # table keeps buttons of a moment that has passed and nothing else to press
+                    # (and a new table, and its ping, would never come). A 5xx comes only after
+                    # discord.py's retries, half a minute: the interaction has died meanwhile.
+                    log.warning("interaction %s could not be answered (%s); its step is shown anyway",
+                                interaction.id, "too late" if isinstance(exc, discord.NotFound) else why(exc))
                     book.picture = picture
                     await self._answer_late(interaction, plan.answer, book)
             closed = set(book.dm_closed)

@@ -61,6 +61,11 @@ RESTARTING = "Boneyard is restarting; press again in a moment."
 STORE_BUSY = "That could not be saved just now (the game's database was busy), so nothing changed: try again in a moment."
 
 
+def servers_failed(exc: discord.DiscordServerError) -> str:
+    """A 5xx that outlasted discord.py's retries: nothing the server's admins can fix."""
+    return f"Discord's servers failed just now (they answered {exc.status})"
+
+
 def reference(interaction: discord.Interaction) -> str:
     return f"E{interaction.id:x}"[-8:].upper()
 
@@ -120,6 +125,12 @@ async def guarded(
         log.warning("the store turned interaction %s away: %s", interaction.id, exc)
         outcome = "unavailable"
         await tell(interaction, STORE_BUSY)
+    except discord.DiscordServerError as exc:
+        # Discord's outage, not a fault of ours: no traceback in the log, and the user told
+        # what happened rather than "something went wrong on our side"
+        log.warning("Discord's servers failed interaction %s (%s)", interaction.id, exc.status)
+        outcome = "discord failed"
+        await tell(interaction, f"{servers_failed(exc)}, so I could not finish that. Try again in a moment.")
     except Exception as exc:
         if isinstance(exc, discord.HTTPException) and exc.code == ALREADY_ANSWERED:
             # the same interaction delivered twice: the first delivery answered it

@@ -15,7 +15,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot import present, step
+from bot import layout, present, step
+from bot.components import ActionButton
 from bot.models import Book, Seat, Table
 from bot.present import NOBODY, Channel, Origin, Post, Shrink
 from bot.runtime import TableRuntime
@@ -202,3 +203,82 @@ def test_the_roll_that_ends_a_turn_is_logged_under_the_turn_it_begins() -> None:
     assert not any(t.startswith("\u241e") for t in ending.texts)
     text = log_text(result.entries)
     assert text.index(f"**{result.after.chapter}**") < text.index(rolled[0])
+
+
+class _Clicked:
+    """The clicked table, as a click carries it: a late answer is edited into it through its
+    channel."""
+
+    def __init__(self, message_id: int, sent: list[tuple[str, dict[str, Any]]]) -> None:
+        self.id, self.sent = message_id, sent
+        self.flags = discord.MessageFlags(components_v2=True)
+
+    async def edit(self, **message: Any) -> None:
+        self.sent.append(("late edit", message))
+
+
+class _Click:
+    """A click on the live table, as much of discord.Interaction as the host reads of it."""
+
+    def __init__(self, message: _Clicked, user_id: int) -> None:
+        self.id = next(_ids)
+        self.message = message
+        self.channel_id, self.guild_id = 5, 1
+        self.user = type("U", (), {"id": user_id})()
+
+
+async def test_a_move_whose_answer_discord_would_not_take_is_shown_through_the_channel(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord's servers fail the answer to a move past discord.py's retries (half a minute of
+    5xx): the move is stored, so the channel shows it anyway, as for an answer that came too
+    late. The clicked table is edited through the channel into the game as it now stands (a
+    move within the turn) or into its line of history, under a new table that pings the next
+    player (a move that passes the turn); the step counts as shown. Before, the 5xx ended the
+    click: no new table, no ping, and the player read "something went wrong on our side"."""
+    import bot.deliver
+
+    async def refused(interaction: Any, **kwargs: Any) -> None:
+        raise discord.DiscordServerError(type("R", (), {"status": 503, "reason": "Service Unavailable"})(), "")
+
+    monkeypatch.setattr(bot.deliver, "update", refused)
+    spec = SPECS["knucklebones"]
+    store = await open_store(tmp_path / "games.sqlite3")
+    client = _Client()
+    runtime = TableRuntime(client, store, None)  # type: ignore[arg-type]
+    runtime.register(spec)
+    table = await store.create(Table(guild_id=1, channel_id=5, game="knucklebones", host_id=1, seed=7,
+                                     options=spec.engine.Options().model_dump(),
+                                     seats=[Seat(user_id=1, name="Ann"), Seat(user_id=2, name="Bob")]))
+    now, book = await runtime.load(table.id or 0)
+    await runtime.carry(None, step.start(now, 0.0), book, NOBODY)
+    seen: Counter[str] = Counter()
+    while len(seen) < 2:
+        now, book = await runtime.load(table.id or 0)
+        live = book.message_id
+        assert live is not None
+        seat = now.humans[0]
+        result = step.play(now, seat, now.legal(seat)[-1], 0.0)
+        click = _Click(_Clicked(live, client.sent), now.table.seats[seat].user_id or 0)
+        client.sent.clear()
+        await runtime.carry(click, result, book, runtime.origin(click, now.table))  # type: ignore[arg-type]
+        kinds = [kind for kind, _ in client.sent]
+        assert kinds[0] == "late edit", kinds
+        book = await store.book(table.id or 0)
+        assert book.shown == result.table.version, "the step counts as shown"
+        if result.newly:
+            seen["new table"] += 1
+            assert kinds == ["late edit", "send"], kinds
+            assert not _moves(client.sent[0][1]["view"]), "the clicked table became its line of history"
+            following = f"<@{result.table.seats[result.newly[0]].user_id}>"
+            assert following in layout.texts(client.sent[1][1]["view"]) and book.message_id != live
+        else:
+            seen["in place"] += 1
+            assert kinds == ["late edit"], kinds
+            assert _moves(client.sent[0][1]["view"]) and book.message_id == live
+            assert present.table_message(result.after, book).layout.to_components() == \
+                client.sent[0][1]["view"].to_components(), "the clicked table shows the game as it now stands"
+    await store.close()
+
+
+def _moves(view: discord.ui.LayoutView) -> list[ActionButton]:
+    return [i for i in layout.items(view) if isinstance(i, ActionButton)]

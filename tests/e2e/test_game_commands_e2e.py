@@ -99,6 +99,28 @@ async def test_an_unexpected_error_answers_with_a_reference_and_is_logged(tmp_pa
         assert len(bot.error_records()) == 2
 
 
+async def test_discord_failing_a_command_is_told_as_discords_failure_and_not_logged_as_an_error(
+        tmp_path: Path) -> None:
+    """A 503 from Discord (which discord.py does not try again) on a call a command makes: the
+    user reads that Discord's servers failed and may try again, not "something went wrong on our
+    side"; the log has a warning, not an error with a traceback."""
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        env = {"EXTRA_COGS": "tests.fixtures.broken_cog"}
+        async with running_bot(fd, env, tmp_path / "g.sqlite3") as bot:
+            fd.fail("POST", r"^/channels/\d+/messages$", 503)
+            answer = await (await fd.slash(ann, CHANNEL, "post-here")).wait_response()
+            assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL
+            assert answer["data"]["content"] == ("Discord's servers failed just now (they answered 503), so I could "
+                                                 "not finish that. Try again in a moment."), answer
+            assert len(fd.fault_hits) == 1
+            again = await (await fd.slash(ann, CHANNEL, "post-here")).wait_response()
+            assert again["data"]["content"] == "Posted."
+            assert said(fd.messages(CHANNEL)[-1]) == "a line"
+            assert " WARNING " in await bot.wait_for_line(r"Discord's servers failed interaction \d+ \(503\)")
+        clean(fd, bot)
+
+
 async def test_leaving_a_lobby_by_command_is_answered_and_leaves_one_lobby(tmp_path: Path) -> None:
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
