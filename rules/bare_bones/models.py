@@ -313,6 +313,10 @@ def action(kind: str, **fields: object) -> BareBonesAction:
 
 
 class CardView(BaseModel):
+    """A card as every view shows it: frozen, so each card's is made once and shared."""
+
+    model_config = ConfigDict(frozen=True)
+
     id: int
     key: str
     kind: str

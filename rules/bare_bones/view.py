@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import cache
 
 from rules.base import copy_state
 from rules.bare_bones.cards import (
@@ -53,6 +54,7 @@ from rules.bare_bones.table import au_left, blocked_values, owned_cards, red_dra
 from rules.bare_bones.text import pending_prompt
 
 
+@cache  # a card's view never changes, and a table shows dozens of cards on every click
 def card_view(card_id: int) -> CardView:
     c = CARDS[card_id]
     return CardView(id=c.id, key=c.key, kind=c.kind, name=c.name, cost=c.cost, fpv=c.fpv,
