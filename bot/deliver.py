@@ -102,7 +102,7 @@ def why(exc: Refused) -> str:
 def table_not_taken(exc: discord.DiscordServerError) -> str:
     """Why the new table is not below, and where the game goes on meanwhile."""
     return (f"I could not post the new table here: {servers_failed(exc)}. The table above is up to date: "
-            "play on there, and the next move posts it again.")
+            "play on there. I will post it again shortly, as will the next move.")
 
 
 def cannot_host(interaction: discord.Interaction) -> str | None:
@@ -132,9 +132,12 @@ class _EphemeralCopy:
 
 
 class Deliverer:
-    def __init__(self, client: discord.Client, store: Store) -> None:
+    def __init__(self, client: discord.Client, store: Store, *,
+                 fell_behind: Callable[[int, int], None] = lambda game_id, version: None) -> None:
         self.client = client
         self.store = store
+        #: called with a game and its move number when Discord's servers refused its table
+        self.fell_behind = fell_behind
         self.pictures = PictureCache()
         # channel id -> messages seen since our table message there (in memory: after a restart a
         # table counts as recent, which at worst edits one message that scrolled away)
@@ -274,8 +277,9 @@ class Deliverer:
                     await self._post(table, book, op.shown)
             except discord.Forbidden as exc:  # its new picture (Attach Files), or the post that replaces it
                 return await self._not_posted(table, book, op.shown, interaction, exc)
-            except discord.DiscordServerError as exc:  # the table fell behind: a press on it posts it again
+            except discord.DiscordServerError as exc:  # the table fell behind: posted again soon
                 book.repost = True
+                self.fell_behind(table.id or 0, table.version)
                 log.warning("game %s: could not edit its table in channel %s (%s)", table.id, table.channel_id,
                             why(exc))
                 return None
@@ -322,6 +326,8 @@ class Deliverer:
         redrawn either."""
         book.repost = True
         log.warning("game %s: cannot post its table in channel %s (%s)", table.id, table.channel_id, why(exc))
+        if isinstance(exc, discord.DiscordServerError):
+            self.fell_behind(table.id or 0, table.version)
         redrawn: bool | None = None
         if book.message_id is not None:
             try:

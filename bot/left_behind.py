@@ -17,9 +17,7 @@ import time
 
 import discord
 
-from bot import present
 from bot.errors import GATE
-from bot.models import Book, Table
 from bot.runtime import TableRuntime
 
 log = logging.getLogger(__name__)
@@ -27,14 +25,6 @@ log = logging.getLogger(__name__)
 #: seconds after its end a game whose end was never shown is still shown it: a process comes
 #: back long before, and older games are not looked through at every start
 ENDED_LOOKED_AT = 24 * 3600.0
-
-
-def behind(table: Table, book: Book) -> bool:
-    """A game its channel shows an older move of, or a lobby that was never posted (a lobby's
-    own book is not rewritten when someone joins: its buttons carry no move)."""
-    if table.status == "lobby":
-        return book.message_id is None
-    return book.shown < table.version
 
 
 async def show_tables_left_behind(runtime: TableRuntime) -> int:
@@ -45,13 +35,8 @@ async def show_tables_left_behind(runtime: TableRuntime) -> int:
         if not GATE.open:
             break  # stopping: the next process looks again
         try:
-            async with GATE.step(), runtime.lock(game_id):
-                now, book = await runtime.load(game_id)
-                if not behind(now.table, book):
-                    continue
-                plan = present.again(now, runtime.deliverer.channel(now.table, book), notify=now.humans)
-                await runtime.deliverer.run(plan, now.table, book, None)
-                shown += 1
+            async with GATE.step():
+                shown += await runtime.catch_up(game_id, notify=True)
         except discord.NotFound as exc:  # its channel was deleted meanwhile: nothing left to show it in
             log.info("game %s: its channel is gone (%s %s)", game_id, exc.code, exc.text)
         except Exception:

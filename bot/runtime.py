@@ -21,7 +21,7 @@ import discord
 
 from bot import metrics, present, step
 from bot.deliver import Deliverer
-from bot.errors import Refusal
+from bot.errors import GATE, Refusal
 from bot.games import GameSpec, Page
 from bot.lobby import Lobby
 from bot.models import Book, Table
@@ -39,6 +39,19 @@ QUEUE_PATIENCE = 1.0
 ENDERS = "Only the host, a GM of this server or someone with Manage Channel can end the game."
 #: lines of the latest moves Details shows
 RECENT_EVENTS = 6
+#: seconds after Discord's servers refused a table (a 5xx) that it is posted again, if no move
+#: or press has done so meanwhile: a 503 is mostly over in moments, and the post pings whoever
+#: must act, which the old table, redrawn by an edit, could not
+CATCH_UP_AFTER = (3.0, 15.0, 60.0)
+
+
+def behind(table: Table, book: Book) -> bool:
+    """A game its channel shows an older move of, or a lobby that was never posted (a lobby's
+    own book is not rewritten when someone joins: its buttons carry no move), or whose table
+    Discord would not post (the old one, redrawn, shows the game, but pinged nobody)."""
+    if table.status == "lobby":
+        return book.message_id is None
+    return book.shown < table.version or book.repost
 
 
 class TableRuntime(Lobby):
@@ -50,11 +63,13 @@ class TableRuntime(Lobby):
         self.game_seed = game_seed
         self.specs: dict[str, GameSpec[Any, Any, Any]] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self.deliverer = Deliverer(bot, store)
+        self.deliverer = Deliverer(bot, store, fell_behind=self.fell_behind)
         self.servers = Servers(store)
         self.deadline_changed = asyncio.Event()
         #: when the deadline task wakes next anyway; only an earlier deadline needs to wake it
         self.next_wake = 0.0
+        #: (game, move number) whose table Discord's servers refused, each posted again soon
+        self._catching_up: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     def deadline_written(self, due: float | None) -> None:
         if due is not None and due < self.next_wake:
@@ -124,6 +139,51 @@ class TableRuntime(Lobby):
         if table is None or table.game not in self.specs:
             raise Refusal("No game has been played in this channel yet. Start one with `/<game> new`.")
         return table
+
+    # -- a table left behind ------------------------------------------------------------------
+
+    async def catch_up(self, game_id: int, *, notify: bool) -> bool:
+        """Post the table of a game its channel shows an older move of (the old one loses its
+        buttons), pinging whoever must act; ``notify``: their private views go out again too.
+        Whether it was behind. Under the game's lock, so a step still being shown is waited
+        for, and not shown twice."""
+        async with self.lock(game_id):
+            now, book = await self.load(game_id)
+            if not behind(now.table, book):
+                return False
+            plan = present.again(now, self.deliverer.channel(now.table, book), notify=now.humans if notify else ())
+            await self.deliverer.run(plan, now.table, book, None)
+            return True
+
+    def fell_behind(self, game_id: int, version: int) -> None:
+        """Discord's servers refused the table of this move: it is posted again in a few seconds,
+        then later, unless a move or a press on the table has posted it by then. Those are the
+        only ways back otherwise, and the player who must act next may not be looking."""
+        if (game_id, version) in self._catching_up or not GATE.open:
+            return  # already to be tried again (a try that failed once more lands here)
+        task = asyncio.create_task(self._catch_up_soon(game_id, version), name=f"catch up game {game_id}")
+        self._catching_up[(game_id, version)] = task
+        task.add_done_callback(lambda _: self._catching_up.pop((game_id, version), None))
+
+    async def _catch_up_soon(self, game_id: int, version: int) -> None:
+        for wait in CATCH_UP_AFTER:
+            await asyncio.sleep(wait)
+            if not GATE.open:
+                return  # stopping: the next process posts what is behind as it starts
+            try:
+                async with GATE.step():
+                    table = await self.store.get(game_id)
+                    if table is None or table.version != version:
+                        return  # moved on: the move that did posted the table, or will try itself
+                    if not await self.catch_up(game_id, notify=False) or not behind(
+                            table, await self.store.book(game_id)):
+                        return
+            except discord.HTTPException as exc:  # its channel deleted, say: the next move or start tries again
+                log.warning("game %s: could not post its table again (%s %s)", game_id, exc.status, exc.code)
+                return
+            except Exception:
+                log.exception("could not post again the table of game %s", game_id)
+                return
 
     # -- the one path of a step ------------------------------------------------------------------
 

@@ -1,18 +1,18 @@
 """Discord's servers failing a game's message for good (a 503, which discord.py does not retry,
 or a 5xx that outlasts its retries): the move is stored all the same, the channel keeps a live
 table that takes the next move, the player who acted hears what happened in one line, and the
-next move or ``/game status`` posts the table anew. Nothing is logged as an error: it is
-Discord's outage, not a fault of ours."""
+next move or ``/game status`` posts the table anew, or the bot itself a few seconds later.
+Nothing is logged as an error: it is Discord's outage, not a fault of ours."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from tests.e2e import play
-from tests.e2e.channel import clean, live_table, said, settle
+from tests.e2e.channel import actor, clean, live_table, pinged, said, settle
 from tests.e2e.fuzz import replays
 from tests.e2e.refusals import (
-    CHANNEL, comes_back, last_move, press_until_a_new_table, private, still_playable,
+    CHANNEL, comes_back, last_move, moves, press_until_a_new_table, private, still_playable,
 )
 from tests.fakediscord import FakeDiscord, running_bot, running_fake
 
@@ -87,3 +87,30 @@ async def test_a_table_edit_discord_would_not_take_is_posted_again_at_the_next_s
             assert f"<@{ann.id}> wins" in said(final), "ann's 4, chosen as the edit failed, counts"
         clean(fd, bot)
 
+
+
+async def test_a_table_discord_would_not_post_is_posted_again_shortly_and_pings(tmp_path: Path) -> None:
+    """The new table's post fails (503) and nobody moves: a few seconds later the bot posts it
+    again by itself, pinging the player who must act (the old table, redrawn by an edit, could
+    not), and the old one loses its buttons. The game then plays on to its end."""
+    db = tmp_path / "down.sqlite3"
+    async with running_fake() as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, {}, db) as bot:
+            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            fd.fail("POST", POSTS, 503)
+            posted = await press_until_a_new_table(fd, players, table)
+            assert "I will post it again shortly" in private(posted), private(posted)
+            stuck = still_playable(fd, posted)
+            since = len(fd.calls)
+            fresh = await fd.wait_until(lambda: (m := live_table(fd, CHANNEL)) and m["id"] != stuck["id"] and m,
+                                        timeout=10, what="the table posted again")
+            await settle(fd)
+            assert pinged(fd, since, fd.channel(CHANNEL).id) == {actor(fresh, players).id}
+            assert not moves(fd, fd.message(stuck["id"]) or {}), "only the newest table has buttons"
+            assert fd.attachments(fresh), "the table comes back with its picture"
+            final = await play.play_to_end(fd, CHANNEL, last_move(fd, players), limit=200, quiet=0.1)
+            assert "Final standings" in said(final)
+        clean(fd, bot)
+    replayed, wrong = replays(db)
+    assert replayed == 1 and wrong == []
