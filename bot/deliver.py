@@ -58,6 +58,14 @@ def text_kwargs(text: str, *, legacy: bool = False) -> dict[str, Any]:
     return {"view": layout.text_message(text), "attachments": [], "allowed_mentions": NO_PINGS}
 
 
+def _history(plan: Plan) -> str:
+    """The line of history a plan turns the old table into: in the answer, or once the new
+    table is out."""
+    if isinstance(plan.answer, Update) and plan.answer.history:
+        return plan.answer.history
+    return next((op.text for op in plan.channel if isinstance(op, Shrink)), "")
+
+
 def legacy_message(message: discord.Message | None) -> bool:
     """A message posted before tables were layout messages (it has content or embeds)."""
     return message is not None and not message.flags.components_v2
@@ -217,6 +225,8 @@ class Deliverer:
                 drawn = await self._channel_op(table, book, op, interaction)
                 if drawn is not True:
                     break  # the table could not be posted: nothing after it may go out
+            if drawn is False and (line := _history(plan)):
+                book.owed = line  # redrawn where this line was to go: it goes there once a table is posted
             clicked = interaction.message.id if interaction is not None and interaction.message is not None else None
             for user_id, shown in plan.retire:
                 await self._retire(table, book, user_id, keep=clicked, shown=shown)
@@ -354,6 +364,7 @@ class Deliverer:
         legacy = not book.layout
         message = await channel.send(**await self.kwargs(shown, edit=False))
         book.message_id, book.picture, book.layout = message.id, picture_digest(shown.pictures), True
+        book.owed = ""  # the old message shows it now (stripped below, or by the answer or a Shrink)
         self._since_table[table.channel_id] = 0
         if strip is not None and strip != message.id:
             try:

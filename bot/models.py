@@ -82,6 +82,9 @@ class Book(BaseModel):
     #: the last new table could not be posted (the bot lacks a permission here): the table
     #: was redrawn where it stood, and the next step posts it anew, pinging whoever must act
     repost: bool = False
+    #: the line of history the live table owes: its next table could not be posted, so it was
+    #: redrawn where that line was to go; it shows the line (before its own) once one is posted
+    owed: str = ""
     #: a digest of what the live table shows, so a step nobody can see (a sealed choice being
     #: filled in) costs the channel nothing
     look: str = ""

@@ -196,7 +196,8 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
     live = origin.message_id is not None and origin.message_id == book.message_id
     if new_turn:
         events = [Event.model_validate(e) for e in book.turn_events] + step.events
-        history = step.history or history_line(table, book.chapter, spec.story(table, after.public, events))
+        history = "\n".join(filter(None, [book.owed, step.history or history_line(
+            table, book.chapter, spec.story(table, after.public, events))]))
         news = spec.headline(table, after.public, events)
         headline = seat_names(table, news, mentions=True) if news else None
         plan.chapter, plan.turn_events = after.chapter, []
@@ -257,7 +258,7 @@ def again(moment: Moment, now: Channel, *, notify: list[int] | tuple[int, ...] =
     """The table posted afresh as the newest message (/game status, or a table that had fallen
     behind the game); the old one loses its buttons. ``notify`` get their private view again."""
     book = now.book
-    return Plan(dms=dms(moment, book, list(notify)), channel=[Post(table_message(moment, book), strip=book.message_id)],
+    return Plan(dms=dms(moment, book, list(notify)), channel=[_moved(table_message(moment, book), book)],
                 chapter=moment.chapter, look=look(moment, book),
                 turn_events=book.turn_events if moment.chapter == book.chapter else [])
 
@@ -266,8 +267,13 @@ def refresh(moment: Moment, now: Channel, *, notice: str | None = None) -> list[
     """Redraw the live table where it is, or below if chat has scrolled it away."""
     shown = table_message(moment, now.book, notice=notice)
     if now.book.message_id is None or now.scrolled:
-        return [Post(shown, strip=now.book.message_id)]
+        return [_moved(shown, now.book)]
     return [Edit(now.book.message_id, shown)]
+
+
+def _moved(shown: Shown, book: Book) -> Post:
+    """The table posted below; the old one shows the line of history it owes, if any."""
+    return Post(shown, strip=book.message_id, strip_text=book.owed or Post.strip_text)
 
 
 def dms(moment: Moment, book: Book, seats: list[int]) -> list[Dm]:
