@@ -79,8 +79,9 @@ class Book(BaseModel):
     #: seats whose last private view could not be sent by DM: the table asks them to press
     #: My hand instead
     dm_closed: list[int] = Field(default_factory=list)
-    #: the last new table could not be posted (the bot lacks a permission here): the table
-    #: was redrawn where it stood, and the next step posts it anew, pinging whoever must act
+    #: the last new table could not be posted (a permission taken, Discord's servers failing):
+    #: the table was redrawn where it stood, and the next step posts it anew, pinging whoever
+    #: must act
     repost: bool = False
     #: the line of history the live table owes: its next table could not be posted, so it was
     #: redrawn where that line was to go; it shows the line (before its own) once one is posted

@@ -12,7 +12,7 @@ from tests.e2e import play
 from tests.e2e.channel import actor, clean, live_table, pinged, said, settle
 from tests.e2e.fuzz import replays
 from tests.e2e.refusals import (
-    CHANNEL, comes_back, last_move, moves, press_until_a_new_table, private, still_playable,
+    CHANNEL, comes_back, last_move, press_until_a_new_table, private, still_playable,
 )
 from tests.fakediscord import FakeDiscord, running_bot, running_fake
 
