@@ -142,14 +142,14 @@ class TableRuntime(Lobby):
 
     # -- a table left behind ------------------------------------------------------------------
 
-    async def catch_up(self, game_id: int, *, notify: bool) -> bool:
+    async def catch_up(self, game_id: int, *, notify: bool, at: int | None = None) -> bool:
         """Post the table of a game its channel shows an older move of (the old one loses its
-        buttons), pinging whoever must act; ``notify``: their private views go out again too.
-        Whether it was behind. Under the game's lock, so a step still being shown is waited
-        for, and not shown twice."""
+        buttons), pinging whoever must act; ``notify``: their private views go out again too;
+        ``at``: only while the game is still at that move. Whether it was tried. Under the
+        game's lock, so a step still being shown is waited for, and not shown twice."""
         async with self.lock(game_id):
             now, book = await self.load(game_id)
-            if not behind(now.table, book):
+            if not behind(now.table, book) or at not in (None, now.table.version):
                 return False
             plan = present.again(now, self.deliverer.channel(now.table, book), notify=now.humans if notify else ())
             await self.deliverer.run(plan, now.table, book, None)
@@ -172,12 +172,8 @@ class TableRuntime(Lobby):
                 return  # stopping: the next process posts what is behind as it starts
             try:
                 async with GATE.step():
-                    table = await self.store.get(game_id)
-                    if table is None or table.version != version:
-                        return  # moved on: the move that did posted the table, or will try itself
-                    if not await self.catch_up(game_id, notify=False) or not behind(
-                            table, await self.store.book(game_id)):
-                        return
+                    if not await self.catch_up(game_id, notify=False, at=version):
+                        return  # shown by now, or moved on (the move that did posts it, or tries itself)
             except discord.HTTPException as exc:  # its channel deleted, say: the next move or start tries again
                 log.warning("game %s: could not post its table again (%s %s)", game_id, exc.status, exc.code)
                 return
