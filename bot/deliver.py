@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot import layout
+from bot import layout, wire
 from bot.errors import servers_failed
 from bot.models import Book, Table
 from bot.pictures import Picture, PictureCache
@@ -270,7 +270,6 @@ class Deliverer:
                           interaction: discord.Interaction | None) -> bool | None:
         """One call. False when the table could not be posted but the old one shows the game
         now; None when not even that (the rest must wait in both cases)."""
-        channel = self.client.get_partial_messageable(table.channel_id)
         if isinstance(op, Post):
             try:
                 await self._post(table, book, op.shown, strip=op.strip, strip_text=op.strip_text)
@@ -280,9 +279,9 @@ class Deliverer:
             try:
                 try:
                     live = op.message_id == book.message_id
-                    await channel.get_partial_message(op.message_id).edit(
-                        **await self.kwargs(op.shown, edit=True, book=book if live else None,
-                                            legacy=live and not book.layout))
+                    await wire.edit(self.client, table.channel_id, op.message_id,
+                                    **await self.kwargs(op.shown, edit=True, book=book if live else None,
+                                                        legacy=live and not book.layout))
                 except discord.NotFound:
                     await self._post(table, book, op.shown)
             except discord.Forbidden as exc:  # its new picture (Attach Files), or the post that replaces it
@@ -295,12 +294,12 @@ class Deliverer:
                 return None
         elif isinstance(op, Shrink):
             try:
-                await channel.get_partial_message(op.message_id).edit(**text_kwargs(op.text, legacy=not op.layout))
+                await wire.edit(self.client, table.channel_id, op.message_id, **text_kwargs(op.text, legacy=not op.layout))
             except discord.HTTPException:
                 log.info("could not shrink the old table message %s of game %s", op.message_id, table.id)
         else:
             try:
-                await channel.send(**op.message)
+                await wire.post(self.client, table.channel_id, **op.message)
             except REFUSED as exc:
                 log.warning("game %s: cannot post its last words in channel %s (%s)", table.id, table.channel_id,
                             why(exc))
@@ -346,9 +345,8 @@ class Deliverer:
                     await interaction.edit_original_response(**await self.kwargs(
                         shown, edit=True, book=book, legacy=legacy_message(interaction.message)))
                 else:
-                    channel = self.client.get_partial_messageable(table.channel_id)
-                    await channel.get_partial_message(book.message_id).edit(
-                        **await self.kwargs(shown, edit=True, book=book, legacy=not book.layout))
+                    await wire.edit(self.client, table.channel_id, book.message_id,
+                                    **await self.kwargs(shown, edit=True, book=book, legacy=not book.layout))
                 redrawn = False
             except discord.HTTPException:
                 log.info("game %s: could not redraw its table either", table.id)
@@ -360,15 +358,14 @@ class Deliverer:
     async def _post(self, table: Table, book: Book, shown: Shown, *, strip: int | None = None,
                     strip_text: str = MOVED_ON) -> None:
         """The table as a new message; the one it replaces (``strip``) keeps one line."""
-        channel = self.client.get_partial_messageable(table.channel_id)
         legacy = not book.layout
-        message = await channel.send(**await self.kwargs(shown, edit=False))
-        book.message_id, book.picture, book.layout = message.id, picture_digest(shown.pictures), True
+        posted = await wire.post(self.client, table.channel_id, **await self.kwargs(shown, edit=False))
+        book.message_id, book.picture, book.layout = posted, picture_digest(shown.pictures), True
         book.owed = ""  # the old message shows it now (stripped below, or by the answer or a Shrink)
         self._since_table[table.channel_id] = 0
-        if strip is not None and strip != message.id:
+        if strip is not None and strip != posted:
             try:
-                await channel.get_partial_message(strip).edit(**text_kwargs(strip_text, legacy=legacy))
+                await wire.edit(self.client, table.channel_id, strip, **text_kwargs(strip_text, legacy=legacy))
             except discord.HTTPException:
                 log.info("could not strip the old table message %s of game %s", strip, table.id)
 
@@ -396,8 +393,7 @@ class Deliverer:
         if old is not None and old[1] != keep:
             legacy = len(old) < 3
             try:
-                await self.client.get_partial_messageable(old[0]).get_partial_message(old[1]).edit(
-                    **await self._superseded(shown, legacy))
+                await wire.edit(self.client, old[0], old[1], **await self._superseded(shown, legacy))
             except discord.HTTPException:
                 log.info("could not retire an old private copy in game %s", table.id)
         copy = self._ephemeral.pop((table.id or 0, user_id), None)
