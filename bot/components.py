@@ -12,6 +12,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from bot import layout
 from bot.errors import guarded
 
 
@@ -74,10 +75,19 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     def __init__(self, game_id: int, seat: int | None, stamp: str, index: int, label: str = "…",
                  style: discord.ButtonStyle = discord.ButtonStyle.primary, row: int | None = None) -> None:
         super().__init__(
-            discord.ui.Button(label=label[:80], style=style, row=row,
-                              custom_id=f"bn:act:{game_id}:{_seat_part(seat)}{stamp}:{index}")
+            discord.ui.Button(label=label[:80], style=style, row=row, custom_id=self.id_of(game_id, seat, stamp, index))
         )
         self.game_id, self.seat, self.stamp, self.index = game_id, seat, stamp, index
+
+    @staticmethod
+    def id_of(game_id: int, seat: int | None, stamp: str, index: int) -> str:
+        return f"bn:act:{game_id}:{_seat_part(seat)}{stamp}:{index}"
+
+    @classmethod
+    def component(cls, game_id: int, seat: int | None, stamp: str, index: int, label: str,
+                  style: discord.ButtonStyle) -> layout.Component:
+        """The button as a table sends it, without the item (bot/layout.py says why)."""
+        return layout.button(cls.id_of(game_id, seat, stamp, index), label[:80], style)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> ActionButton:
@@ -169,6 +179,10 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:h
         )
         self.game_id = game_id
 
+    @staticmethod
+    def component(game_id: int) -> layout.Component:
+        return layout.button(f"bn:hand:{game_id}", "My hand", discord.ButtonStyle.secondary, "🃏")
+
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> HandButton:
         return cls(int(match["gid"]))
@@ -186,6 +200,10 @@ class DetailsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
                               custom_id=f"bn:info:{game_id}", row=row)
         )
         self.game_id = game_id
+
+    @staticmethod
+    def component(game_id: int) -> layout.Component:
+        return layout.button(f"bn:info:{game_id}", "Details", discord.ButtonStyle.secondary, "📋")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> DetailsButton:

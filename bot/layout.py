@@ -1,14 +1,21 @@
-"""Discord's layout messages (components v2), built from a game's parts.
+"""Discord's layout messages (components v2), built from a game's parts as the JSON Discord reads.
 
 A layout message has no ``content`` or ``embeds``: its words are text displays, its picture a
 media gallery, its buttons action rows or a section's accessory. Discord refuses more than 40
 components or 4,000 characters of text in one message, so every builder here counts both and
 cuts the game's blocks, never the controls, to fit.
+
+A table is built on every click, and building it from discord.ui objects (an item per
+component, each with its parent and view, its own component model, a view with its own id and
+future) cost more than working out what the table says: here each component is the dict
+Discord reads, built once and sent as it is. A control made by a discord.ui item (a menu, a
+lobby button) joins as its ``to_component_dict()``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import discord
 from discord import ui
@@ -21,120 +28,142 @@ from bot.render import clip
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
 
+#: one component of a layout message, as Discord's API reads it
+Component = dict[str, Any]
 
-def frozen(view: ui.LayoutView) -> ui.LayoutView:
-    """A finished layout, ready to be sent and then dropped.
-
-    Clicks are routed by the registered dynamic items: stopping the view keeps discord.py from
-    holding a copy of every message's view for the life of the process. And every discord.ui
-    item points back at its parent and its view, which point at it: cycles that only the
-    garbage collector frees, fifty-odd objects a click, in pauses of 10 to 20 ms that land in the
-    middle of whichever clicks are in flight. Nothing here is dispatched through those links,
-    and sending reads only downwards, so they are cut: a message's objects go the moment it is
-    sent, with no collector. Call it again after adding to a frozen view."""
-    view.stop()
-    for item in items(view):
-        for linked in (item, getattr(item, "item", None)):  # a dynamic item wraps its button
-            if isinstance(linked, ui.Item):
-                linked._parent = None
-                linked._view = None
-    return view
+TEXT, SECTION, THUMBNAIL, GALLERY, FILE, ROW, BUTTON, CONTAINER = 10, 9, 11, 12, 13, 1, 2, 17
 
 
-def text_message(text: str) -> ui.LayoutView:
-    """A message of one line of text (a table turned history, a superseded copy)."""
-    view = ui.LayoutView(timeout=None)
-    view.add_item(ui.TextDisplay(clip(text, MAX_TEXT)))
-    return frozen(view)
+class Built(ui.LayoutView):
+    """A finished layout message, handed to discord.py's send and edit calls as a view. It
+    holds no items, so nothing in it is dispatched, stored or linked back to it: its
+    components go out as they are, and the message's objects go with it, with no collector."""
+
+    def __init__(self, components: list[Component]) -> None:
+        super().__init__(timeout=None)
+        self.components = components
+
+    def to_components(self) -> list[Component]:
+        return self.components
+
+    def has_components_v2(self) -> bool:
+        return True
+
+    def is_finished(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False
 
 
-def gallery(picture: Picture) -> ui.MediaGallery:
-    return ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{picture.filename}",
-                                                    description=picture.description[:1024] or None))
+def component(control: ui.Item[Any] | Component) -> Component:
+    """A control made either way, as Discord reads it."""
+    return control if isinstance(control, dict) else control.to_component_dict()
 
 
-def block(part: Part, accessory: ui.Item | None = None) -> ui.Item:
-    """One part: a text display, or a section when a button or a thumbnail sits beside it."""
-    if accessory is None and part.thumbnail is not None:
-        accessory = ui.Thumbnail(f"attachment://{part.thumbnail.filename}",
-                                 description=part.thumbnail.description[:1024] or None)
-    if accessory is None:
-        return ui.TextDisplay(part.text)
-    return ui.Section(ui.TextDisplay(part.text), accessory=accessory)
+def text(content: str) -> Component:
+    return {"type": TEXT, "content": content}
 
 
-def _is_select(item: ui.Item) -> bool:
-    return isinstance(getattr(item, "item", item), ui.Select)
-
-
-def rows(items: Sequence[ui.Item], per_row: int = 5) -> list[ui.ActionRow]:
-    """Buttons in rows of ``per_row``; a select alone in its row, as Discord requires."""
-    out: list[ui.ActionRow] = []
-    for item in items:
-        if not out or _is_select(item) or len(out[-1].children) >= per_row or any(
-                _is_select(c) for c in out[-1].children):
-            out.append(ui.ActionRow())
-        out[-1].add_item(item)
+def button(custom_id: str, label: str, style: discord.ButtonStyle, emoji: str | None = None) -> Component:
+    out: Component = {"type": BUTTON, "style": style.value, "disabled": False, "custom_id": custom_id}
+    if label:
+        out["label"] = label
+    if emoji:
+        out["emoji"] = {"name": emoji, "id": None}
     return out
 
 
-def size(items: Sequence[ui.Item]) -> tuple[int, int]:
+def text_message(content: str) -> Built:
+    """A message of one line of text (a table turned history, a superseded copy)."""
+    return Built([text(clip(content, MAX_TEXT))])
+
+
+def gallery(picture: Picture) -> Component:
+    item: Component = {"media": {"url": f"attachment://{picture.filename}"}, "spoiler": False}
+    if picture.description[:1024]:
+        item["description"] = picture.description[:1024]
+    return {"type": GALLERY, "items": [item]}
+
+
+def file(filename: str) -> Component:
+    return {"type": FILE, "file": {"url": f"attachment://{filename}"}, "spoiler": False}
+
+
+def block(part: Part, accessory: ui.Item[Any] | Component | None = None) -> Component:
+    """One part: a text display, or a section when a button or a thumbnail sits beside it."""
+    if accessory is None and part.thumbnail is not None:
+        accessory = {"type": THUMBNAIL, "spoiler": False, "media": {"url": f"attachment://{part.thumbnail.filename}"},
+                     "description": part.thumbnail.description[:1024] or None}
+    if accessory is None:
+        return text(part.text)
+    return {"type": SECTION, "components": [text(part.text)], "accessory": component(accessory)}
+
+
+def _is_select(control: Component) -> bool:
+    return control["type"] in (3, 5, 6, 7, 8)
+
+
+def rows(controls: Sequence[ui.Item[Any] | Component], per_row: int = 5) -> list[Component]:
+    """Buttons in rows of ``per_row``; a select alone in its row, as Discord requires."""
+    out: list[Component] = []
+    for control in map(component, controls):
+        last = out[-1]["components"] if out else None
+        if last is None or _is_select(control) or len(last) >= per_row or any(_is_select(c) for c in last):
+            out.append({"type": ROW, "components": [control]})
+        else:
+            last.append(control)
+    return out
+
+
+def size(components: Sequence[Component]) -> tuple[int, int]:
     """Components and characters of text, as Discord counts them."""
     count = chars = 0
-    for item in items:
+    for found in walk(components):
         count += 1
-        if isinstance(item, ui.TextDisplay):
-            chars += len(item.content)
-        children = list(getattr(item, "children", []) or [])
-        accessory = getattr(item, "accessory", None)
-        if accessory is not None:
-            children.append(accessory)
-        c, t = size(children)
-        count, chars = count + c, chars + t
+        if found["type"] == TEXT:
+            chars += len(found["content"])
     return count, chars
 
 
-def fit(top: list[ui.Item], middle: list[ui.Item], bottom: list[ui.Item]) -> list[ui.Item]:
+def fit(top: list[Component], middle: list[Component], bottom: list[Component]) -> list[Component]:
     """``top`` and ``bottom`` kept whole; ``middle`` (the game's blocks) cut from its end until
     the message fits Discord's limits, with a last line saying Details has the rest."""
     count, chars = size(top + bottom)
-    kept: list[ui.Item] = []
+    kept: list[Component] = []
     for item in middle:
         c, t = size([item])
         # one container wraps everything, and one line may be needed to say what was cut
         if count + c + 2 > MAX_COMPONENTS or chars + t + 60 > MAX_TEXT:
-            kept.append(ui.TextDisplay("-# More in **Details**."))
+            kept.append(text("-# More in **Details**."))
             break
         kept.append(item)
         count, chars = count + c, chars + t
     return top + kept + bottom
 
 
-def container(items: list[ui.Item], colour: discord.Colour | int | None) -> ui.LayoutView:
-    view = ui.LayoutView(timeout=None)
-    box: ui.Container[ui.LayoutView] = ui.Container(accent_colour=colour)
-    for item in items:
-        box.add_item(item)
-    view.add_item(box)
-    return frozen(view)
+def container(components: list[Component], colour: discord.Colour | int | None) -> Built:
+    accent = colour if isinstance(colour, int) or colour is None else colour.value
+    return Built([{"type": CONTAINER, "accent_color": accent or None, "spoiler": False, "components": components}])
 
 
-def items(view: ui.LayoutView) -> list[ui.Item]:
-    """Every component of a layout message, depth first, a section's accessory after its text."""
-    out: list[ui.Item] = []
-    # a stack, not a nested recursive function: such a function is a cycle of its own
-    pending: list[ui.Item] = list(reversed(view.children))
+def walk(components: Sequence[Component]) -> Iterator[Component]:
+    """Every component, depth first, a section's accessory after its text."""
+    pending = list(reversed(components))
     while pending:
-        item = pending.pop()
-        out.append(item)
-        below = list(getattr(item, "children", []) or [])
-        accessory = getattr(item, "accessory", None)
-        if accessory is not None:
-            below.append(accessory)
+        found = pending.pop()
+        yield found
+        below = list(found.get("components") or ())
+        if "accessory" in found:
+            below.append(found["accessory"])
         pending.extend(reversed(below))
-    return out
+
+
+def items(view: ui.LayoutView) -> list[Component]:
+    """Every component of a layout message, depth first."""
+    return list(walk(view.to_components()))
 
 
 def texts(view: ui.LayoutView) -> str:
     """Every word a layout message shows, in order (for a digest or a test)."""
-    return "\n".join(item.content for item in items(view) if isinstance(item, ui.TextDisplay))
+    return "\n".join(found["content"] for found in items(view) if found["type"] == TEXT)

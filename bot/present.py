@@ -15,6 +15,7 @@ buttons, so exactly one copy is live.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,10 @@ from bot.pictures import Picture
 from bot.render import and_list, clip, footer, mention, safe, seat_names, timer_text
 from bot.step import Moment, StepResult
 from rules.base import Event
+
+#: a control as the builders take it: a discord.ui item (a menu, a lobby button), or the
+#: component a table's frequent buttons are built as directly
+Control = discord.ui.Item[Any] | layout.Component
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +54,7 @@ SCROLLED_AWAY = 4
 class Shown:
     """One layout message before it is sent: its pictures are still to be drawn (off the loop)."""
 
-    layout: discord.ui.LayoutView
+    layout: layout.Built
     #: the picture its media gallery shows
     picture: Picture | None = None
     pings: bool = False
@@ -315,29 +320,30 @@ def _lines(lines: list[str | None]) -> str:
     return clip("\n".join(line for line in lines if line), 1800)
 
 
-def _message(top: list[str | None], parts: list[Part], picture: Picture | None, controls: list[discord.ui.Item[Any]],
-             foot: str | None, colour: discord.Colour | int | None, *, accessories: dict[int, discord.ui.Item[Any]] | None = None,
-             pings: bool = False, after: list[discord.ui.Item[Any]] | None = None) -> Shown:
+def _message(top: list[str | None], parts: list[Part], picture: Picture | None, controls: Sequence[Control],
+             foot: str | None, colour: discord.Colour | int | None, *, accessories: dict[int, Control] | None = None,
+             pings: bool = False, after: list[Control] | None = None) -> Shown:
     """One container: the line that asks (it pings), the game's blocks (a seat's own control
     beside its block), the picture, the controls, and a small footer."""
     accessories = dict(accessories or {})
     head = _lines(top)
-    first: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(head)] if head else []
-    middle: list[discord.ui.Item[Any]] = []
+    first = [layout.text(head)] if head else []
+    middle: list[layout.Component] = []
     for part in parts:
         extra = accessories.pop(part.seat, None) if part.seat is not None else None
         middle.append(layout.block(part, extra))
-    middle += list(after or [])
-    last: list[discord.ui.Item[Any]] = []
+    middle += [layout.component(c) for c in after or ()]
+    last: list[layout.Component] = []
     if picture is not None:
         last.append(layout.gallery(picture))
     last += layout.rows(controls)
     if foot:
-        last.append(discord.ui.TextDisplay(f"-# {foot}"))
+        last.append(layout.text(f"-# {foot}"))
     items = layout.fit(first, middle, last)
-    thumbnails = [p.thumbnail for p in parts if p.thumbnail is not None and any(
-        isinstance(i, discord.ui.Section) and isinstance(i.accessory, discord.ui.Thumbnail)
-        and i.accessory.media.url == f"attachment://{p.thumbnail.filename}" for i in items)]
+    shown = {i["accessory"]["media"]["url"] for i in items
+             if i["type"] == layout.SECTION and i["accessory"]["type"] == layout.THUMBNAIL}
+    thumbnails = [p.thumbnail for p in parts
+                  if p.thumbnail is not None and f"attachment://{p.thumbnail.filename}" in shown]
     return Shown(layout.container(items, colour), picture, pings, thumbnails)
 
 
@@ -369,7 +375,7 @@ def lobby_message(spec: GameSpec[Any, Any, Any], table: Table, notice: str | Non
     if changed:
         parts.append(Part(clip("**House options**\n" + "\n".join(changed), 1000)))
     gid = table.id or 0
-    controls: list[discord.ui.Item[Any]] = [LobbyButton(gid, op) for op in ("join", "leave", "start", "cancel", "ai")]
+    controls: list[Control] = [LobbyButton(gid, op) for op in ("join", "leave", "start", "cancel", "ai")]
     controls.append(HowToButton(gid))
     return _message([notice], parts, None, controls, footer(table), spec.colour)
 
@@ -394,15 +400,15 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
     public = moment.public
     parts = spec.table_parts(table, public)
     picture = spec.picture(table, public) if moment.pictures else None
-    accessories: dict[int, discord.ui.Item[Any]] = {}
-    after: list[discord.ui.Item[Any]] = []
-    controls: list[discord.ui.Item[Any]] = []
+    accessories: dict[int, Control] = {}
+    after: list[Control] = []
+    controls: list[Control] = []
 
     if table.status == "finished":
         standings, winners = standings_part(moment)
         top.append(winners)
         controls = [RematchButton(gid)] if rematch else []
-        shown = _message(top, parts + [standings], picture, controls + [DetailsButton(gid)],
+        shown = _message(top, parts + [standings], picture, controls + [DetailsButton.component(gid)],
                          f"Game #{table.id}", spec.colour, pings=True)
         if last_words:
             _ride(shown, _last_words(moment))
@@ -410,11 +416,13 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
 
     if table.paused:
         top.append("⏸ The game is paused. The host resumes it with `/game resume`.")
-        return _message(top, parts, picture, [DetailsButton(gid)], f"Game #{table.id}", spec.colour)
+        return _message(top, parts, picture, [DetailsButton.component(gid)], f"Game #{table.id}", spec.colour)
 
     private_game = engine.has_private_view()
     humans = moment.humans
-    utility: list[discord.ui.Item[Any]] = [DetailsButton(gid)] + ([HandButton(gid)] if private_game else [])
+    utility: list[Control] = [DetailsButton.component(gid)]
+    if private_game:
+        utility.append(HandButton.component(gid))
     if moment.shared and humans:
         top.append(", ".join(mention(table, s) for s in humans) + ": " + spec.open_prompt(table, public))
         controls, accessories, after, parts = _open_controls(moment, humans, parts, TABLE_CONTROLS - len(utility))
@@ -442,27 +450,23 @@ def _ride(shown: Shown, extras: list[dict[str, Any]]) -> None:
     message, so the end of a game costs the channel no extra call."""
     if not _fits(extras):
         return
-    box = shown.layout.children[0]
-    assert isinstance(box, discord.ui.Container)
-    items: list[discord.ui.Item[Any]] = []
+    box = shown.layout.components[0]
+    items: list[layout.Component] = []
     files: list[discord.File] = []
     for extra in extras:
         for embed in [extra["embed"]] if "embed" in extra else list(extra.get("embeds") or []):
             items += [layout.block(p) for p in embed_parts(embed)]
         for file in [extra["file"]] if "file" in extra else list(extra.get("files") or []):
             files.append(file)
-            items.append(discord.ui.File(f"attachment://{file.filename}"))
-    count, chars = layout.size(list(shown.layout.children) + items)
+            items.append(layout.file(file.filename))
+    count, chars = layout.size(shown.layout.components + items)
     if count > layout.MAX_COMPONENTS or chars > layout.MAX_TEXT or len(files) > 9:
         return
-    kept = list(box.children)
+    kept = box["components"]
     # after the game's blocks and picture, before the controls and the footer
-    at = next((i for i, c in enumerate(kept) if isinstance(c, discord.ui.ActionRow)
-               or (isinstance(c, discord.ui.TextDisplay) and c.content.startswith("-# "))), len(kept))
-    box.clear_items()
-    for item in kept[:at] + items + kept[at:]:
-        box.add_item(item)
-    layout.frozen(shown.layout)
+    at = next((i for i, c in enumerate(kept) if c["type"] == layout.ROW
+               or (c["type"] == layout.TEXT and c["content"].startswith("-# "))), len(kept))
+    box["components"] = kept[:at] + items + kept[at:]
     shown.files = files
 
 
@@ -473,7 +477,7 @@ def private_message(moment: Moment, seat: int, *, notice: str | None = None, ask
     spec, table = moment.spec, moment.table
     seen = moment.view(seat)
     top: list[str | None] = [notice]
-    controls: list[discord.ui.Item[Any]] = []
+    controls: list[Control] = []
     picture = None
     if asking and moment.playing and not table.paused and seat in moment.acting:
         top.append(spec.prompt(table, seen, seat))
@@ -485,22 +489,23 @@ def private_message(moment: Moment, seat: int, *, notice: str | None = None, ask
     return _message(top, parts, picture, controls, f"Game #{table.id} · only you see this", spec.colour)
 
 
-def _actions(moment: Moment, seat: int, seen: Any, room: int) -> list[discord.ui.Item[Any]]:
+def _actions(moment: Moment, seat: int, seen: Any, room: int) -> list[Control]:
     """A seat's choices: buttons while they fit ``room`` controls, else menus of 25."""
     spec, table = moment.spec, moment.table
     actions = moment.legal(seat)
     gid = table.id or 0
     stamp = moment.stamp(seat)
     if len(actions) <= min(room, MAX_BUTTONS):
-        return [ActionButton(gid, seat, stamp, index, seat_names(table, spec.action_label(seen, action), plain=True),
-                             spec.action_style(seen, action))
+        return [ActionButton.component(gid, seat, stamp, index,
+                                       seat_names(table, spec.action_label(seen, action), plain=True),
+                                       spec.action_style(seen, action))
                 for index, action in enumerate(actions)]
     labels = [clip(seat_names(table, spec.action_label(seen, a), plain=True), 100) for a in actions]
     menus = max(1, min(room, MENU_ROWS))
     pages = range(0, min(len(labels), MENU_OPTIONS * menus), MENU_OPTIONS)
     if len(labels) > MENU_OPTIONS * menus:
         log.warning("game %s offers %d choices; menus show the first %d", gid, len(labels), MENU_OPTIONS * menus)
-    out: list[discord.ui.Item[Any]] = []
+    out: list[Control] = []
     for row, start in enumerate(pages):
         page = labels[start:start + MENU_OPTIONS]
         options = [discord.SelectOption(label=label, value=str(start + i)) for i, label in enumerate(page)]
@@ -510,7 +515,7 @@ def _actions(moment: Moment, seat: int, seen: Any, room: int) -> list[discord.ui
 
 
 def _open_controls(moment: Moment, asked: list[int], parts: list[Part], room: int) -> tuple[
-        list[discord.ui.Item[Any]], dict[int, discord.ui.Item[Any]], list[discord.ui.Item[Any]], list[Part]]:
+        list[Control], dict[int, Control], list[Control], list[Part]]:
     """The choices made in the open. A choice that is one seat's alone sits beside that seat's
     block (its only one) or in a menu under it; choices the game groups ("Give…") are one menu;
     the rest, everyone's, are buttons below (a menu when more than fit), and the prompt says
@@ -540,8 +545,8 @@ def _open_controls(moment: Moment, asked: list[int], parts: list[Part], room: in
         options = [discord.SelectOption(label=clip(label(a), 100), value=str(i)) for i, a in choices[:MENU_OPTIONS]]
         return OpenSelect(gid, stamp, options, placeholder=clip(placeholder, 150), menu=next(menus))
 
-    accessories: dict[int, discord.ui.Item[Any]] = {}
-    after: list[discord.ui.Item[Any]] = []
+    accessories: dict[int, Control] = {}
+    after: list[Control] = []
     have = {p.seat for p in parts if p.seat is not None}
     parts = list(parts) + [Part(f"**{safe(table.seats[s].name)}**", seat=s) for s in own if s not in have]
     for seat, choices in own.items():
@@ -549,8 +554,8 @@ def _open_controls(moment: Moment, asked: list[int], parts: list[Part], room: in
             index, action = choices[0]
             accessories[seat] = OpenButton(gid, stamp, index, label(action), spec.action_style(public, action))
         else:
-            after.append(discord.ui.ActionRow(menu(choices, f"{table.seats[seat].name}: choose…")))
-    controls: list[discord.ui.Item[Any]] = [menu(choices, group) for group, choices in groups.items()]
+            after += layout.rows([menu(choices, f"{table.seats[seat].name}: choose…")])
+    controls: list[Control] = [menu(choices, group) for group, choices in groups.items()]
     room -= len(accessories) + len(after) + len(controls)
     if len(shared) <= max(room, 0):
         controls += [OpenButton(gid, stamp, i, label(a), spec.action_style(public, a)) for i, a in shared]
@@ -595,7 +600,7 @@ def pages_message(moment: Moment, book: str, pages: list[Page], current: int) ->
     current = max(0, min(current, len(pages) - 1))
     page = pages[current]
     gid = moment.table.id or 0
-    controls: list[discord.ui.Item[Any]] = []
+    controls: list[Control] = []
     if len(pages) > 1:
         controls.append(PageSelect(gid, book, [p.title for p in pages], current))
     heading = f"### {safe(page.title)}" + (f"  ·  page {current + 1} of {len(pages)}" if len(pages) > 1 else "")

@@ -8,7 +8,11 @@ from typing import Any
 import discord
 from pydantic import BaseModel
 
+from discord.components import _component_factory
+from discord.ui.view import _component_to_item
+
 from bot import layout
+from bot.components import ALL_ITEMS
 from bot.models import Seat, Table
 
 
@@ -41,15 +45,32 @@ def words(shown: Any) -> str:
 
 def top(shown: Any) -> str:
     """The lines above the game's blocks: who is asked (pinged), news, a notice."""
-    shown_texts = [i for i in layout.items(shown.layout) if isinstance(i, discord.ui.TextDisplay)]
-    return shown_texts[0].content if shown_texts else ""
+    shown_texts = [i["content"] for i in layout.items(shown.layout) if i["type"] == layout.TEXT]
+    return shown_texts[0] if shown_texts else ""
 
 
 def controls(shown: Any, kind: type | tuple[type, ...] | None = None) -> list[Any]:
     """The message's controls (the host's dynamic items: ActionButton, ActionSelect, OpenButton,
     OpenSelect, DetailsButton...), in display order; ``kind`` picks some."""
-    found = [i for i in layout.items(shown.layout) if isinstance(i, discord.ui.DynamicItem)]
+    found = [_item(i) for i in layout.items(shown.layout) if "custom_id" in i]
     return [i for i in found if kind is None or isinstance(i, kind)]
+
+
+def _item(sent: layout.Component) -> discord.ui.DynamicItem[Any]:
+    """A control as the message carries it, read back the way a click on it is: the host's
+    item its id names (its game, seat, stamp, index), holding the button or menu as sent."""
+    shown = _component_to_item(_component_factory(sent))  # type: ignore[arg-type]
+    for kind in ALL_ITEMS:
+        match = kind.__discord_ui_compiled_template__.fullmatch(sent["custom_id"])
+        if match is not None:
+            reading = kind.from_custom_id(None, shown, match)  # type: ignore[arg-type]
+            try:
+                reading.send(None)  # it awaits nothing: its first step returns the item
+            except StopIteration as done:
+                item: discord.ui.DynamicItem[Any] = done.value
+                item.item = shown
+                return item
+    raise AssertionError(f"no item claims {sent['custom_id']}")
 
 
 def labels(shown: Any) -> list[str]:

@@ -268,9 +268,9 @@ def test_the_pick_view_names_the_sealed_die_and_the_called_bone() -> None:
 
 def beside(message: object) -> dict[str, str]:
     """Each button that sits beside a player's block: {the block's first line: the label}."""
-    return {item.children[0].content.split("\n")[0]: item.accessory.item.label
+    return {item["components"][0]["content"].split("\n")[0]: item["accessory"]["label"]
             for item in layout.items(message.layout)  # type: ignore[attr-defined]
-            if isinstance(item, discord.ui.Section) and isinstance(item.accessory, OpenButton)}
+            if item["type"] == layout.SECTION and item["accessory"].get("custom_id", "").startswith("bn:all:")}
 
 
 def test_the_bone_call_is_offered_as_call_or_withdraw() -> None:

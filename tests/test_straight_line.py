@@ -314,5 +314,6 @@ async def test_a_move_whose_answer_discord_would_not_take_is_shown_through_the_c
     await store.close()
 
 
-def _moves(view: discord.ui.LayoutView) -> list[ActionButton]:
-    return [i for i in layout.items(view) if isinstance(i, ActionButton)]
+def _moves(view: discord.ui.LayoutView) -> list[layout.Component]:
+    return [i for i in layout.items(view) if ActionButton.__discord_ui_compiled_template__.fullmatch(
+        i.get("custom_id", ""))]

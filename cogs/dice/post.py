@@ -17,7 +17,8 @@ import discord
 from discord import ui
 
 from bot.errors import Refusal
-from bot.layout import MAX_TEXT, frozen, gallery
+from bot.layout import MAX_TEXT, Built, gallery, rows
+from bot.layout import text as words
 from bot.pictures import PictureCache
 from bot.private import send_private
 from bot.render import CONTENT, clip, safe
@@ -84,17 +85,16 @@ class Poster:
                 view.add_item(button)
             view.stop()  # clicks are routed by the registered items, not by this view
             return {"content": clip(text, CONTENT), "view": view}
-        box = ui.LayoutView(timeout=None)
-        box.add_item(ui.TextDisplay(clip(text, MAX_TEXT)))
+        components = [words(clip(text, MAX_TEXT))]
         out: dict[str, Any] = {}
         if dice:
             picture = dice_picture(dice, per_row)
-            box.add_item(gallery(picture))
+            components.append(gallery(picture))
             file = await self.pictures.file(picture)
             out["attachments" if edit else "file"] = [file] if edit else file
         if button is not None:
-            box.add_item(ui.ActionRow(button))
-        out["view"] = frozen(box)
+            components += rows([button])
+        out["view"] = Built(components)
         return out
 
     async def pictures_on(self, interaction: discord.Interaction) -> bool:

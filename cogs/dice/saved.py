@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import Refusal, guarded
-from bot.layout import frozen, gallery
+from bot import layout
 from bot.permissions import is_gm
 from bot.render import CONTENT, clip, safe
 from bot.store import LimitReached, RollAsked, SavedRoll
@@ -256,10 +256,8 @@ class RollsCog(commands.GroupCog, group_name="rolls", group_description="Your sa
                 await interaction.response.send_message(text, ephemeral=True)
                 return
             picture = d20_chart(d20s)
-            view = discord.ui.LayoutView(timeout=None)
-            view.add_item(discord.ui.TextDisplay(text))
-            view.add_item(gallery(picture))
-            await interaction.response.send_message(view=frozen(view), file=await self.poster.pictures.file(picture),
+            view = layout.Built([layout.text(text), layout.gallery(picture)])
+            await interaction.response.send_message(view=view, file=await self.poster.pictures.file(picture),
                                                     ephemeral=True)
 
         await guarded(interaction, run)
