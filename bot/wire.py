@@ -12,6 +12,7 @@ errors (``HTTPClient.request``, the webhook adapter): only the body and the answ
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from typing import Any
 
@@ -49,8 +50,11 @@ def _sent(http: discord.http.HTTPClient, route: Route, params: MultipartParamete
 
 
 async def post(client: discord.Client, channel_id: int, **message: Any) -> int:
-    """``channel.send(**message)`` without building the Message: the new message's id."""
-    with handle_message_parameters(previous_allowed_mentions=client.allowed_mentions, **message) as params:
+    """``channel.send(**message)`` without building the Message: the new message's id. With a
+    nonce Discord enforces, as ``send`` has: a post retried after a lost answer is not posted
+    twice."""
+    with handle_message_parameters(previous_allowed_mentions=client.allowed_mentions,
+                                   nonce=secrets.randbits(64), **message) as params:
         data = await _sent(client.http, Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id),
                            params)
     return int(data["id"])
