@@ -203,15 +203,18 @@ class Deliverer:
                 picture = book.picture
                 try:
                     await self._answer(interaction, plan.answer, book)
-                except (discord.NotFound, discord.DiscordServerError) as exc:
+                except (discord.NotFound, discord.DiscordServerError, TimeoutError) as exc:
                     if isinstance(exc, discord.NotFound) and exc.code != UNKNOWN_INTERACTION:
                         raise
                     # The step is stored: the channel must show it all the same, or the clicked
                     # table keeps buttons of a moment that has passed and nothing else to press
-                    # (and a new table, and its ping, would never come). A 5xx comes only after
-                    # discord.py's retries, half a minute: the interaction has died meanwhile.
+                    # (and a new table, and its ping, would never come). A 5xx comes after
+                    # discord.py's retries, and a click's answer is given up on after three
+                    # seconds of them (replies.ANSWER_PATIENCE): the interaction has died meanwhile.
                     log.warning("interaction %s could not be answered (%s); its step is shown anyway",
-                                interaction.id, "too late" if isinstance(exc, discord.NotFound) else why(exc))
+                                interaction.id, "too late" if isinstance(exc, discord.NotFound) else
+                                "Discord's servers failed it for three seconds" if isinstance(exc, TimeoutError)
+                                else why(exc))
                     book.picture = picture
                     await self._answer_late(interaction, plan.answer, book)
             closed = set(book.dm_closed)

@@ -29,6 +29,11 @@ UNKNOWN_INTERACTION = 10062
 #: seconds a step may wait on the store before its interaction is deferred (Discord allows
 #: three for the first answer; the game's lock may have taken one already)
 STORE_PATIENCE = 1.0
+#: seconds a click's first answer is tried for. Past Discord's three it can only fail, and
+#: discord.py's retries of a 5xx (1, 3, 5, 7 s apart) would hold the game's lock, and every
+#: click behind it, for half a minute of an outage; given up, the step is shown through the
+#: channel instead (bot/deliver.py)
+ANSWER_PATIENCE = 3.0
 
 
 async def defer(interaction: discord.Interaction) -> None:
@@ -91,7 +96,8 @@ async def _edit_clicked(interaction: discord.Interaction, **kwargs: Any) -> None
     """discord.py's ``edit_message``, without asking Discord for the edited message back: every
     click would otherwise read and parse the whole table it just sent, only to throw it away
     (a twentieth of a click's cost); a picture goes in a body built in one piece (bot/wire.py).
-    Rate limits and errors are still discord.py's own, as its webhook adapter makes the call."""
+    Rate limits and errors are still discord.py's own, as its webhook adapter makes the call,
+    for at most ANSWER_PATIENCE (then TimeoutError)."""
     state = interaction._state
     params = interaction_message_response_params(
         type=discord.InteractionResponseType.message_update.value, previous_allowed_mentions=state.allowed_mentions, **kwargs)
@@ -101,9 +107,10 @@ async def _edit_clicked(interaction: discord.Interaction, **kwargs: Any) -> None
         prebuilt = wire.body(params)
         session = interaction._session if prebuilt is None else cast(
             aiohttp.ClientSession, wire.Prebuilt(interaction._session, prebuilt))
-        await async_context.get().request(
-            route, session=session, proxy=state.http.proxy, proxy_auth=state.http.proxy_auth,
-            payload=params.payload if prebuilt is None else None)
+        async with asyncio.timeout(ANSWER_PATIENCE):
+            await async_context.get().request(
+                route, session=session, proxy=state.http.proxy, proxy_auth=state.http.proxy_auth,
+                payload=params.payload if prebuilt is None else None)
     interaction.response._response_type = discord.InteractionResponseType.message_update
 
 

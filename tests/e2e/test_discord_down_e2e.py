@@ -6,13 +6,14 @@ Nothing is logged as an error: it is Discord's outage, not a fault of ours."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from tests.e2e import play
 from tests.e2e.channel import actor, clean, live_table, pinged, said, settle
 from tests.e2e.fuzz import replays
 from tests.e2e.refusals import (
-    CHANNEL, comes_back, last_move, press_until_a_new_table, private, still_playable,
+    CHANNEL, comes_back, last_move, moves, press_until_a_new_table, private, still_playable,
 )
 from tests.fakediscord import FakeDiscord, running_bot, running_fake
 
@@ -117,6 +118,46 @@ async def test_a_table_discord_would_not_post_is_posted_again_shortly_and_pings(
             assert fd.attachments(fresh), "the table comes back with its picture"
             final = await play.play_to_end(fd, CHANNEL, last_move(fd, players), limit=200, quiet=0.1)
             assert "Final standings" in said(final)
+        clean(fd, bot)
+    replayed, wrong = replays(db)
+    assert replayed == 1 and wrong == []
+
+
+async def test_a_move_whose_answer_discord_keeps_failing_is_shown_within_seconds(tmp_path: Path) -> None:
+    """Discord's servers answer a click's answer with 503s for as long as it is tried. Past
+    Discord's three seconds it can only fail, so it is given up then, not after discord.py's
+    retries (1, 3, 5 and 7 s apart, half a minute of a real outage): the move shows in the
+    clicked table through the channel within seconds, and the game's lock is free for the
+    next click, which is answered as usual."""
+    db = tmp_path / "down.sqlite3"
+    async with running_fake() as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, {}, db) as bot:
+            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            before = said(table)
+            fd.fail("POST", r"^/interactions/\d+/[^/]+/callback$", 503, times=None)
+            began = time.monotonic()
+            failed = await fd.click(actor(table, players), table, moves(fd, table)[-1])
+            await fd.wait_until(lambda: said(fd.message(table["id"]) or {}) != before, timeout=12,
+                                what="the move shown in the clicked table")
+            shown_after = time.monotonic() - began
+            assert 2.5 < shown_after < 6, f"the answer was tried for {shown_after:.1f} s"
+            callbacks = [hit for hit in fd.fault_hits if "/callback" in hit.path]
+            assert 2 <= len(callbacks) <= 3, "tried again within the three seconds, then given up"
+            fd.clear_faults()
+            await settle(fd)
+            now = live_table(fd, CHANNEL)
+            assert now is not None and moves(fd, now), "the game goes on from the table it shows"
+            began = time.monotonic()
+            it = await fd.click(actor(now, players), now, moves(fd, now)[0])
+            assert (await it.wait_response())["type"] == 7
+            assert time.monotonic() - began < 1.5, "the game's lock was not held by the failed answer"
+            final = await play.play_to_end(fd, CHANNEL, last_move(fd, players), limit=200, quiet=0.1)
+            assert "Final standings" in said(final)
+        # Discord told that one player "This interaction failed": its servers' doing, not ours
+        assert [v.kind for v in fd.violations] == ["unanswered"], fd.violations
+        assert fd.violations[0].interaction_id == failed.id
+        fd.violations.clear()
         clean(fd, bot)
     replayed, wrong = replays(db)
     assert replayed == 1 and wrong == []
