@@ -37,19 +37,33 @@ def _runtime(interaction: discord.Interaction) -> Clicks:
 
 
 LOBBY_OPS = {"join": "Join", "leave": "Leave", "start": "Start", "cancel": "Cancel", "ai": "Add AI"}
+LOBBY_STYLES = {"join": discord.ButtonStyle.success, "start": discord.ButtonStyle.primary,
+                "cancel": discord.ButtonStyle.danger}
+
+
+def _routed(custom_id: str) -> discord.ui.Button[Any]:
+    """The item a click is routed through: only its id is read (the message's own component,
+    label and all, was built by ``component``)."""
+    return discord.ui.Button(custom_id=custom_id)
+
+
+def _picked(custom_id: str) -> discord.ui.Select[Any]:
+    return discord.ui.Select(custom_id=custom_id, options=[discord.SelectOption(label="…", value="0")])
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:lobby:(?P<gid>\d+):(?P<op>[a-z]+)"):
     def __init__(self, game_id: int, op: str) -> None:
-        style = {
-            "join": discord.ButtonStyle.success,
-            "start": discord.ButtonStyle.primary,
-            "cancel": discord.ButtonStyle.danger,
-        }.get(op, discord.ButtonStyle.secondary)
-        super().__init__(
-            discord.ui.Button(label=LOBBY_OPS.get(op, op), style=style, custom_id=f"bn:lobby:{game_id}:{op}")
-        )
+        super().__init__(_routed(self.id_of(game_id, op)))
         self.game_id, self.op = game_id, op
+
+    @staticmethod
+    def id_of(game_id: int, op: str) -> str:
+        return f"bn:lobby:{game_id}:{op}"
+
+    @classmethod
+    def component(cls, game_id: int, op: str) -> layout.Component:
+        return layout.button(cls.id_of(game_id, op), LOBBY_OPS.get(op, op),
+                             LOBBY_STYLES.get(op, discord.ButtonStyle.secondary))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyButton:
@@ -72,11 +86,8 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     """One seat's move. The id names the seat it was drawn for, so a click by anyone else is
     told whose button it is, and a stale one is told the moment passed."""
 
-    def __init__(self, game_id: int, seat: int | None, stamp: str, index: int, label: str = "…",
-                 style: discord.ButtonStyle = discord.ButtonStyle.primary, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(label=label[:80], style=style, row=row, custom_id=self.id_of(game_id, seat, stamp, index))
-        )
+    def __init__(self, game_id: int, seat: int | None, stamp: str, index: int) -> None:
+        super().__init__(_routed(self.id_of(game_id, seat, stamp, index)))
         self.game_id, self.seat, self.stamp, self.index = game_id, seat, stamp, index
 
     @staticmethod
@@ -86,7 +97,6 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @classmethod
     def component(cls, game_id: int, seat: int | None, stamp: str, index: int, label: str,
                   style: discord.ButtonStyle) -> layout.Component:
-        """The button as a table sends it, without the item (bot/layout.py says why)."""
         return layout.button(cls.id_of(game_id, seat, stamp, index), label[:80], style)
 
     @classmethod
@@ -101,13 +111,18 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:all:(?P<gid>\d+):(?P<stamp>[0-9a-z.]+):(?P<idx>\d+)"):
     """A choice on the public table that any seat owing a decision may press (Engine.open_actions)."""
 
-    def __init__(self, game_id: int, stamp: str, index: int, label: str = "…",
-                 style: discord.ButtonStyle = discord.ButtonStyle.primary, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(label=label[:80], style=style, row=row,
-                              custom_id=f"bn:all:{game_id}:{stamp}:{index}")
-        )
+    def __init__(self, game_id: int, stamp: str, index: int) -> None:
+        super().__init__(_routed(self.id_of(game_id, stamp, index)))
         self.game_id, self.stamp, self.index = game_id, stamp, index
+
+    @staticmethod
+    def id_of(game_id: int, stamp: str, index: int) -> str:
+        return f"bn:all:{game_id}:{stamp}:{index}"
+
+    @classmethod
+    def component(cls, game_id: int, stamp: str, index: int, label: str,
+                  style: discord.ButtonStyle) -> layout.Component:
+        return layout.button(cls.id_of(game_id, stamp, index), label[:80], style)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> OpenButton:
@@ -122,15 +137,18 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     """A menu of a seat's choices; more than a menu holds go on in further menus (``page``),
     whose options keep their index among all the choices."""
 
-    def __init__(self, game_id: int, seat: int | None, stamp: str, options: list[discord.SelectOption] | None = None,
-                 placeholder: str = "Choose…", row: int | None = None, page: int = 0) -> None:
-        suffix = f":p{page}" if page else ""
-        super().__init__(
-            discord.ui.Select(custom_id=f"bn:pick:{game_id}:{_seat_part(seat)}{stamp}{suffix}",
-                              options=options or [discord.SelectOption(label="…", value="0")],
-                              placeholder=placeholder, row=row)
-        )
+    def __init__(self, game_id: int, seat: int | None, stamp: str) -> None:
+        super().__init__(_picked(self.id_of(game_id, seat, stamp)))
         self.game_id, self.seat, self.stamp = game_id, seat, stamp
+
+    @staticmethod
+    def id_of(game_id: int, seat: int | None, stamp: str, page: int = 0) -> str:
+        return f"bn:pick:{game_id}:{_seat_part(seat)}{stamp}" + (f":p{page}" if page else "")
+
+    @classmethod
+    def component(cls, game_id: int, seat: int | None, stamp: str, options: list[discord.SelectOption],
+                  placeholder: str = "Choose…", page: int = 0) -> layout.Component:
+        return layout.select(cls.id_of(game_id, seat, stamp, page), options, placeholder)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> ActionSelect:
@@ -150,13 +168,18 @@ class OpenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     """A menu of choices made in the open (Engine.open_actions); options keep their index
     among all of them. Several on one table are told apart by ``menu``."""
 
-    def __init__(self, game_id: int, stamp: str, options: list[discord.SelectOption] | None = None,
-                 placeholder: str = "Choose…", menu: int = 0) -> None:
-        suffix = f":m{menu}" if menu else ""
-        super().__init__(discord.ui.Select(custom_id=f"bn:allpick:{game_id}:{stamp}{suffix}",
-                                           options=options or [discord.SelectOption(label="…", value="0")],
-                                           placeholder=placeholder))
+    def __init__(self, game_id: int, stamp: str) -> None:
+        super().__init__(_picked(self.id_of(game_id, stamp)))
         self.game_id, self.stamp = game_id, stamp
+
+    @staticmethod
+    def id_of(game_id: int, stamp: str, menu: int = 0) -> str:
+        return f"bn:allpick:{game_id}:{stamp}" + (f":m{menu}" if menu else "")
+
+    @classmethod
+    def component(cls, game_id: int, stamp: str, options: list[discord.SelectOption], placeholder: str = "Choose…",
+                  menu: int = 0) -> layout.Component:
+        return layout.select(cls.id_of(game_id, stamp, menu), options, placeholder)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> OpenSelect:
@@ -172,11 +195,8 @@ class OpenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:hand:(?P<gid>\d+)"):
-    def __init__(self, game_id: int, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(label="My hand", emoji="🃏", style=discord.ButtonStyle.secondary,
-                              custom_id=f"bn:hand:{game_id}", row=row)
-        )
+    def __init__(self, game_id: int) -> None:
+        super().__init__(_routed(f"bn:hand:{game_id}"))
         self.game_id = game_id
 
     @staticmethod
@@ -194,11 +214,8 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:h
 class DetailsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:info:(?P<gid>\d+)"):
     """The rest of the table (full sheet, legend, fine print), answered privately."""
 
-    def __init__(self, game_id: int, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(label="Details", emoji="📋", style=discord.ButtonStyle.secondary,
-                              custom_id=f"bn:info:{game_id}", row=row)
-        )
+    def __init__(self, game_id: int) -> None:
+        super().__init__(_routed(f"bn:info:{game_id}"))
         self.game_id = game_id
 
     @staticmethod
@@ -216,12 +233,13 @@ class DetailsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
 class HowToButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:how:(?P<gid>\d+)"):
     """The lobby's rules, privately, for whoever is deciding whether to join."""
 
-    def __init__(self, game_id: int, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(label="How to play", emoji="📖", style=discord.ButtonStyle.secondary,
-                              custom_id=f"bn:how:{game_id}", row=row)
-        )
+    def __init__(self, game_id: int) -> None:
+        super().__init__(_routed(f"bn:how:{game_id}"))
         self.game_id = game_id
+
+    @staticmethod
+    def component(game_id: int) -> layout.Component:
+        return layout.button(f"bn:how:{game_id}", "How to play", discord.ButtonStyle.secondary, "📖")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> HowToButton:
@@ -248,10 +266,12 @@ class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:en
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:again:(?P<gid>\d+)"):
     def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success, custom_id=f"bn:again:{game_id}")
-        )
+        super().__init__(_routed(f"bn:again:{game_id}"))
         self.game_id = game_id
+
+    @staticmethod
+    def component(game_id: int) -> layout.Component:
+        return layout.button(f"bn:again:{game_id}", "Rematch", discord.ButtonStyle.success)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> RematchButton:
@@ -266,12 +286,15 @@ class PageSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     """Which page of Details or of the rules a private answer shows: each page fits a phone
     screen, and the others are a tap away."""
 
-    def __init__(self, game_id: int, book: str, titles: Sequence[str] = (), current: int = 0) -> None:
+    def __init__(self, game_id: int, book: str) -> None:
+        super().__init__(_picked(f"bn:page:{game_id}:{book}"))
+        self.game_id, self.book = game_id, book
+
+    @staticmethod
+    def component(game_id: int, book: str, titles: Sequence[str], current: int = 0) -> layout.Component:
         options = [discord.SelectOption(label=t[:100] or "…", value=str(i), default=i == current)
                    for i, t in enumerate(titles[:25])] or [discord.SelectOption(label="…", value="0")]
-        super().__init__(discord.ui.Select(custom_id=f"bn:page:{game_id}:{book}", options=options,
-                                           placeholder="More…"))
-        self.game_id, self.book = game_id, book
+        return layout.select(f"bn:page:{game_id}:{book}", options, "More…")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> PageSelect:

@@ -8,8 +8,8 @@ cuts the game's blocks, never the controls, to fit.
 A table is built on every click, and building it from discord.ui objects (an item per
 component, each with its parent and view, its own component model, a view with its own id and
 future) cost more than working out what the table says: here each component is the dict
-Discord reads, built once and sent as it is. A control made by a discord.ui item (a menu, a
-lobby button) joins as its ``to_component_dict()``.
+Discord reads, built once and sent as it is; the controls' ids come from the persistent items
+that route their clicks (bot/components.py).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ MAX_TEXT = 4000
 #: one component of a layout message, as Discord's API reads it
 Component = dict[str, Any]
 
-TEXT, SECTION, THUMBNAIL, GALLERY, FILE, ROW, BUTTON, CONTAINER = 10, 9, 11, 12, 13, 1, 2, 17
+TEXT, SECTION, THUMBNAIL, GALLERY, FILE, ROW, BUTTON, SELECT, CONTAINER = 10, 9, 11, 12, 13, 1, 2, 3, 17
 
 
 class Built(ui.LayoutView):
@@ -56,11 +56,6 @@ class Built(ui.LayoutView):
         return False
 
 
-def component(control: ui.Item[Any] | Component) -> Component:
-    """A control made either way, as Discord reads it."""
-    return control if isinstance(control, dict) else control.to_component_dict()
-
-
 def text(content: str) -> Component:
     return {"type": TEXT, "content": content}
 
@@ -71,6 +66,14 @@ def button(custom_id: str, label: str, style: discord.ButtonStyle, emoji: str | 
         out["label"] = label
     if emoji:
         out["emoji"] = {"name": emoji, "id": None}
+    return out
+
+
+def select(custom_id: str, options: Sequence[discord.SelectOption], placeholder: str) -> Component:
+    out: Component = {"type": SELECT, "custom_id": custom_id, "min_values": 1, "max_values": 1, "disabled": False,
+                      "required": True, "options": [o.to_dict() for o in options]}
+    if placeholder:
+        out["placeholder"] = placeholder
     return out
 
 
@@ -90,24 +93,24 @@ def file(filename: str) -> Component:
     return {"type": FILE, "file": {"url": f"attachment://{filename}"}, "spoiler": False}
 
 
-def block(part: Part, accessory: ui.Item[Any] | Component | None = None) -> Component:
+def block(part: Part, accessory: Component | None = None) -> Component:
     """One part: a text display, or a section when a button or a thumbnail sits beside it."""
     if accessory is None and part.thumbnail is not None:
         accessory = {"type": THUMBNAIL, "spoiler": False, "media": {"url": f"attachment://{part.thumbnail.filename}"},
                      "description": part.thumbnail.description[:1024] or None}
     if accessory is None:
         return text(part.text)
-    return {"type": SECTION, "components": [text(part.text)], "accessory": component(accessory)}
+    return {"type": SECTION, "components": [text(part.text)], "accessory": accessory}
 
 
 def _is_select(control: Component) -> bool:
-    return control["type"] in (3, 5, 6, 7, 8)
+    return control["type"] in (SELECT, 5, 6, 7, 8)
 
 
-def rows(controls: Sequence[ui.Item[Any] | Component], per_row: int = 5) -> list[Component]:
+def rows(controls: Sequence[Component], per_row: int = 5) -> list[Component]:
     """Buttons in rows of ``per_row``; a select alone in its row, as Discord requires."""
     out: list[Component] = []
-    for control in map(component, controls):
+    for control in controls:
         last = out[-1]["components"] if out else None
         if last is None or _is_select(control) or len(last) >= per_row or any(_is_select(c) for c in last):
             out.append({"type": ROW, "components": [control]})

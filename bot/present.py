@@ -33,10 +33,6 @@ from bot.render import and_list, clip, footer, mention, safe, seat_names, timer_
 from bot.step import Moment, StepResult
 from rules.base import Event
 
-#: a control as the builders take it: a discord.ui item (a menu, a lobby button), or the
-#: component a table's frequent buttons are built as directly
-Control = discord.ui.Item[Any] | layout.Component
-
 log = logging.getLogger(__name__)
 
 MAX_BUTTONS = 20  # four rows of five
@@ -320,9 +316,9 @@ def _lines(lines: list[str | None]) -> str:
     return clip("\n".join(line for line in lines if line), 1800)
 
 
-def _message(top: list[str | None], parts: list[Part], picture: Picture | None, controls: Sequence[Control],
-             foot: str | None, colour: discord.Colour | int | None, *, accessories: dict[int, Control] | None = None,
-             pings: bool = False, after: list[Control] | None = None) -> Shown:
+def _message(top: list[str | None], parts: list[Part], picture: Picture | None, controls: Sequence[layout.Component],
+             foot: str | None, colour: discord.Colour | int | None, *, accessories: dict[int, layout.Component] | None = None,
+             pings: bool = False, after: list[layout.Component] | None = None) -> Shown:
     """One container: the line that asks (it pings), the game's blocks (a seat's own control
     beside its block), the picture, the controls, and a small footer."""
     accessories = dict(accessories or {})
@@ -332,7 +328,7 @@ def _message(top: list[str | None], parts: list[Part], picture: Picture | None, 
     for part in parts:
         extra = accessories.pop(part.seat, None) if part.seat is not None else None
         middle.append(layout.block(part, extra))
-    middle += [layout.component(c) for c in after or ()]
+    middle += after or []
     last: list[layout.Component] = []
     if picture is not None:
         last.append(layout.gallery(picture))
@@ -375,8 +371,8 @@ def lobby_message(spec: GameSpec[Any, Any, Any], table: Table, notice: str | Non
     if changed:
         parts.append(Part(clip("**House options**\n" + "\n".join(changed), 1000)))
     gid = table.id or 0
-    controls: list[Control] = [LobbyButton(gid, op) for op in ("join", "leave", "start", "cancel", "ai")]
-    controls.append(HowToButton(gid))
+    controls = [LobbyButton.component(gid, op) for op in ("join", "leave", "start", "cancel", "ai")]
+    controls.append(HowToButton.component(gid))
     return _message([notice], parts, None, controls, footer(table), spec.colour)
 
 
@@ -400,14 +396,14 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
     public = moment.public
     parts = spec.table_parts(table, public)
     picture = spec.picture(table, public) if moment.pictures else None
-    accessories: dict[int, Control] = {}
-    after: list[Control] = []
-    controls: list[Control] = []
+    accessories: dict[int, layout.Component] = {}
+    after: list[layout.Component] = []
+    controls: list[layout.Component] = []
 
     if table.status == "finished":
         standings, winners = standings_part(moment)
         top.append(winners)
-        controls = [RematchButton(gid)] if rematch else []
+        controls = [RematchButton.component(gid)] if rematch else []
         shown = _message(top, parts + [standings], picture, controls + [DetailsButton.component(gid)],
                          f"Game #{table.id}", spec.colour, pings=True)
         if last_words:
@@ -420,9 +416,7 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
 
     private_game = engine.has_private_view()
     humans = moment.humans
-    utility: list[Control] = [DetailsButton.component(gid)]
-    if private_game:
-        utility.append(HandButton.component(gid))
+    utility = [DetailsButton.component(gid)] + ([HandButton.component(gid)] if private_game else [])
     if moment.shared and humans:
         top.append(", ".join(mention(table, s) for s in humans) + ": " + spec.open_prompt(table, public))
         controls, accessories, after, parts = _open_controls(moment, humans, parts, TABLE_CONTROLS - len(utility))
@@ -477,7 +471,7 @@ def private_message(moment: Moment, seat: int, *, notice: str | None = None, ask
     spec, table = moment.spec, moment.table
     seen = moment.view(seat)
     top: list[str | None] = [notice]
-    controls: list[Control] = []
+    controls: list[layout.Component] = []
     picture = None
     if asking and moment.playing and not table.paused and seat in moment.acting:
         top.append(spec.prompt(table, seen, seat))
@@ -489,7 +483,7 @@ def private_message(moment: Moment, seat: int, *, notice: str | None = None, ask
     return _message(top, parts, picture, controls, f"Game #{table.id} · only you see this", spec.colour)
 
 
-def _actions(moment: Moment, seat: int, seen: Any, room: int) -> list[Control]:
+def _actions(moment: Moment, seat: int, seen: Any, room: int) -> list[layout.Component]:
     """A seat's choices: buttons while they fit ``room`` controls, else menus of 25."""
     spec, table = moment.spec, moment.table
     actions = moment.legal(seat)
@@ -505,17 +499,17 @@ def _actions(moment: Moment, seat: int, seen: Any, room: int) -> list[Control]:
     pages = range(0, min(len(labels), MENU_OPTIONS * menus), MENU_OPTIONS)
     if len(labels) > MENU_OPTIONS * menus:
         log.warning("game %s offers %d choices; menus show the first %d", gid, len(labels), MENU_OPTIONS * menus)
-    out: list[Control] = []
+    out: list[layout.Component] = []
     for row, start in enumerate(pages):
         page = labels[start:start + MENU_OPTIONS]
         options = [discord.SelectOption(label=label, value=str(start + i)) for i, label in enumerate(page)]
         placeholder = "Choose…" if len(pages) == 1 else clip(f"{page[0]} … {page[-1]}", 150)
-        out.append(ActionSelect(gid, seat, stamp, options, placeholder=placeholder, page=row))
+        out.append(ActionSelect.component(gid, seat, stamp, options, placeholder, page=row))
     return out
 
 
 def _open_controls(moment: Moment, asked: list[int], parts: list[Part], room: int) -> tuple[
-        list[Control], dict[int, Control], list[Control], list[Part]]:
+        list[layout.Component], dict[int, layout.Component], list[layout.Component], list[Part]]:
     """The choices made in the open. A choice that is one seat's alone sits beside that seat's
     block (its only one) or in a menu under it; choices the game groups ("Give…") are one menu;
     the rest, everyone's, are buttons below (a menu when more than fit), and the prompt says
@@ -541,24 +535,24 @@ def _open_controls(moment: Moment, asked: list[int], parts: list[Part], room: in
 
     menus = iter(range(1, 100))
 
-    def menu(choices: list[tuple[int, Any]], placeholder: str) -> OpenSelect:
+    def menu(choices: list[tuple[int, Any]], placeholder: str) -> layout.Component:
         options = [discord.SelectOption(label=clip(label(a), 100), value=str(i)) for i, a in choices[:MENU_OPTIONS]]
-        return OpenSelect(gid, stamp, options, placeholder=clip(placeholder, 150), menu=next(menus))
+        return OpenSelect.component(gid, stamp, options, clip(placeholder, 150), menu=next(menus))
 
-    accessories: dict[int, Control] = {}
-    after: list[Control] = []
+    accessories: dict[int, layout.Component] = {}
+    after: list[layout.Component] = []
     have = {p.seat for p in parts if p.seat is not None}
     parts = list(parts) + [Part(f"**{safe(table.seats[s].name)}**", seat=s) for s in own if s not in have]
     for seat, choices in own.items():
         if len(choices) == 1:
             index, action = choices[0]
-            accessories[seat] = OpenButton(gid, stamp, index, label(action), spec.action_style(public, action))
+            accessories[seat] = OpenButton.component(gid, stamp, index, label(action), spec.action_style(public, action))
         else:
             after += layout.rows([menu(choices, f"{table.seats[seat].name}: choose…")])
-    controls: list[Control] = [menu(choices, group) for group, choices in groups.items()]
+    controls: list[layout.Component] = [menu(choices, group) for group, choices in groups.items()]
     room -= len(accessories) + len(after) + len(controls)
     if len(shared) <= max(room, 0):
-        controls += [OpenButton(gid, stamp, i, label(a), spec.action_style(public, a)) for i, a in shared]
+        controls += [OpenButton.component(gid, stamp, i, label(a), spec.action_style(public, a)) for i, a in shared]
     elif shared:
         controls.append(menu(shared, "Choose…"))
     return controls, accessories, after, parts
@@ -600,9 +594,9 @@ def pages_message(moment: Moment, book: str, pages: list[Page], current: int) ->
     current = max(0, min(current, len(pages) - 1))
     page = pages[current]
     gid = moment.table.id or 0
-    controls: list[Control] = []
+    controls: list[layout.Component] = []
     if len(pages) > 1:
-        controls.append(PageSelect(gid, book, [p.title for p in pages], current))
+        controls.append(PageSelect.component(gid, book, [p.title for p in pages], current))
     heading = f"### {safe(page.title)}" + (f"  ·  page {current + 1} of {len(pages)}" if len(pages) > 1 else "")
     return _message([heading], page.parts, page.picture, controls, None, moment.spec.colour)
 

@@ -93,7 +93,7 @@ class Poster:
             file = await self.pictures.file(picture)
             out["attachments" if edit else "file"] = [file] if edit else file
         if button is not None:
-            components += rows([button])
+            components += rows([button.to_component_dict()])
         out["view"] = Built(components)
         return out
 
