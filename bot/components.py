@@ -2,6 +2,10 @@
 
 Registered once in setup_hook; after a restart every button of every stored game still works,
 and a click loads its game from the store. Ids stay far under Discord's 100 characters.
+
+Each item has two faces: ``component(...)``, the control as a table sends it (bot/layout.py
+builds messages as Discord's JSON), and the item itself, made from a clicked id alone to route
+the click to its callback. Both take the id from the same place.
 """
 
 from __future__ import annotations
