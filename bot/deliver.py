@@ -302,7 +302,8 @@ class Deliverer:
                 log.info("could not shrink the old table message %s of game %s", op.message_id, table.id)
         else:
             try:
-                await wire.post(self.client, table.channel_id, **op.message)
+                # once a game, and in channel.send's own words (GameSpec.last_words)
+                await self.client.get_partial_messageable(table.channel_id).send(**op.message)
             except REFUSED as exc:
                 log.warning("game %s: cannot post its last words in channel %s (%s)", table.id, table.channel_id,
                             why(exc))
