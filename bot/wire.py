@@ -3,9 +3,9 @@ answer read for the message's id alone.
 
 discord.py hands a message with a picture to aiohttp as a ``FormData``, which writes each part
 through payload objects of its own: 0.37 ms of CPU for a request with a 20 kB picture, against
-0.21 ms for the same bytes joined once (``bench/upload_body.py``), on a request most clicks make. And ``channel.send`` or
-``message.edit`` build a whole ``discord.Message``, its layout's components included, from
-Discord's answer, where a table needs only the posted message's id. The message's parameters
+0.21 ms for the same bytes joined once (``bench/upload_body.py``), on a request most clicks
+make. And ``channel.send`` or ``message.edit`` build a whole ``discord.Message``, its layout's
+components included, from Discord's answer, where a table needs only the posted message's id. The message's parameters
 are still discord.py's (``handle_message_parameters``), and so are rate limits, retries and
 errors (``HTTPClient.request``, the webhook adapter): only the body and the answer change.
 """
