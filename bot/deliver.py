@@ -27,7 +27,7 @@ from bot.present import (
 from bot.private import send_private
 from bot.recent import Recent
 from bot.render import NO_PINGS, PINGS
-from bot.replies import UNKNOWN_INTERACTION, reply, update
+from bot.replies import UNKNOWN_INTERACTION, NotAnswered, reply, update
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -203,7 +203,7 @@ class Deliverer:
                 picture = book.picture
                 try:
                     await self._answer(interaction, plan.answer, book)
-                except (discord.NotFound, discord.DiscordServerError, TimeoutError) as exc:
+                except (discord.NotFound, discord.DiscordServerError, NotAnswered) as exc:
                     if isinstance(exc, discord.NotFound) and exc.code != UNKNOWN_INTERACTION:
                         raise
                     # The step is stored: the channel must show it all the same, or the clicked
@@ -213,7 +213,7 @@ class Deliverer:
                     # seconds of them (replies.ANSWER_PATIENCE): the interaction has died meanwhile.
                     log.warning("interaction %s could not be answered (%s); its step is shown anyway",
                                 interaction.id, "too late" if isinstance(exc, discord.NotFound) else
-                                "Discord's servers failed it for three seconds" if isinstance(exc, TimeoutError)
+                                "Discord's servers failed it for three seconds" if isinstance(exc, NotAnswered)
                                 else why(exc))
                     book.picture = picture
                     await self._answer_late(interaction, plan.answer, book)

@@ -12,7 +12,7 @@ import discord
 from pydantic import ValidationError
 
 from bot import logs, metrics
-from bot.replies import UNKNOWN_INTERACTION
+from bot.replies import UNKNOWN_INTERACTION, NotAnswered
 from bot.store import DuplicateInteraction, StoreUnavailable, VersionConflict
 from rules.base import GameError
 
@@ -125,6 +125,10 @@ async def guarded(
         log.warning("the store turned interaction %s away: %s", interaction.id, exc)
         outcome = "unavailable"
         await tell(interaction, STORE_BUSY)
+    except NotAnswered:
+        # Discord's servers failed the answer until the interaction died: nobody is left to tell
+        log.warning("Discord's servers failed the answer to interaction %s until it expired", interaction.id)
+        outcome = "discord failed"
     except discord.DiscordServerError as exc:
         # Discord's outage, not a fault of ours: no traceback in the log, and the user told
         # what happened rather than "something went wrong on our side"

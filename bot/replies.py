@@ -36,6 +36,11 @@ STORE_PATIENCE = 1.0
 ANSWER_PATIENCE = 3.0
 
 
+class NotAnswered(Exception):
+    """Discord's servers failed a click's first answer for all of ANSWER_PATIENCE: the
+    interaction has died unanswered (its user read "This interaction failed")."""
+
+
 async def defer(interaction: discord.Interaction) -> None:
     """Acknowledge now, answer later. A button click keeps its message as it is; a command shows
     an ephemeral "thinking…" (a refusal must stay private, and a deferred answer keeps the
@@ -97,7 +102,7 @@ async def _edit_clicked(interaction: discord.Interaction, **kwargs: Any) -> None
     click would otherwise read and parse the whole table it just sent, only to throw it away
     (a twentieth of a click's cost); a picture goes in a body built in one piece (bot/wire.py).
     Rate limits and errors are still discord.py's own, as its webhook adapter makes the call,
-    for at most ANSWER_PATIENCE (then TimeoutError)."""
+    for at most ANSWER_PATIENCE (then NotAnswered)."""
     state = interaction._state
     params = interaction_message_response_params(
         type=discord.InteractionResponseType.message_update.value, previous_allowed_mentions=state.allowed_mentions, **kwargs)
@@ -107,10 +112,13 @@ async def _edit_clicked(interaction: discord.Interaction, **kwargs: Any) -> None
         prebuilt = wire.body(params)
         session = interaction._session if prebuilt is None else cast(
             aiohttp.ClientSession, wire.Prebuilt(interaction._session, prebuilt))
-        async with asyncio.timeout(ANSWER_PATIENCE):
-            await async_context.get().request(
-                route, session=session, proxy=state.http.proxy, proxy_auth=state.http.proxy_auth,
-                payload=params.payload if prebuilt is None else None)
+        try:
+            async with asyncio.timeout(ANSWER_PATIENCE):
+                await async_context.get().request(
+                    route, session=session, proxy=state.http.proxy, proxy_auth=state.http.proxy_auth,
+                    payload=params.payload if prebuilt is None else None)
+        except TimeoutError:
+            raise NotAnswered(f"interaction {interaction.id}") from None
     interaction.response._response_type = discord.InteractionResponseType.message_update
 
 
