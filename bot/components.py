@@ -200,12 +200,16 @@ class OpenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:hand:(?P<gid>\d+)"):
     def __init__(self, game_id: int) -> None:
-        super().__init__(_routed(f"bn:hand:{game_id}"))
+        super().__init__(_routed(self.id_of(game_id)))
         self.game_id = game_id
 
     @staticmethod
-    def component(game_id: int) -> layout.Component:
-        return layout.button(f"bn:hand:{game_id}", "My hand", discord.ButtonStyle.secondary, "🃏")
+    def id_of(game_id: int) -> str:
+        return f"bn:hand:{game_id}"
+
+    @classmethod
+    def component(cls, game_id: int) -> layout.Component:
+        return layout.button(cls.id_of(game_id), "My hand", discord.ButtonStyle.secondary, "🃏")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> HandButton:
@@ -219,12 +223,16 @@ class DetailsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
     """The rest of the table (full sheet, legend, fine print), answered privately."""
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(_routed(f"bn:info:{game_id}"))
+        super().__init__(_routed(self.id_of(game_id)))
         self.game_id = game_id
 
     @staticmethod
-    def component(game_id: int) -> layout.Component:
-        return layout.button(f"bn:info:{game_id}", "Details", discord.ButtonStyle.secondary, "📋")
+    def id_of(game_id: int) -> str:
+        return f"bn:info:{game_id}"
+
+    @classmethod
+    def component(cls, game_id: int) -> layout.Component:
+        return layout.button(cls.id_of(game_id), "Details", discord.ButtonStyle.secondary, "📋")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> DetailsButton:
@@ -238,12 +246,16 @@ class HowToButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:
     """The lobby's rules, privately, for whoever is deciding whether to join."""
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(_routed(f"bn:how:{game_id}"))
+        super().__init__(_routed(self.id_of(game_id)))
         self.game_id = game_id
 
     @staticmethod
-    def component(game_id: int) -> layout.Component:
-        return layout.button(f"bn:how:{game_id}", "How to play", discord.ButtonStyle.secondary, "📖")
+    def id_of(game_id: int) -> str:
+        return f"bn:how:{game_id}"
+
+    @classmethod
+    def component(cls, game_id: int) -> layout.Component:
+        return layout.button(cls.id_of(game_id), "How to play", discord.ButtonStyle.secondary, "📖")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> HowToButton:
@@ -270,12 +282,16 @@ class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:en
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:again:(?P<gid>\d+)"):
     def __init__(self, game_id: int) -> None:
-        super().__init__(_routed(f"bn:again:{game_id}"))
+        super().__init__(_routed(self.id_of(game_id)))
         self.game_id = game_id
 
     @staticmethod
-    def component(game_id: int) -> layout.Component:
-        return layout.button(f"bn:again:{game_id}", "Rematch", discord.ButtonStyle.success)
+    def id_of(game_id: int) -> str:
+        return f"bn:again:{game_id}"
+
+    @classmethod
+    def component(cls, game_id: int) -> layout.Component:
+        return layout.button(cls.id_of(game_id), "Rematch", discord.ButtonStyle.success)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> RematchButton:
@@ -291,14 +307,18 @@ class PageSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     screen, and the others are a tap away."""
 
     def __init__(self, game_id: int, book: str) -> None:
-        super().__init__(_picked(f"bn:page:{game_id}:{book}"))
+        super().__init__(_picked(self.id_of(game_id, book)))
         self.game_id, self.book = game_id, book
 
     @staticmethod
-    def component(game_id: int, book: str, titles: Sequence[str], current: int = 0) -> layout.Component:
+    def id_of(game_id: int, book: str) -> str:
+        return f"bn:page:{game_id}:{book}"
+
+    @classmethod
+    def component(cls, game_id: int, book: str, titles: Sequence[str], current: int = 0) -> layout.Component:
         options = [discord.SelectOption(label=t[:100] or "…", value=str(i), default=i == current)
                    for i, t in enumerate(titles[:25])] or [discord.SelectOption(label="…", value="0")]
-        return layout.select(f"bn:page:{game_id}:{book}", options, "More…")
+        return layout.select(cls.id_of(game_id, book), options, "More…")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> PageSelect:
