@@ -21,7 +21,7 @@ from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
 
-from bot import metrics, privacy, retention
+from bot import layout, metrics, privacy, retention
 from bot.components import ALL_ITEMS
 from bot.config import Settings
 from bot.deadlines import run_deadlines
@@ -262,13 +262,4 @@ class Boneyard(commands.AutoShardedBot):
 def _custom_ids(components: Iterable[dict[str, Any]]) -> set[str]:
     """Every control a message's payload carries: in action rows, and in a layout message's
     containers and beside its sections."""
-    found: set[str] = set()
-    for component in components:
-        custom_id = component.get("custom_id")
-        if custom_id:
-            found.add(custom_id)
-        found |= _custom_ids(component.get("components") or ())
-        accessory = component.get("accessory")
-        if accessory is not None:
-            found |= _custom_ids((accessory,))
-    return found
+    return {found["custom_id"] for found in layout.walk(list(components)) if found.get("custom_id")}

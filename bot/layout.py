@@ -103,8 +103,12 @@ def block(part: Part, accessory: Component | None = None) -> Component:
     return {"type": SECTION, "components": [text(part.text)], "accessory": accessory}
 
 
+#: the menus: of strings, users, roles, mentionables, channels
+SELECTS = {SELECT, 5, 6, 7, 8}
+
+
 def _is_select(control: Component) -> bool:
-    return control["type"] in (SELECT, 5, 6, 7, 8)
+    return control["type"] in SELECTS
 
 
 def rows(controls: Sequence[Component], per_row: int = 5) -> list[Component]:
