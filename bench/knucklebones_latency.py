@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import gc
+import json
 import os
 import random
 import statistics
@@ -37,6 +39,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -44,6 +47,7 @@ from tests.e2e.channel import finished, top  # noqa: E402
 from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake  # noqa: E402
 
 MINIBOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "tests" / "fakediscord" / "minibot.py")]
+TWIN = [sys.executable, str(Path(__file__).resolve().parent / "traffic_twin.py")]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -139,7 +143,34 @@ async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], laten
         clicks += 1
 
 
-async def bench_games(games: int, think: float, metrics_port: int | None = None) -> tuple[list[float], float, float]:
+def recorded(fd: FakeDiscord, games: int) -> list[list[list[dict[str, Any]]]]:
+    """Every request Boneyard made for each game's counted clicks, click by click: the clicked
+    table's answer, then whatever it posted in that channel before the game's next click."""
+    clicked = {it.id: it for it in fd.interactions if it.type == 3 and it.name.startswith("bn:act:")}
+    channels = {fd.channel(f"t{i}").id: i for i in range(games)}
+    scripts: list[list[list[dict[str, Any]]]] = [[] for _ in range(games)]
+    current: dict[int, list[dict[str, Any]] | None] = {}
+    for call in fd.calls:
+        parts = call["path"].split("/")
+        files = [[name, base64.b64encode(data).decode()] for name, data in call.get("uploads") or ()]
+        if call["method"] == "POST" and parts[1] == "interactions":
+            it = clicked.get(int(parts[2]))
+            if it is not None:
+                current[it.channel_id] = [{"kind": "answer", "payload": call["json"], "files": files}]
+                scripts[channels[it.channel_id]].append(current[it.channel_id])  # type: ignore[arg-type]
+            else:
+                current.pop(next((i.channel_id for i in fd.interactions if i.id == int(parts[2])), 0), None)
+        elif parts[1] == "channels" and parts[3:] == ["messages"] and call["method"] == "POST":
+            step = current.get(int(parts[2]))
+            if step is not None:
+                step.append({"kind": "post", "payload": call["json"], "files": files})
+        elif parts[1] == "channels" and call["method"] != "GET" and current.get(int(parts[2])) is not None:
+            raise SystemExit(f"the twin cannot replay {call['method']} {call['path']} yet")
+    return scripts
+
+
+async def bench_games(games: int, think: float, metrics_port: int | None = None,
+                      scripts: list[Any] | None = None) -> tuple[list[float], float, float]:
     async with running_fake(channels=tuple(f"t{i}" for i in range(games))) as fd:
         players = [fd.add_user(name) for name in ("ann", "bob", "cy")]
         with tempfile.TemporaryDirectory() as tmp:
@@ -152,6 +183,46 @@ async def bench_games(games: int, think: float, metrics_port: int | None = None)
                 began, cpu = time.perf_counter(), cpu_seconds(bot.pid or 0)
                 with collector_paused():
                     await asyncio.gather(*(play_one(fd, f"t{i}", players, latencies, think) for i in range(games)))
+                figures = latencies, time.perf_counter() - began, cpu_seconds(bot.pid or 0) - cpu
+        if scripts is not None:
+            scripts += recorded(fd, games)
+        return figures
+
+
+async def bench_twin(scripts: list[list[list[dict[str, Any]]]], think: float) -> tuple[list[float], float, float]:
+    """Boneyard's recorded requests replayed by a bot that does nothing else (traffic_twin.py)."""
+    async with running_fake(channels=tuple(f"t{i}" for i in range(len(scripts)))) as fd:
+        user = fd.add_user("ann")
+        with tempfile.TemporaryDirectory() as tmp:
+            script = Path(tmp) / "script.json"
+            script.write_text(json.dumps(scripts))
+            async with running_bot(fd, {"LOG_LEVEL": "WARNING", "TWIN_SCRIPT": str(script)}, command=TWIN) as bot:
+                pin_bot(bot.pid)
+                for i in range(len(scripts)):
+                    await (await fd.slash(user, f"t{i}", "twin", {"game": i})).response_message()
+                latencies: list[float] = []
+
+                async def clicker(i: int) -> None:
+                    rng = random.Random(i)
+                    for _ in scripts[i]:
+                        await pause(think, rng)
+                        waited = time.monotonic()
+                        while True:
+                            last = fd.last_message(f"t{i}") or {}
+                            ids = [b["custom_id"] for b in fd.buttons(last)]
+                            if ids:
+                                break
+                            if time.monotonic() - waited > 10:
+                                raise RuntimeError(f"the twin posted no table to click in t{i}")
+                            await asyncio.sleep(0.005)  # the next table is still being posted
+                        it = await fd.click(user, last, ids[-1])
+                        await it.wait_response(timeout=10)
+                        if it.latency is not None:
+                            latencies.append(it.latency)
+
+                began, cpu = time.perf_counter(), cpu_seconds(bot.pid or 0)
+                with collector_paused():
+                    await asyncio.gather(*(clicker(i) for i in range(len(scripts))))
                 return latencies, time.perf_counter() - began, cpu_seconds(bot.pid or 0) - cpu
 
 
@@ -192,6 +263,9 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=1,
                         help="run both bots this many times in turn and print the median of each ratio: "
                              "on a shared machine one run's CPU per click can be a fifth off")
+    parser.add_argument("--twin", action="store_true",
+                        help="also replay Boneyard's own requests through a bot that does nothing else "
+                             "(traffic_twin.py): the floor the messages as they are set")
     parser.add_argument("--pin", action="store_true",
                         help="this driver and the fake on the first core, each bot on the second (Linux)")
     args = parser.parse_args()
@@ -202,7 +276,8 @@ async def main() -> None:
     think = args.think / 1000
     ratios: list[dict[str, float]] = []
     for round_ in range(args.rounds):
-        latencies, seconds, cpu = await bench_games(args.games, think, args.metrics_port)
+        scripts: list[Any] | None = [] if args.twin else None
+        latencies, seconds, cpu = await bench_games(args.games, think, args.metrics_port, scripts)
         per_game = max(1, len(latencies) // args.games)
         base_lat, base_seconds, base_cpu = await bench_baseline(args.games, per_game, think,
                                                                 args.baseline == "picture")
@@ -216,10 +291,17 @@ async def main() -> None:
               f"CPU x{game['cpu'] / base['cpu']:.2f}  actions/s {game['per_s'] / base['per_s']:.0%}")
         ratios.append({"p99": game["p99"] / base["p99"], "cpu": game["cpu"] / base["cpu"],
                        "per_s": game["per_s"] / base["per_s"], "game_cpu": game["cpu"], "base_cpu": base["cpu"]})
+        if scripts is not None:
+            twin = report("twin", *await bench_twin(scripts, think))
+            print(f"twin         the same requests with no host: CPU x{twin['cpu'] / base['cpu']:.2f} the baseline's; "
+                  f"boneyard's host adds {game['cpu'] - twin['cpu']:.2f} ms per click (x{game['cpu'] / twin['cpu']:.2f} the twin)")
+            ratios[-1].update(twin_cpu=twin["cpu"], twin_ratio=twin["cpu"] / base["cpu"])
     if args.rounds > 1:
         mid = {key: statistics.median(r[key] for r in ratios) for key in ratios[0]}
         print(f"median of {args.rounds} rounds: CPU per click {mid['game_cpu']:.2f} ms against {mid['base_cpu']:.2f} ms, "
               f"ratio x{mid['cpu']:.2f}; p99 x{mid['p99']:.2f}; actions/s {mid['per_s']:.0%} of the baseline's")
+        if "twin_cpu" in mid:
+            print(f"  twin: {mid['twin_cpu']:.2f} ms per click, x{mid['twin_ratio']:.2f} the baseline's")
 
 if __name__ == "__main__":
     asyncio.run(main())
