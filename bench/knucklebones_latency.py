@@ -147,6 +147,7 @@ def recorded(fd: FakeDiscord, games: int) -> list[list[list[dict[str, Any]]]]:
     """Every request Boneyard made for each game's counted clicks, click by click: the clicked
     table's answer, then whatever it posted in that channel before the game's next click."""
     clicked = {it.id: it for it in fd.interactions if it.type == 3 and it.name.startswith("bn:act:")}
+    channel_of = {it.id: it.channel_id for it in fd.interactions}
     channels = {fd.channel(f"t{i}").id: i for i in range(games)}
     scripts: list[list[list[dict[str, Any]]]] = [[] for _ in range(games)]
     current: dict[int, list[dict[str, Any]] | None] = {}
@@ -159,7 +160,7 @@ def recorded(fd: FakeDiscord, games: int) -> list[list[list[dict[str, Any]]]]:
                 current[it.channel_id] = [{"kind": "answer", "payload": call["json"], "files": files}]
                 scripts[channels[it.channel_id]].append(current[it.channel_id])  # type: ignore[arg-type]
             else:
-                current.pop(next((i.channel_id for i in fd.interactions if i.id == int(parts[2])), 0), None)
+                current.pop(channel_of.get(int(parts[2]), 0), None)  # a click not counted: the lobby's
         elif parts[1] == "channels" and parts[3:] == ["messages"] and call["method"] == "POST":
             step = current.get(int(parts[2]))
             if step is not None:
