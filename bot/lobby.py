@@ -45,6 +45,7 @@ class Lobby:
     def lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[object]: raise NotImplementedError
     def turn(self, interaction: discord.Interaction, game_id: int) -> contextlib.AbstractAsyncContextManager[None]: raise NotImplementedError
     async def load(self, game_id: int, interaction: discord.Interaction | None = None) -> tuple[Moment, Book]: raise NotImplementedError
+    def keep(self, text: str, moment: Moment) -> None: raise NotImplementedError
     async def live_table(self, channel_id: int) -> Table: raise NotImplementedError
     @staticmethod
     def origin(interaction: discord.Interaction, table: Table) -> Origin: raise NotImplementedError
@@ -171,9 +172,10 @@ class Lobby:
         """A lobby's one save, then its message redrawn: in place when it was clicked, else
         below a private answer (a command such as /game leave or an NPC seat)."""
         table.version = before.table.version + 1
-        await in_time(interaction, self.store.save(table, before.table.version, interaction_id=interaction.id,
-                                                   deadline=None))
+        text = await in_time(interaction, self.store.save(table, before.table.version,
+                                                          interaction_id=interaction.id, deadline=None))
         after = Moment(before.spec, table, pictures=before.pictures)
+        self.keep(text, after)
         channel = self.deliverer.channel(table, book)
         if interaction.message is not None and interaction.message.id == book.message_id:
             shown = present.table_message(after, book, notice=notice)

@@ -12,6 +12,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 Status = Literal["lobby", "active", "finished", "cancelled"]
+#: the statuses of a game still going: its lobby, or its play
+LIVE: tuple[Status, ...] = ("lobby", "active")
 
 
 class Seat(BaseModel):
@@ -58,7 +60,7 @@ class Table(BaseModel):
 
     @property
     def live(self) -> bool:
-        return self.status in ("lobby", "active")
+        return self.status in LIVE
 
 
 class Book(BaseModel):

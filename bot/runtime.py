@@ -4,7 +4,10 @@
     moves, everything derived once) -> one save -> present (bot/present.py: a plan, no I/O)
     -> deliver (bot/deliver.py: answer, DMs, channel; then the book)
 
-Nothing about a game lives in this process between clicks, so a restart loses nothing.
+Nothing about a game lives only in this process between clicks, so a restart loses nothing.
+What the last step read of a live game is kept, beside the text it was stored as: the next click
+on it, finding the store still holds that very text, starts from it rather than parsing the
+table and asking the engine everything again.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from bot.games import GameSpec, Page
 from bot.lobby import Lobby
 from bot.models import Book, Table
 from bot.present import NOBODY, Origin
+from bot.recent import Recent
 from bot.render import jump_link, safe
 from bot.replies import announce, defer, in_time, reply, update
 from bot.servers import Servers
@@ -43,6 +47,9 @@ RECENT_EVENTS = 6
 #: or press has done so meanwhile: a 503 is mostly over in moments, and the post pings whoever
 #: must act, which the old table, redrawn by an edit, could not
 CATCH_UP_AFTER = (3.0, 15.0, 60.0)
+#: live games whose last moment stays in memory (a few tens of kB each); the others are parsed
+#: from the store again when clicked
+MOMENTS_KEPT = 500
 
 
 def behind(table: Table, book: Book) -> bool:
@@ -70,6 +77,10 @@ class TableRuntime(Lobby):
         self.next_wake = 0.0
         #: (game, move number) whose table Discord's servers refused, each posted again soon
         self._catching_up: dict[tuple[int, int], asyncio.Task[None]] = {}
+        #: each live game's last moment written, with the text the store holds of it: read again
+        #: only while the store still holds that text. Nothing changes a moment's table or state
+        #: in place (a step drafts a copy), so what was read of it stays true.
+        self._kept: Recent[int, tuple[str, Moment]] = Recent(MOMENTS_KEPT)
 
     def deadline_written(self, due: float | None) -> None:
         if due is not None and due < self.next_wake:
@@ -115,7 +126,13 @@ class TableRuntime(Lobby):
         always those of the game's own channel."""
         if not 0 < game_id < 2**63:  # a forged id: no game, and no database integer either
             raise Refusal("That game no longer exists.")
-        table = await self.store.get(game_id)
+        text = await self.store.table_json(game_id)
+        kept = self._kept.get(game_id)
+        if kept is not None and kept[0] == text:
+            moment: Moment | None = kept[1]
+            table: Table | None = kept[1].table
+        else:
+            moment, table = None, Table.model_validate_json(text) if text is not None else None
         if table is None or table.game not in self.specs:
             raise Refusal("That game no longer exists.")
         if interaction is not None and not (
@@ -123,9 +140,20 @@ class TableRuntime(Lobby):
                 or (interaction.guild_id is None and table.seat_of(interaction.user.id) is not None)):
             raise Refusal("That button belongs to a game somewhere else.")
         book = await self.store.book(game_id)
-        shown = book.chapter if book.shown == table.version and book.chapter else None
         server = await self.servers.of(table.guild_id)
-        return Moment(self.specs[table.game], table, chapter=shown, pictures=server.pictures), book
+        if moment is None:
+            shown = book.chapter if book.shown == table.version and book.chapter else None
+            moment = Moment(self.specs[table.game], table, chapter=shown, pictures=server.pictures)
+        moment.pictures = server.pictures
+        return moment, book
+
+    def keep(self, text: str, moment: Moment) -> None:
+        """``moment`` is the game the store now holds as ``text``: the next load starts from it."""
+        table = moment.table
+        if table.live:
+            self._kept[table.id or 0] = (text, moment)
+        else:
+            self._kept.pop(table.id or 0, None)
 
     async def live_table(self, channel_id: int) -> Table:
         table = await self.store.live_in_channel(channel_id)
@@ -189,10 +217,10 @@ class TableRuntime(Lobby):
         ``said``: the interaction's private answer, given once the step is stored; the step
         itself is then shown as if nobody asked (someone left: the table says so)."""
         table = result.table
-        await in_time(interaction, self.store.save(
+        self.keep(await in_time(interaction, self.store.save(
             table, result.before.table.version, log=result.entries,
             interaction_id=interaction.id if interaction is not None else None,
-            deadline=table.deadline, results=result.results))
+            deadline=table.deadline, results=result.results)), result.after)
         self.deadline_written(table.deadline)
         if said is not None and interaction is not None:
             await reply(interaction, content=said, ephemeral=True)
@@ -294,8 +322,8 @@ class TableRuntime(Lobby):
             check(now.table)
             result = step.resettle(now, time.time(), **changes)
             table = result.table
-            await in_time(interaction, self.store.save(table, now.table.version, interaction_id=interaction.id,
-                                                       deadline=table.deadline))
+            self.keep(await in_time(interaction, self.store.save(
+                table, now.table.version, interaction_id=interaction.id, deadline=table.deadline)), result.after)
             self.deadline_written(table.deadline)
             if said is None:  # the end: the confirmation is the answer, the notice goes on the table
                 await update(interaction, content="The game was ended.", view=None)

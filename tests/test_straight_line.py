@@ -103,9 +103,9 @@ class _Counting:
         self.store = store
         self.writes: Counter[str] = Counter()
 
-    async def save(self, *args: Any, **kwargs: Any) -> None:
+    async def save(self, *args: Any, **kwargs: Any) -> str:
         self.writes["game"] += 1
-        await self.store.save(*args, **kwargs)
+        return await self.store.save(*args, **kwargs)
 
     async def put_book(self, *args: Any) -> None:
         self.writes["book"] += 1
@@ -159,6 +159,68 @@ async def test_every_step_is_computed_once_and_written_once(key: str, tmp_path: 
     sends = [m for kind, m in client.sent if kind == "send" and m.get("flags", 0) & discord.MessageFlags(
         components_v2=True).value]
     assert sends, "no table was ever posted"
+    await store.close()
+
+
+def _same(kept: Moment, text: str) -> None:
+    """What a kept moment says of its game is what a fresh reading of the stored text says."""
+    assert kept.table.model_dump_json() == text, "the kept table was changed in place"
+    fresh = Moment(kept.spec, Table.model_validate_json(text))
+    assert kept.state is not None and fresh.state is not None
+    assert kept.state.model_dump(mode="json") == fresh.state.model_dump(mode="json"), "the kept state was changed"
+    assert (kept.acting, kept.humans, kept.stamps, kept.chapter, kept.look) == (
+        fresh.acting, fresh.humans, fresh.stamps, fresh.chapter, fresh.look)
+    assert kept.shared == fresh.shared and kept.open_choices == fresh.open_choices
+    for seat in range(len(kept.table.seats)):
+        assert kept.view(seat).model_dump_json() == fresh.view(seat).model_dump_json()
+        assert kept.legal(seat) == fresh.legal(seat)
+
+
+@pytest.mark.parametrize("key", sorted(SPECS))
+async def test_a_click_starts_from_the_moment_the_last_step_left_while_the_store_holds_it(
+        key: str, tmp_path: Path) -> None:
+    """The next click on a game starts from the moment the last step left, with all that was
+    read of it, and that moment is the game exactly as stored, at every step of a whole game of
+    each game, timeouts included. Once another process writes the game, the kept moment no
+    longer counts: the click reads what that process wrote."""
+    spec = SPECS[key]
+    engine = spec.engine
+    store = await open_store(tmp_path / "games.sqlite3")
+    runtime = TableRuntime(_Client(), store, None)  # type: ignore[arg-type]
+    runtime.register(spec)
+    seats = max(2, engine.min_seats)
+    table = await store.create(Table(
+        guild_id=1, channel_id=5, game=key, host_id=1, seed=5, options=engine.Options().model_dump(),
+        seats=[Seat(user_id=n + 1, name=f"P{n + 1}") for n in range(seats - 1)] + [Seat(name="Bot 1", ai=True)]))
+    game_id = table.id or 0
+    rng = random.Random(11)
+    now, book = await runtime.load(game_id)
+    result = step.start(now, 0.0)
+    elsewhere = 0
+    for steps in itertools.count():
+        assert steps < 3000
+        await runtime.carry(None, result, book, NOBODY)
+        if result.table.status != "active":
+            break
+        now, book = await runtime.load(game_id)
+        assert now is result.after, "the click parsed the game again"
+        _same(now, await store.table_json(game_id) or "")
+        if steps % 7 == 3:  # another process moves the game on: its write, not the kept moment, counts
+            seat = now.humans[0]
+            theirs = step.play(Moment(spec, await store.get(game_id) or table), seat, now.legal(seat)[0], 0.0)
+            await store.save(theirs.table, now.table.version, log=theirs.entries)
+            now, book = await runtime.load(game_id)
+            assert now is not result.after and now.table.version == theirs.table.version
+            _same(now, await store.table_json(game_id) or "")
+            elsewhere += 1
+            if now.table.status != "active":
+                break
+        if rng.random() < 0.15:
+            result = step.expire(now, 0.0)
+        else:
+            seat = rng.choice(now.humans)
+            result = step.play(now, seat, rng.choice(now.legal(seat)), 0.0)
+    assert elsewhere > 0
     await store.close()
 
 

@@ -175,9 +175,15 @@ class Store(ABC):
 
     # -- reading -----------------------------------------------------------------------------
 
-    @abstractmethod
     async def get(self, game_id: int) -> Table | None:
         """A fresh copy of the game: callers change it freely and only save() makes it count."""
+        text = await self.table_json(game_id)
+        return Table.model_validate_json(text) if text is not None else None
+
+    @abstractmethod
+    async def table_json(self, game_id: int) -> str | None:
+        """The game as stored: the same text for the same stored game, so a reader that kept
+        what it parsed of it last time knows, comparing texts, whether that still holds."""
 
     @abstractmethod
     async def book(self, game_id: int) -> Book:
@@ -263,8 +269,9 @@ class Store(ABC):
         interaction_id: int | None = None,
         deadline: float | None | Literal["keep"] = "keep",
         results: list[dict[str, Any]] | None = None,
-    ) -> None:
-        """Write ``table`` if the stored version is still ``expected_version``, all or nothing.
+    ) -> str:
+        """Write ``table`` if the stored version is still ``expected_version``, all or nothing;
+        the text written, as ``table_json`` reads it back.
 
         The deadline row is replaced (or removed when ``deadline`` is None) unless it is "keep",
         so a stale timer can never fire on a newer state.

@@ -374,9 +374,9 @@ class PostgresStore(Store):
 
     # -- reading -----------------------------------------------------------------------------
 
-    async def get(self, game_id: int) -> Table | None:
-        text = await self._pool.fetchval("SELECT table_json FROM games WHERE id=$1", game_id)
-        return Table.model_validate_json(text) if text is not None else None
+    async def table_json(self, game_id: int) -> str | None:
+        text: str | None = await self._pool.fetchval("SELECT table_json FROM games WHERE id=$1", game_id)
+        return text
 
     async def book(self, game_id: int) -> Book:
         text = await self._pool.fetchval("SELECT book_json FROM books WHERE game_id=$1", game_id)
@@ -515,7 +515,7 @@ class PostgresStore(Store):
         interaction_id: int | None = None,
         deadline: float | None | Literal["keep"] = "keep",
         results: list[dict[str, Any]] | None = None,
-    ) -> None:
+    ) -> str:
         now = time.time()
         table.updated_at = now
         text = table.model_dump_json()
@@ -572,6 +572,7 @@ class PostgresStore(Store):
             return bool(await conn.fetchval("SELECT table_json=$2 FROM games WHERE id=$1", table.id, text))
 
         await self._pool.transact(write, applied)
+        return text
 
     async def put_book(self, game_id: int, book: Book) -> None:
         await self._pool.execute(

@@ -31,7 +31,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 import aiosqlite
 
-from bot.models import Book, LogEntry, Table
+from bot.models import LIVE, Book, LogEntry, Table
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
     LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations, book_without_player, statements,
@@ -204,24 +204,22 @@ class SqliteStore(Store):
 
     # -- reading -----------------------------------------------------------------------------
 
-    async def get(self, game_id: int) -> Table | None:
-        """A fresh copy of the game: callers change it freely and only save() makes it count.
-
-        Read under the writer's lock, as book() is: what is read goes into the copy of the live
-        games, and a read beside a save could put back the game as it was before."""
+    async def table_json(self, game_id: int) -> str | None:
+        """Read under the writer's lock, as book() is: what is read goes into the copy of the
+        live games, and a read beside a save could put back the game as it was before."""
         cached = self._live.get(game_id)
         if cached is not None:
             self._live.move_to_end(game_id)
-            return Table.model_validate_json(cached)
+            return cached
         async with self._writing():
-            cur = await self._conn.execute("SELECT table_json FROM games WHERE id=?", (game_id,))
+            cur = await self._conn.execute("SELECT table_json, status FROM games WHERE id=?", (game_id,))
             row = await cur.fetchone()
         if not row:
             return None
-        table = Table.model_validate_json(row[0])
-        if table.live:
-            self._remember(game_id, row[0])
-        return table
+        text: str = row[0]
+        if row[1] in LIVE:
+            self._remember(game_id, text)
+        return text
 
     def _remember(self, game_id: int, text: str, cache: OrderedDict[int, str] | None = None) -> None:
         cache = self._live if cache is None else cache
@@ -384,7 +382,7 @@ class SqliteStore(Store):
         interaction_id: int | None = None,
         deadline: float | None | Literal["keep"] = "keep",
         results: list[dict[str, Any]] | None = None,
-    ) -> None:
+    ) -> str:
         """Write ``table`` if the stored version is still ``expected_version``, all or nothing.
 
         The deadline row is replaced (or removed when ``deadline`` is None) unless it is "keep",
@@ -440,6 +438,7 @@ class SqliteStore(Store):
             self._remember(table.id, text)
         else:
             self._live.pop(table.id or 0, None)
+        return text
 
     async def put_book(self, game_id: int, book: Book) -> None:
         """Kept in memory first: a book is what the channel shows now, already shown, so a
