@@ -3,10 +3,11 @@
 ``knucklebones_latency.py`` measures a whole bot against a bare one, but on a shared machine its
 CPU per click moves by a tenth or more from run to run, more than most single changes to the
 host save. This plays whole seeded games through the host's own path, in process and in order
-(load the game and its book, read the click, step, save, present, build the messages' JSON,
-write the book), against a SQLite store in a temporary folder, and prints what each part costs
-per click. Nothing of discord.py's transport, aiohttp or the gateway is in these figures: they
-are the part of a click that is Boneyard's own code.
+(load the game and its book, starting from the moment the last step left as the runtime does,
+read the click, step, save, present, build the messages' JSON, write the book), against a
+SQLite store in a temporary folder, and prints what each part costs per click. Nothing of
+discord.py's transport, aiohttp or the gateway is in these figures: they are the part of a
+click that is Boneyard's own code.
 
 Each seat plays the game's own AI move, seeded, so a run plays the same games every time.
 
@@ -69,15 +70,20 @@ async def play(spec: Any, games: int, seats: int) -> tuple[int, Counter[str]]:
             await store.save(result.table, now.table.version)
             await store.put_book(game_id, Book())
             choose = Chooser(random.Random(number))
+            kept: tuple[str, Moment] | None = None
             for _ in range(MOST_CLICKS):
                 if result.table.status != "active":
                     break
                 t0 = time.perf_counter()
-                stored = await store.get(game_id)
+                text = await store.table_json(game_id)
                 book = await store.book(game_id)
-                assert stored is not None
-                shown = book.chapter if book.shown == stored.version and book.chapter else None
-                now = Moment(spec, stored, chapter=shown)
+                assert text is not None
+                if kept is not None and kept[0] == text:  # as the runtime does: the last step's moment
+                    now = kept[1]
+                else:
+                    stored = Table.model_validate_json(text)
+                    shown = book.chapter if book.shown == stored.version and book.chapter else None
+                    now = Moment(spec, stored, chapter=shown)
                 t1 = time.perf_counter()
                 seat = now.humans[0]
                 action = engine.ai_action(now.state, seat, choose)  # the player's choice: not the host's work
@@ -87,8 +93,10 @@ async def play(spec: Any, games: int, seats: int) -> tuple[int, Counter[str]]:
                 t2 = time.perf_counter()
                 result = step.play(now, seat, now.legal(seat)[index], 0.0)
                 t3 = time.perf_counter()
-                await store.save(result.table, stored.version, log=result.entries, interaction_id=10**9 * (number + 1) + clicks,
-                                 deadline=result.table.deadline, results=result.results)
+                written = await store.save(result.table, now.table.version, log=result.entries,
+                                           interaction_id=10**9 * (number + 1) + clicks,
+                                           deadline=result.table.deadline, results=result.results)
+                kept = (written, result.after)
                 t4 = time.perf_counter()
                 private = engine.has_private_view()
                 plan = present.present(result, Channel(book), Origin(message_id=book.message_id, private=private,

@@ -47,9 +47,9 @@ RECENT_EVENTS = 6
 #: or press has done so meanwhile: a 503 is mostly over in moments, and the post pings whoever
 #: must act, which the old table, redrawn by an edit, could not
 CATCH_UP_AFTER = (3.0, 15.0, 60.0)
-#: live games whose last moment stays in memory (a few tens of kB each); the others are parsed
-#: from the store again when clicked
-MOMENTS_KEPT = 500
+#: live games whose last moment stays in memory (20 to 180 kB each, views and legal actions
+#: included: bench/kept_moments.py); games clicked less lately are parsed from the store again
+MOMENTS_KEPT = 256
 
 
 def behind(table: Table, book: Book) -> bool:

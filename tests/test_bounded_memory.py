@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.deliver import CHANNELS_KEPT, COPIES_KEPT, Deliverer
 from bot.recent import Recent
+from bot.runtime import MOMENTS_KEPT, TableRuntime
 
 
 def test_a_recent_map_forgets_the_least_recently_written() -> None:
@@ -27,3 +28,11 @@ def test_the_deliverers_maps_are_bounded() -> None:
     for game in range(COPIES_KEPT + 10):
         copies[(game, 1)] = object()
     assert len(copies) == COPIES_KEPT
+
+
+def test_the_runtimes_kept_moments_are_bounded() -> None:
+    runtime = TableRuntime(None, None, None)  # type: ignore[arg-type]
+    moment: Any = object()
+    for game in range(1, MOMENTS_KEPT + 50):
+        runtime._kept[game] = ("{}", moment)
+    assert len(runtime._kept) == MOMENTS_KEPT and MOMENTS_KEPT + 48 in runtime._kept and 1 not in runtime._kept
