@@ -81,7 +81,9 @@ class Boneyard(commands.AutoShardedBot):
             guild_ready_timeout=0.05 if settings.discord_api_base else 2.0,
             shard_count=settings.shard_count,
             shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,  # type: ignore[arg-type]
-            http_trace=metrics.http_trace(),
+            # aiohttp's trace of every request costs a click a few percent of its CPU: it
+            # counts the REST calls only where /metrics can be read
+            http_trace=metrics.http_trace() if settings.metrics_port is not None else None,  # type: ignore[arg-type]
             # games and the table commands live in servers; the dice tools declare their own
             # wider reach (a user's install, DMs, private chats)
             allowed_contexts=app_commands.AppCommandContext(guild=True),
@@ -111,7 +113,9 @@ class Boneyard(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         target = self.settings.store_target
-        store: Store = metrics.TimedStore(await open_store(target))  # type: ignore[assignment]
+        store: Store = await open_store(target)
+        if self.settings.metrics_port is not None:
+            store = metrics.TimedStore(store)  # type: ignore[assignment]
         log.info("games are kept in %s", target.shown)
         self.runtime = TableRuntime(self, store, self.settings.default_timer_seconds or None,
                                     game_seed=self.settings.game_seed)

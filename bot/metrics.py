@@ -1,8 +1,11 @@
 """What an admin's supervisor and Prometheus can ask of a running bot: ``/healthz`` and ``/metrics``.
 
 Served only with ``METRICS_PORT`` set, on 127.0.0.1 unless ``METRICS_HOST`` says otherwise. The
-counters are always counted (a few hundred nanoseconds per click); what costs a query (games in
-the store, deadlines due, whether the store answers) is read only when someone scrapes.
+counters a click touches itself are always counted (a few microseconds per click). What wraps
+every REST call and every store call (aiohttp's request trace, the store's timer) is put in place
+only when the metrics are served: together they cost a click 4 to 7% of its CPU, for figures
+nobody could read otherwise. What costs a query (games in the store, deadlines due, whether the
+store answers) is read only when someone scrapes.
 """
 
 from __future__ import annotations

@@ -88,6 +88,7 @@ async def test_health_and_metrics_are_served_and_move_during_a_game(tmp_path: Pa
                                    status=status) for status in ("200", "204"))
             assert callbacks >= 5, [line for line in after.splitlines() if "rest_calls" in line][:5]
             assert figure(after, "boneyard_rest_calls_total", method="POST", route="/channels/{id}/messages") >= 1
+            assert figure(after, "boneyard_store_query_seconds_count", op="save") >= 3
             assert figure(after, "boneyard_games", status="active") == 1
             assert figure(after, "boneyard_store_query_seconds_count", op="save") >= 3
             assert "boneyard_deadlines_due " in after and "boneyard_dms_refused_total" in after
