@@ -143,8 +143,8 @@ class TableRuntime(Lobby):
         server = await self.servers.of(table.guild_id)
         if moment is None:
             shown = book.chapter if book.shown == table.version and book.chapter else None
-            moment = Moment(self.specs[table.game], table, chapter=shown, pictures=server.pictures)
-        moment.pictures = server.pictures
+            moment = Moment(self.specs[table.game], table, chapter=shown)
+        moment.pictures = server.pictures  # the server's settings may have changed since it was kept
         return moment, book
 
     def keep(self, text: str, moment: Moment) -> None:

@@ -10,6 +10,7 @@ import itertools
 import random
 from collections import Counter
 from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
@@ -25,6 +26,7 @@ from bot.present import NOBODY, Channel, Origin, Post, Shrink
 from bot.runtime import TableRuntime
 from bot.step import Moment
 from bot.store import Store, open_store
+from bot.store.records import ServerSettings
 from tests import kit
 from tests.fixtures.tables import game_specs
 
@@ -176,16 +178,25 @@ def _same(kept: Moment, text: str) -> None:
         assert kept.legal(seat) == fresh.legal(seat)
 
 
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A store on a SQLite file, closed however the test ends (its thread would keep pytest
+    from exiting)."""
+    opened = await open_store(tmp_path / "games.sqlite3")
+    yield opened
+    await opened.close()
+
+
 @pytest.mark.parametrize("key", sorted(SPECS))
 async def test_a_click_starts_from_the_moment_the_last_step_left_while_the_store_holds_it(
-        key: str, tmp_path: Path) -> None:
+        key: str, store: Store) -> None:
     """The next click on a game starts from the moment the last step left, with all that was
     read of it, and that moment is the game exactly as stored, at every step of a whole game of
-    each game, timeouts included. Once another process writes the game, the kept moment no
-    longer counts: the click reads what that process wrote."""
+    each game, timeouts included. The server's settings are read afresh each time (pictures
+    turned off mid-game). Once another process writes the game, the kept moment no longer
+    counts: the click reads what that process wrote."""
     spec = SPECS[key]
     engine = spec.engine
-    store = await open_store(tmp_path / "games.sqlite3")
     runtime = TableRuntime(_Client(), store, None)  # type: ignore[arg-type]
     runtime.register(spec)
     seats = max(2, engine.min_seats)
@@ -205,6 +216,9 @@ async def test_a_click_starts_from_the_moment_the_last_step_left_while_the_store
         now, book = await runtime.load(game_id)
         assert now is result.after, "the click parsed the game again"
         _same(now, await store.table_json(game_id) or "")
+        if steps == 2:  # the server turns its pictures off: the kept moment draws none from now on
+            await runtime.servers.put(ServerSettings(guild_id=1, pictures=False))
+            assert (await runtime.load(game_id))[0] is now and not now.pictures
         if steps % 7 == 3:  # another process moves the game on: its write, not the kept moment, counts
             seat = now.humans[0]
             theirs = step.play(Moment(spec, await store.get(game_id) or table), seat, now.legal(seat)[0], 0.0)
@@ -221,7 +235,6 @@ async def test_a_click_starts_from_the_moment_the_last_step_left_while_the_store
             seat = rng.choice(now.humans)
             result = step.play(now, seat, rng.choice(now.legal(seat)), 0.0)
     assert elsewhere > 0
-    await store.close()
 
 
 def _moment(state_table: Table) -> Moment:
