@@ -15,7 +15,6 @@ a JSON list, one script per game, each a list of clicks, each a list of requests
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import io
 import json
@@ -27,7 +26,6 @@ from typing import Any, cast
 
 import aiohttp
 import discord
-import yarl
 from discord.http import Route
 from discord.utils import _to_json
 from discord.webhook.async_ import async_context
@@ -35,6 +33,7 @@ from discord.webhook.async_ import async_context
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import layout, wire  # noqa: E402
+from tests.fakediscord.minibot import run_against_fake  # noqa: E402
 
 log = logging.getLogger("twin")
 
@@ -127,16 +126,7 @@ class Twin(discord.Client):
 
 def main() -> None:
     logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"), stream=sys.stderr)
-    discord.http.Route.BASE = os.environ["DISCORD_API_BASE"].rstrip("/")
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["DISCORD_GATEWAY_URL"])
-    scripts = json.loads(Path(os.environ["TWIN_SCRIPT"]).read_text())
-    twin = Twin(scripts)
-
-    async def run() -> None:
-        async with twin:
-            await twin.start(os.environ["DISCORD_TOKEN"])
-
-    asyncio.run(run())
+    run_against_fake(Twin(json.loads(Path(os.environ["TWIN_SCRIPT"]).read_text())))
 
 
 if __name__ == "__main__":

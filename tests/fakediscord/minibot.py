@@ -170,19 +170,25 @@ def build(bot: MiniBot) -> None:
     tree.add_command(game)
 
 
-def main() -> None:
-    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"), format=LOG_FORMAT, stream=sys.stderr)
+def run_against_fake(client: discord.Client) -> None:
+    """``client`` run until it stops, on the fake Discord the environment names (its REST base,
+    its gateway and the token it knows): the same for every bot a test or a bench starts."""
     discord.http.Route.BASE = os.environ["DISCORD_API_BASE"].rstrip("/")
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["DISCORD_GATEWAY_URL"])
+
+    async def run() -> None:
+        async with client:
+            await client.start(os.environ["DISCORD_TOKEN"])
+
+    asyncio.run(run())
+
+
+def main() -> None:
+    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"), format=LOG_FORMAT, stream=sys.stderr)
     guild = os.environ.get("DEV_GUILD_ID")
     bot = MiniBot(int(guild) if guild else None)
     build(bot)
-
-    async def run() -> None:
-        async with bot:
-            await bot.start(os.environ["DISCORD_TOKEN"])
-
-    asyncio.run(run())
+    run_against_fake(bot)
 
 
 if __name__ == "__main__":
