@@ -8,10 +8,11 @@ what a failure means for the book.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,10 +36,13 @@ log = logging.getLogger(__name__)
 
 def picture_digest(pictures: list[Picture]) -> str:
     """Stable across processes (unlike ``hash``), so a restarted bot still knows the pictures."""
-    if not pictures:
-        return ""
-    keys = repr([(p.filename, p.key) for p in pictures])
-    return hashlib.blake2s(keys.encode(), digest_size=8).hexdigest()
+    return _digest(tuple((p.filename, p.key) for p in pictures)) if pictures else ""
+
+
+@functools.lru_cache(maxsize=1024)
+def _digest(keys: tuple[tuple[str, Hashable], ...]) -> str:
+    # a table's few pictures come back click after click: each is worked out once
+    return hashlib.blake2s(repr(list(keys)).encode(), digest_size=8).hexdigest()
 
 
 #: an ephemeral copy can be edited only while its interaction token lives (15 minutes)

@@ -74,8 +74,21 @@ class Handling:
     def done(self, outcome: str) -> None:
         marked = _outcome.get()
         _outcome.reset(self.token)
-        INTERACTIONS.labels(self.kind, marked or outcome).inc()
-        INTERACTION_SECONDS.labels(self.kind).observe(time.perf_counter() - self.began)
+        labelled(INTERACTIONS, self.kind, marked or outcome).inc()
+        labelled(INTERACTION_SECONDS, self.kind).observe(time.perf_counter() - self.began)
+
+
+#: each series a metric has been given, by its labels: prometheus_client checks and looks up
+#: labels under a lock on every ``labels()`` call, a click's largest cost in this module
+_series: dict[tuple[object, tuple[str, ...]], Any] = {}
+
+
+def labelled(metric: Counter | Histogram, *values: str) -> Any:
+    """``metric.labels(*values)``, looked up once per series (their label values are few)."""
+    series = _series.get((metric, values))
+    if series is None:
+        series = _series[(metric, values)] = metric.labels(*values)
+    return series
 
 
 _SNOWFLAKE = re.compile(r"/\d{15,21}(?=/|$)")
@@ -94,7 +107,7 @@ def http_trace() -> aiohttp.TraceConfig:
     trace = aiohttp.TraceConfig()
 
     async def ended(session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestEndParams) -> None:
-        REST_CALLS.labels(params.method, route_of(params.url.path), str(params.response.status)).inc()
+        labelled(REST_CALLS, params.method, route_of(params.url.path), str(params.response.status)).inc()
 
     trace.on_request_end.append(ended)
     return trace

@@ -60,6 +60,9 @@ def seat_names(table: Table, text: str, *, mentions: bool = False, plain: bool =
     calls themselves "Seat 1" is never taken for the player in seat 1. With ``mentions``, seated
     people become mentions (bots keep their names); ``plain`` for a button label, which shows
     text as it is, else names are made ``safe``."""
+    if "Seat " not in text:
+        return text
+
     def name(found: re.Match[str]) -> str:
         number = int(found[1])
         if not 1 <= number <= len(table.seats):
