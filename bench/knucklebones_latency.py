@@ -15,12 +15,18 @@ measures throughput (latency then is mostly waiting in line behind the other 49 
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --baseline picture
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --pin
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --pin --rounds 5
+    .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --pin --varied
 
 ``--pin`` (Linux) runs this driver and the fake on the first core and each bot, every thread of
 it, on the second: a saturated bot's CPU per click then varies by about a tenth between runs
 instead of a quarter, as neither bot competes with the fake for a core. ``--rounds N`` runs
 both bots N times in turn and reports the median of each ratio, for a figure that one slow
 minute on a shared machine does not move.
+
+By default every player presses the last button offered, so the fifty games show the same few
+dice and the bot draws a new picture for about one click in twenty. ``--varied`` has them press
+any button, seeded: the dice then differ from click to click as in real play, and nearly every
+click draws its picture (a few milliseconds of Pillow in a worker thread, in the CPU figures).
 """
 
 from __future__ import annotations
@@ -113,8 +119,10 @@ async def pause(think: float, rng: random.Random) -> None:
 
 
 async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], latencies: list[float],
-                   think: float = 0.0) -> int:
-    """One whole game; every click's latency goes into ``latencies``. Returns the clicks made."""
+                   think: float = 0.0, varied: bool = False) -> int:
+    """One whole game; every click's latency goes into ``latencies``. Returns the clicks made.
+    ``varied``: each click is any of the buttons offered (seeded by the channel), as players
+    choose, rather than always the last one."""
     host = players[0]
     lobby = await (await fd.slash(host, channel, "knucklebones new")).response_message()
     for p in players[1:]:
@@ -123,7 +131,7 @@ async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], laten
     await start.wait_response()
     clicks = 0
     by_id = {str(p.id): p for p in players}
-    rng = random.Random(channel)
+    rng, choose = random.Random(channel), random.Random(f"{channel}:choose")
     while True:
         table = fd.last_message(channel)
         assert table is not None
@@ -136,7 +144,7 @@ async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], laten
         content = top(table)
         actor = next(p for uid, p in by_id.items() if f"<@{uid}>" in content)
         await pause(think, rng)
-        it = await fd.click(actor, table, actions[-1]["custom_id"])
+        it = await fd.click(actor, table, (choose.choice(actions) if varied else actions[-1])["custom_id"])
         await it.wait_response(timeout=10)
         if it.latency is not None:
             latencies.append(it.latency)
@@ -171,7 +179,7 @@ def recorded(fd: FakeDiscord, games: int) -> list[list[list[dict[str, Any]]]]:
 
 
 async def bench_games(games: int, think: float, metrics_port: int | None = None,
-                      scripts: list[Any] | None = None) -> tuple[list[float], float, float]:
+                      scripts: list[Any] | None = None, varied: bool = False) -> tuple[list[float], float, float]:
     async with running_fake(channels=tuple(f"t{i}" for i in range(games))) as fd:
         players = [fd.add_user(name) for name in ("ann", "bob", "cy")]
         with tempfile.TemporaryDirectory() as tmp:
@@ -183,7 +191,7 @@ async def bench_games(games: int, think: float, metrics_port: int | None = None,
                 latencies: list[float] = []
                 began, cpu = time.perf_counter(), cpu_seconds(bot.pid or 0)
                 with collector_paused():
-                    await asyncio.gather(*(play_one(fd, f"t{i}", players, latencies, think) for i in range(games)))
+                    await asyncio.gather(*(play_one(fd, f"t{i}", players, latencies, think, varied) for i in range(games)))
                 figures = latencies, time.perf_counter() - began, cpu_seconds(bot.pid or 0) - cpu
         if scripts is not None:
             scripts += recorded(fd, games)
@@ -267,6 +275,9 @@ async def main() -> None:
     parser.add_argument("--twin", action="store_true",
                         help="also replay Boneyard's own requests through a bot that does nothing else "
                              "(traffic_twin.py): the floor the messages as they are set")
+    parser.add_argument("--varied", action="store_true",
+                        help="players click any button offered, not always the last: the dice, and so the "
+                             "pictures, then vary as in real play (most clicks draw a new picture)")
     parser.add_argument("--pin", action="store_true",
                         help="this driver and the fake on the first core, each bot on the second (Linux)")
     args = parser.parse_args()
@@ -278,7 +289,7 @@ async def main() -> None:
     ratios: list[dict[str, float]] = []
     for round_ in range(args.rounds):
         scripts: list[Any] | None = [] if args.twin else None
-        latencies, seconds, cpu = await bench_games(args.games, think, args.metrics_port, scripts)
+        latencies, seconds, cpu = await bench_games(args.games, think, args.metrics_port, scripts, args.varied)
         per_game = max(1, len(latencies) // args.games)
         base_lat, base_seconds, base_cpu = await bench_baseline(args.games, per_game, think,
                                                                 args.baseline == "picture")

@@ -31,7 +31,9 @@ def sent(fd: FakeDiscord, first: int = 0) -> list[tuple[str, Any, list[bytes]]]:
     return out
 
 
-async def test_the_twin_replays_every_request_boneyard_made_for_the_clicks(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("varied", [False, True], ids=["last button", "any button"])
+async def test_the_twin_replays_every_request_boneyard_made_for_the_clicks(monkeypatch: pytest.MonkeyPatch,
+                                                                          varied: bool) -> None:
     games: dict[str, FakeDiscord] = {}
     running_fake = bench.running_fake
 
@@ -43,12 +45,17 @@ async def test_the_twin_replays_every_request_boneyard_made_for_the_clicks(monke
 
     monkeypatch.setattr(bench, "running_fake", keep)
     scripts: list[Any] = []
-    latencies, _, _ = await bench.bench_games(2, 0.0, None, scripts)
+    latencies, _, _ = await bench.bench_games(2, 0.0, None, scripts, varied)
     assert [len(s) for s in scripts] and sum(len(s) for s in scripts) == len(latencies)
     replayed, _, _ = await bench.bench_twin(scripts, 0.0)
     assert len(replayed) == len(latencies)
 
     boneyard, twin = games["boneyard"], games["twin"]
+    # the players pressed the last button offered every time, or (varied) not always
+    last = [it.name == [b["custom_id"] for b in boneyard.buttons(it.payload["message"])
+                        if b["custom_id"].startswith("bn:act:")][-1]
+            for it in boneyard.interactions if it.name.startswith("bn:act:")]
+    assert len(last) == len(latencies) and all(last) != varied
     made = [(r["kind"], r["payload"], [base64.b64decode(d) for _, d in r["files"]])
             for script in scripts for click in script for r in click]
     assert any(kind == "post" for kind, _, _ in made) and any(pictures for _, _, pictures in made)
