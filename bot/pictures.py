@@ -8,10 +8,13 @@ dice read alike: big faces, high contrast on Discord's dark theme, and no word s
 once a phone has shrunk the picture to 400 px wide (tests/test_picture_sizes.py measures it).
 
 A strip shows the same few dice over and over, so its costly parts are drawn once and kept: each
-die's body (its outline and rune) as a tile pasted into the strip, and each word's bitmap in the
-font. The words are still drawn into the strip, each where it stands and in the order it always
-was (so the phone-size checks read every word of every picture), and a strip is the same to the
-pixel as one drawn die by die (tests/test_picture_tiles.py compares the two).
+die's body (its outline and rune) as a tile, each word's bitmap in the font, and each die as its
+cell of the strip shows it (body, marks and caption), already reduced to its own few colours. A
+strip of dice drawn before is then only its cells put side by side and encoded, which costs a
+quarter of drawing and quantizing it whole. A strip is the same to the pixel as one drawn die by
+die and cut into the same cells (tests/test_picture_tiles.py compares the two, and checks that no
+die reaches outside its cell); the phone-size checks draw every die afresh, so they read every
+word of every picture.
 """
 
 from __future__ import annotations
@@ -181,6 +184,16 @@ CAPTION = 40
 #: 58 (runes, greyed or ringed, at each place of the strip), those of 5000 /rolls 28: 256 keeps them
 #: all with room to spare, and bounds what odd strips can add
 TILES = 256
+#: entries of a PNG palette
+PALETTE = 256
+#: colours each die of a strip is quantized to (seven dice, a Knucklebones roll, take 225 of
+#: the palette's 256); a strip of many dice shares them out, down to FEWEST_CELL_COLOURS each,
+#: and a longer one is quantized as a whole
+CELL_COLOURS = 32
+FEWEST_CELL_COLOURS = 8
+#: dice kept in their cells, quantized (a byte per pixel, 25 kB for a captioned die), so 13 MB
+#: at most; the strips of fifty played Knucklebones games use 245
+CELLS = 512
 
 
 def _outline(shape: str, x: int, y: int, size: int) -> list[tuple[float, float]] | None:
@@ -208,19 +221,73 @@ def dice_strip(dice: Sequence[DieFace], *, per_row: int = 6, caption_font: int =
     across = min(max(1, len(dice)), per_row)
     has_caption = any(d.caption for d in dice)
     cell_h = DIE + (CAPTION + caption_font - CAPTION_FONT if has_caption else 0)
-    width = across * DIE + (across + 1) * GAP
-    height = rows * cell_h + (rows + 1) * GAP
-    image = Image.new("RGBA", (width, height), BACKGROUND)
+    size = across * DIE + (across + 1) * GAP, rows * cell_h + (rows + 1) * GAP
+    places = [(GAP + col * (DIE + GAP), GAP + row * (cell_h + GAP))
+              for row, col in (divmod(index, per_row) for index in range(len(dice)))]
+    colours = cell_colours(len(dice))
+    if colours is not None:
+        return cells_png(size, [_cell(die, x, y, cell_h, caption_font, colours)
+                                for die, (x, y) in zip(dice, places, strict=True)])
+    image = Image.new("RGBA", size, BACKGROUND)
     draw = ImageDraw.Draw(image)
-    for index, die in enumerate(dice):
-        row, col = divmod(index, per_row)
-        x = GAP + col * (DIE + GAP)
-        y = GAP + row * (cell_h + GAP)
-        # a plain paste, no blending: the tile's clear corners replace the strip's clear ones
-        image.paste(_tile(_body(die), x, y, DIE), (x, y))
-        _draw_marks(draw, die, x, y, DIE)
-        if die.caption:
-            draw_caption(draw, die, x + DIE / 2, y + DIE + 4, caption_font)
+    for die, (x, y) in zip(dice, places, strict=True):
+        _draw_cell(image, draw, die, x, y, caption_font)
+    return png(image)
+
+
+def _draw_cell(image: Image.Image, draw: ImageDraw.ImageDraw, die: DieFace, x: int, y: int, caption_font: int) -> None:
+    # a plain paste, no blending: the tile's clear corners replace the strip's clear ones
+    image.paste(_tile(_body(die), x, y, DIE), (x, y))
+    _draw_marks(draw, die, x, y, DIE)
+    if die.caption:
+        draw_caption(draw, die, x + DIE / 2, y + DIE + 4, caption_font)
+
+
+def cell_colours(dice: int) -> int | None:
+    """The colours each die of a strip of ``dice`` gets, None if too few: such a strip is
+    quantized as a whole."""
+    colours = min(CELL_COLOURS, (PALETTE - 1) // max(1, dice))
+    return colours if colours >= FEWEST_CELL_COLOURS else None
+
+
+def cell_box(x: int, y: int, cell_h: int) -> tuple[int, int, int, int]:
+    """A die's cell: the die at (x, y), its caption under it, and half the gap around them, so
+    the cells of a strip tile it (a caption is cut to fit its cell)."""
+    return x - GAP // 2, y - GAP // 2, x + DIE + GAP - GAP // 2, y + cell_h + GAP - GAP // 2
+
+
+#: a die's cell as a strip keeps it: its pixels' indices, its palette, its place and size
+Cell = tuple[bytes, bytes, tuple[int, int, int, int]]
+
+
+@lru_cache(maxsize=CELLS)
+def _cell(die: DieFace, x: int, y: int, cell_h: int, caption_font: int, colours: int) -> Cell:
+    """A die as its cell of a strip shows it, drawn where it stands (see _tile), in at most
+    ``colours`` colours. Workers share cells as they share tiles."""
+    box = cell_box(x, y, cell_h)
+    canvas = Image.new("RGBA", box[2:], BACKGROUND)
+    _draw_cell(canvas, ImageDraw.Draw(canvas), die, x, y, caption_font)
+    return quantized_cell(canvas.crop(box), colours, box[:2])
+
+
+def quantized_cell(image: Image.Image, colours: int, at: tuple[int, int]) -> Cell:
+    """``image`` (a cell, RGBA) in at most ``colours`` colours: its pixels as indices into its
+    own palette (a byte each), that palette (RGBA), and the cell's place and size."""
+    quantized = image.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return quantized.tobytes(), bytes(quantized.getpalette(rawmode="RGBA") or ())[:colours * 4], (*at, *image.size)
+
+
+def cells_png(size: tuple[int, int], cells: Sequence[Cell]) -> bytes:
+    """A strip put together from its quantized cells, on the background (entry 0), their
+    colours in one palette, each colour once. A die is quantized on its own rather than with
+    the whole strip, so a strip of dice drawn before costs no quantizing at all (the most of
+    what drawing it cost), and each die keeps more of its colours."""
+    image = Image.new("P", size, 0)
+    entries: dict[bytes, int] = {bytes(BACKGROUND): 0}
+    for indices, palette, (x, y, width, height) in cells:
+        ours = bytes(entries.setdefault(palette[i:i + 4], len(entries)) for i in range(0, len(palette), 4))
+        image.paste(Image.frombytes("P", (width, height), indices.translate(ours.ljust(PALETTE, b"\0"))), (x, y))
+    image.putpalette(b"".join(entries), rawmode="RGBA")
     return png(image)
 
 

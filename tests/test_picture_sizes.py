@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
+from bot import pictures
 from bot.models import Seat, Table
 from bot.pictures import DIE, GAP, Picture
 from cogs.bone_duel.pictures import SIDE_INK, grids_picture
@@ -55,7 +56,9 @@ class Drawn:
 
 @pytest.fixture
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Drawn]:
-    """Every text drawn while the test runs, with its font's pixel size."""
+    """Every text drawn while the test runs, with its font's pixel size. Dice are drawn afresh
+    each time (a strip otherwise keeps each die it drew, words and all, in its cell)."""
+    monkeypatch.setattr(pictures, "_cell", pictures._cell.__wrapped__)
     record: list[Drawn] = []
     original = ImageDraw.ImageDraw.text
 

@@ -1,9 +1,12 @@
-"""A dice strip drawn from kept tiles is, to the pixel, the strip drawn die by die.
+"""A dice strip drawn from kept tiles and cells is, to the pixel, the strip drawn die by die.
 
-bot/pictures.py keeps each die's body as a tile and each word's bitmap in its font, and pastes
-them into a strip. The reference here is the drawing as it was before: every die drawn straight
-onto the strip, fonts as Pillow loads them, nothing kept (a copy of the code tiles changed, left
-as it was: when the look changes on purpose, change it here the same way). The two are compared
+bot/pictures.py keeps each die's body as a tile and each word's bitmap in its font, and each die
+as its cell of the strip, quantized on its own, and puts strips together from those. The
+reference here is the drawing as it was before: every die drawn straight onto the strip, fonts
+as Pillow loads them, nothing kept (a copy of the code tiles changed, left as it was: when the
+look changes on purpose, change it here the same way), then cut into the same cells, each
+quantized as the strip quantizes it (which only holds if no die reaches outside its cell, so
+that is checked too). The two are compared
 on decoded pixels, for generated strips (every shape and mark, long captions cut short, rows wrapping,
 caption fonts, the empty strip) and for every game's own pictures through whole played games,
 drawn once as they are and once with the reference's helpers in their place.
@@ -104,14 +107,27 @@ def ref_dice_strip(dice: Sequence[DieFace], *, per_row: int = 6, caption_font: i
     height = rows * cell_h + (rows + 1) * GAP
     image = Image.new("RGBA", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
+    places = []
     for index, die in enumerate(dice):
         row, col = divmod(index, per_row)
         x = GAP + col * (DIE + GAP)
         y = GAP + row * (cell_h + GAP)
+        places.append((x, y))
         ref_draw_die(draw, die, x, y, DIE)
         if die.caption:
             ref_draw_caption(draw, die, x + DIE / 2, y + DIE + 4, caption_font)
-    return ref_png(image)
+    colours = pictures.cell_colours(len(dice))
+    if colours is None:
+        return ref_png(image)
+    # each die's cell cut from the strip drawn whole, and quantized as the strip quantizes it:
+    # the same pixels only if every die stays inside its own cell, and the cells hold everything
+    cells = [pictures.quantized_cell(image.crop(box := pictures.cell_box(x, y, cell_h)), colours, box[:2])
+             for x, y in places]
+    outside = image.copy()
+    for x, y in places:
+        outside.paste(BACKGROUND, pictures.cell_box(x, y, cell_h))
+    assert outside.tobytes() == Image.new("RGBA", image.size, BACKGROUND).tobytes(), "a die drawn outside its cell"
+    return pictures.cells_png((width, height), cells)
 
 
 #: bot/pictures.py's helpers the games import, and the reference's in their place
@@ -213,7 +229,7 @@ def test_a_strip_drawn_again_from_its_tiles_is_the_same() -> None:
 def test_the_empty_strip_and_the_caches_are_bounded() -> None:
     assert_same(dice_strip([]), ref_dice_strip([]), "empty")
     assert_same(dice_strip([], per_row=3, caption_font=44), ref_dice_strip([], per_row=3, caption_font=44), "empty")
-    for cache in (pictures._tile, pictures._bitmap, pictures.fit_text):
+    for cache in (pictures._tile, pictures._cell, pictures._bitmap, pictures.fit_text):
         assert cache.cache_info().maxsize is not None, cache
 
 
