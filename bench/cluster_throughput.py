@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 import asyncpg  # noqa: E402
-from knucklebones_latency import cpu_seconds, play_one, report  # noqa: E402
+from knucklebones_latency import cpu_seconds, deal, play_one, report  # noqa: E402
 
 from tests.fakediscord import BotProcess, running_fake  # noqa: E402
 
@@ -68,9 +68,10 @@ async def run(label: str, games: int, processes: int, env: dict[str, str]) -> di
                     bots.append(bot)
                 await fd.wait_until(lambda: sum(s.guild_create_at is not None for s in fd._sessions) >= 2, 15)
                 latencies: list[float] = []
+                channels = [f"h{i}" for i in range(per_guild)] + [f"c{i}" for i in range(games - per_guild)]
+                await asyncio.gather(*(deal(fd, ch, players) for ch in channels))
                 began = time.perf_counter()
                 cpu = sum(cpu_seconds(b.pid or 0) for b in bots)
-                channels = [f"h{i}" for i in range(per_guild)] + [f"c{i}" for i in range(games - per_guild)]
                 await asyncio.gather(*(play_one(fd, ch, players, latencies) for ch in channels))
                 seconds = time.perf_counter() - began
                 cpu = sum(cpu_seconds(b.pid or 0) for b in bots) - cpu

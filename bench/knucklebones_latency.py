@@ -118,17 +118,24 @@ async def pause(think: float, rng: random.Random) -> None:
         await asyncio.sleep(think * rng.uniform(0.5, 1.5))
 
 
-async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], latencies: list[float],
-                   think: float = 0.0, varied: bool = False) -> int:
-    """One whole game; every click's latency goes into ``latencies``. Returns the clicks made.
-    ``varied``: each click is any of the buttons offered (seeded by the channel), as players
-    choose, rather than always the last one."""
+async def deal(fd: FakeDiscord, channel: str, players: list[FakeUser]) -> None:
+    """A game opened, joined and started, its first table posted: what comes before the clicks
+    measured, as the baseline's messages are posted before its clicks are."""
     host = players[0]
     lobby = await (await fd.slash(host, channel, "knucklebones new")).response_message()
     for p in players[1:]:
         await (await fd.click(p, lobby, _button(fd, lobby, "Join"))).wait_response()
     start = await fd.click(host, lobby, _button(fd, lobby, "Start"))
     await start.wait_response()
+    await fd.wait_until(lambda: any(b["custom_id"].startswith("bn:act:")
+                                    for b in fd.buttons(fd.last_message(channel) or {})), 10)
+
+
+async def play_one(fd: FakeDiscord, channel: str, players: list[FakeUser], latencies: list[float],
+                   think: float = 0.0, varied: bool = False) -> int:
+    """One whole game, dealt already; every click's latency goes into ``latencies``. Returns the
+    clicks made. ``varied``: each click is any of the buttons offered (seeded by the channel),
+    as players choose, rather than always the last one."""
     clicks = 0
     by_id = {str(p.id): p for p in players}
     rng, choose = random.Random(channel), random.Random(f"{channel}:choose")
@@ -189,6 +196,7 @@ async def bench_games(games: int, think: float, metrics_port: int | None = None,
             async with running_bot(fd, env, Path(tmp) / "bench.sqlite3") as bot:
                 pin_bot(bot.pid)
                 latencies: list[float] = []
+                await asyncio.gather(*(deal(fd, f"t{i}", players) for i in range(games)))
                 began, cpu = time.perf_counter(), cpu_seconds(bot.pid or 0)
                 with collector_paused():
                     await asyncio.gather(*(play_one(fd, f"t{i}", players, latencies, think, varied) for i in range(games)))
