@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -32,15 +31,17 @@ class Gate:
         self.active = 0
         self._idle: asyncio.Event | None = None
 
-    @contextlib.asynccontextmanager
-    async def step(self) -> AsyncIterator[None]:
+    def step(self) -> Gate:
+        """``async with GATE.step():`` around a step, so a stop waits for it."""
+        return self
+
+    async def __aenter__(self) -> None:
         self.active += 1
-        try:
-            yield
-        finally:
-            self.active -= 1
-            if self.active == 0 and self._idle is not None:
-                self._idle.set()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.active -= 1
+        if self.active == 0 and self._idle is not None:
+            self._idle.set()
 
     async def close(self, patience: float) -> bool:
         """Take no more clicks; True once every step in flight is done, False if ``patience``

@@ -13,11 +13,10 @@ table and asking the engine everything again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -100,20 +99,11 @@ class TableRuntime(Lobby):
             lock = self._locks[game_id] = self.store.game_lock(game_id) if self.store else asyncio.Lock()
         return lock
 
-    @contextlib.asynccontextmanager
-    async def turn(self, interaction: discord.Interaction, game_id: int) -> AsyncIterator[None]:
+    def turn(self, interaction: discord.Interaction, game_id: int) -> _Turn:
         """The game's lock, for one interaction. Whoever holds it may be sending DMs or waiting
         out a rate limit, so an interaction that has queued for a while is deferred: waiting in
         line never runs past Discord's three seconds, and a short wait changes nothing."""
-        lock = self.lock(game_id)
-        if type(lock) is asyncio.Lock and not lock.locked():
-            await lock.acquire()  # free and in this process only: taken at once, nothing to wait for
-        else:
-            await _queue(interaction, lock)
-        try:
-            yield
-        finally:
-            lock.release()
+        return _Turn(interaction, self.lock(game_id))
 
     def spec(self, table: Table) -> GameSpec[Any, Any, Any]:
         return self.specs[table.game]
@@ -468,6 +458,24 @@ class TableRuntime(Lobby):
                              moment: Moment | None, book: str, pages: list[Page], page: int, game_id: int) -> None:
         shown = present.pages_message(moment or _about(spec, game_id), book, pages, page)
         await reply(interaction, ephemeral=True, **await self.deliverer.kwargs(shown, edit=False))
+
+
+class _Turn:
+    """``async with``: TableRuntime.turn (a class, not a generator: every click enters one)."""
+
+    __slots__ = ("interaction", "lock")
+
+    def __init__(self, interaction: discord.Interaction, lock: asyncio.Lock) -> None:
+        self.interaction, self.lock = interaction, lock
+
+    async def __aenter__(self) -> None:
+        if type(self.lock) is asyncio.Lock and not self.lock.locked():
+            await self.lock.acquire()  # free and in this process only: taken at once, nothing to wait for
+        else:
+            await _queue(self.interaction, self.lock)
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.lock.release()
 
 
 async def _queue(interaction: discord.Interaction, lock: asyncio.Lock) -> None:

@@ -25,7 +25,7 @@ import logging
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar, Literal, TypeVar
 
@@ -54,6 +54,25 @@ OVERTAKEN_BEFORE_HOLDING = 2
 T = TypeVar("T")
 
 
+class _Writing:
+    """The writer connection, one transaction at a time. A write that another program kept
+    waiting past the busy timeout is turned away as StoreUnavailable: it wrote nothing. (A
+    class, not a generator: a click enters it twice.)"""
+
+    __slots__ = ("lock",)
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+
+    async def __aenter__(self) -> None:
+        await self.lock.acquire()
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None, trace: Any) -> None:
+        self.lock.release()
+        if isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc)):
+            raise StoreUnavailable(f"the database is locked ({exc})") from exc
+
+
 class SqliteStore(Store):
     dialect: ClassVar[Dialect] = "sqlite"
 
@@ -64,7 +83,8 @@ class SqliteStore(Store):
         self._checkpointer = checkpointer
         self._checkpointing: asyncio.Task[None] | None = None
         # One connection, so one transaction at a time: statements of two writes must not interleave.
-        self._lock = asyncio.Lock()
+        self._writer = _Writing()
+        self._lock = self._writer.lock
         # This process is the only writer, so the JSON of the live games it wrote or read lately
         # is kept: a click then costs no read of the database, only the write. Bounded, because
         # abandoned lobbies and untimed games stay live for ever.
@@ -114,17 +134,8 @@ class SqliteStore(Store):
         await self._reader.close()
         await self._conn.close()
 
-    @contextlib.asynccontextmanager
-    async def _writing(self) -> AsyncIterator[None]:
-        """The writer connection, one transaction at a time. A write that another program kept
-        waiting past the busy timeout is turned away as StoreUnavailable: it wrote nothing."""
-        async with self._lock:
-            try:
-                yield
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc):
-                    raise
-                raise StoreUnavailable(f"the database is locked ({exc})") from exc
+    def _writing(self) -> _Writing:
+        return self._writer
 
     async def _quickly(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work(raw)``, a click's few rows, on the event loop; on the connection's thread only
