@@ -13,8 +13,9 @@ cell of the strip shows it (body, marks and caption), already reduced to its own
 strip of dice drawn before is then only its cells put side by side and encoded, which costs a
 quarter of drawing and quantizing it whole. A strip is the same to the pixel as one drawn die by
 die and cut into the same cells (tests/test_picture_tiles.py compares the two, and checks that no
-die reaches outside its cell); the phone-size checks draw every die afresh, so they read every
-word of every picture.
+die reaches outside its cell); the phone-size checks draw every part afresh, so they read every
+word of every picture. Any game's picture made of parts that recur (Bone Duel's lanes) is kept
+and put together the same way (``kept_part``, ``parts_png``).
 """
 
 from __future__ import annotations
@@ -186,14 +187,15 @@ CAPTION = 40
 TILES = 256
 #: entries of a PNG palette
 PALETTE = 256
-#: colours each die of a strip is quantized to (seven dice, a Knucklebones roll, take 225 of
-#: the palette's 256); a strip of many dice shares them out, down to FEWEST_CELL_COLOURS each,
-#: and a longer one is quantized as a whole
-CELL_COLOURS = 32
-FEWEST_CELL_COLOURS = 8
-#: dice kept in their cells, quantized (a byte per pixel, 25 kB for a captioned die), so 13 MB
-#: at most; the strips of fifty played Knucklebones games use 245
-CELLS = 512
+#: colours each part of a picture is quantized to (seven dice, a Knucklebones roll, take 225 of
+#: the palette's 256); a picture of many parts shares them out, down to FEWEST_PART_COLOURS
+#: each, and one of more parts is quantized as a whole
+PART_COLOURS = 32
+FEWEST_PART_COLOURS = 8
+#: parts of pictures kept, quantized (a byte per pixel: 25 kB for a captioned die, 85 kB for a
+#: lane of a Bone Duel grid), 20 MB at most; the strips of fifty played Knucklebones games use
+#: 245 dice
+PARTS = 512
 
 
 def _outline(shape: str, x: int, y: int, size: int) -> list[tuple[float, float]] | None:
@@ -224,9 +226,9 @@ def dice_strip(dice: Sequence[DieFace], *, per_row: int = 6, caption_font: int =
     size = across * DIE + (across + 1) * GAP, rows * cell_h + (rows + 1) * GAP
     places = [(GAP + col * (DIE + GAP), GAP + row * (cell_h + GAP))
               for row, col in (divmod(index, per_row) for index in range(len(dice)))]
-    colours = cell_colours(len(dice))
+    colours = part_colours(len(dice))
     if colours is not None:
-        return cells_png(size, [_cell(die, x, y, cell_h, caption_font, colours)
+        return parts_png(size, [kept_part(_draw_cell, (die, x, y, caption_font), cell_box(x, y, cell_h), colours)
                                 for die, (x, y) in zip(dice, places, strict=True)])
     image = Image.new("RGBA", size, BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -236,6 +238,7 @@ def dice_strip(dice: Sequence[DieFace], *, per_row: int = 6, caption_font: int =
 
 
 def _draw_cell(image: Image.Image, draw: ImageDraw.ImageDraw, die: DieFace, x: int, y: int, caption_font: int) -> None:
+    """A die of a strip, its marks and its caption, where it stands."""
     # a plain paste, no blending: the tile's clear corners replace the strip's clear ones
     image.paste(_tile(_body(die), x, y, DIE), (x, y))
     _draw_marks(draw, die, x, y, DIE)
@@ -243,11 +246,11 @@ def _draw_cell(image: Image.Image, draw: ImageDraw.ImageDraw, die: DieFace, x: i
         draw_caption(draw, die, x + DIE / 2, y + DIE + 4, caption_font)
 
 
-def cell_colours(dice: int) -> int | None:
-    """The colours each die of a strip of ``dice`` gets, None if too few: such a strip is
+def part_colours(parts: int) -> int | None:
+    """The colours each of a picture's ``parts`` gets, None if too few: such a picture is
     quantized as a whole."""
-    colours = min(CELL_COLOURS, (PALETTE - 1) // max(1, dice))
-    return colours if colours >= FEWEST_CELL_COLOURS else None
+    colours = min(PART_COLOURS, (PALETTE - 1) // max(1, parts))
+    return colours if colours >= FEWEST_PART_COLOURS else None
 
 
 def cell_box(x: int, y: int, cell_h: int) -> tuple[int, int, int, int]:
@@ -256,35 +259,41 @@ def cell_box(x: int, y: int, cell_h: int) -> tuple[int, int, int, int]:
     return x - GAP // 2, y - GAP // 2, x + DIE + GAP - GAP // 2, y + cell_h + GAP - GAP // 2
 
 
-#: a die's cell as a strip keeps it: its pixels' indices, its palette, its place and size
-Cell = tuple[bytes, bytes, tuple[int, int, int, int]]
+#: a part of a picture as kept: its pixels' indices, its palette, its place and size
+Part = tuple[bytes, bytes, tuple[int, int, int, int]]
+#: draws a part onto a canvas (its image and pen) at the part's own place in the picture
+Drawer = Callable[..., None]
 
 
-@lru_cache(maxsize=CELLS)
-def _cell(die: DieFace, x: int, y: int, cell_h: int, caption_font: int, colours: int) -> Cell:
-    """A die as its cell of a strip shows it, drawn where it stands (see _tile), in at most
-    ``colours`` colours. Workers share cells as they share tiles."""
-    box = cell_box(x, y, cell_h)
+def kept_part(draw: Drawer, args: tuple[Hashable, ...], box: tuple[int, int, int, int], colours: int) -> Part:
+    """The part of a picture inside ``box``, as ``draw(image, pen, *args)`` draws it, in at most
+    ``colours`` colours: drawn and quantized the first time, kept after (``draw`` must depend
+    on ``args`` alone, and draw nothing outside ``box``). Workers share parts as they share tiles."""
+    return _kept_part(draw, args, box, colours)
+
+
+@lru_cache(maxsize=PARTS)
+def _kept_part(draw: Drawer, args: tuple[Hashable, ...], box: tuple[int, int, int, int], colours: int) -> Part:
     canvas = Image.new("RGBA", box[2:], BACKGROUND)
-    _draw_cell(canvas, ImageDraw.Draw(canvas), die, x, y, caption_font)
-    return quantized_cell(canvas.crop(box), colours, box[:2])
+    draw(canvas, ImageDraw.Draw(canvas), *args)
+    return quantized_part(canvas.crop(box), colours, box[:2])
 
 
-def quantized_cell(image: Image.Image, colours: int, at: tuple[int, int]) -> Cell:
-    """``image`` (a cell, RGBA) in at most ``colours`` colours: its pixels as indices into its
-    own palette (a byte each), that palette (RGBA), and the cell's place and size."""
+def quantized_part(image: Image.Image, colours: int, at: tuple[int, int]) -> Part:
+    """``image`` (a part, RGBA) in at most ``colours`` colours: its pixels as indices into its
+    own palette (a byte each), that palette (RGBA), and the part's place and size."""
     quantized = image.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     return quantized.tobytes(), bytes(quantized.getpalette(rawmode="RGBA") or ())[:colours * 4], (*at, *image.size)
 
 
-def cells_png(size: tuple[int, int], cells: Sequence[Cell]) -> bytes:
-    """A strip put together from its quantized cells, on the background (entry 0), their
-    colours in one palette, each colour once. A die is quantized on its own rather than with
-    the whole strip, so a strip of dice drawn before costs no quantizing at all (the most of
-    what drawing it cost), and each die keeps more of its colours."""
+def parts_png(size: tuple[int, int], parts: Sequence[Part]) -> bytes:
+    """A picture put together from its quantized parts, on the background (entry 0), their
+    colours in one palette, each colour once. Each part is quantized on its own rather than
+    with the whole picture, so a picture whose parts were all drawn before costs no quantizing
+    at all (the most of what drawing it cost), and each part keeps more of its colours."""
     image = Image.new("P", size, 0)
     entries: dict[bytes, int] = {bytes(BACKGROUND): 0}
-    for indices, palette, (x, y, width, height) in cells:
+    for indices, palette, (x, y, width, height) in parts:
         ours = bytes(entries.setdefault(palette[i:i + 4], len(entries)) for i in range(0, len(palette), 4))
         image.paste(Image.frombytes("P", (width, height), indices.translate(ours.ljust(PALETTE, b"\0"))), (x, y))
     image.putpalette(b"".join(entries), rawmode="RGBA")

@@ -56,9 +56,9 @@ class Drawn:
 
 @pytest.fixture
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Drawn]:
-    """Every text drawn while the test runs, with its font's pixel size. Dice are drawn afresh
-    each time (a strip otherwise keeps each die it drew, words and all, in its cell)."""
-    monkeypatch.setattr(pictures, "_cell", pictures._cell.__wrapped__)
+    """Every text drawn while the test runs, with its font's pixel size. Pictures are drawn
+    whole each time (a picture otherwise keeps the parts it drew, words and all)."""
+    monkeypatch.setattr(pictures, "_kept_part", pictures._kept_part.__wrapped__)
     record: list[Drawn] = []
     original = ImageDraw.ImageDraw.text
 

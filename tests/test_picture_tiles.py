@@ -32,6 +32,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot import pictures
 from bot.models import Seat, Table
 from bot.pictures import BACKGROUND, CAPTION, CAPTION_FONT, DIE, DIM, GAP, INK, RGB, DieFace, Picture, dice_strip
+from cogs.bone_duel import pictures as bone_duel_pictures
 from cogs.dice.pictures import d20_chart, dice_of, dice_picture, row_length
 from cogs.knucklebones.pictures import RUNE_STROKES
 from rules.base import Chooser
@@ -116,18 +117,18 @@ def ref_dice_strip(dice: Sequence[DieFace], *, per_row: int = 6, caption_font: i
         ref_draw_die(draw, die, x, y, DIE)
         if die.caption:
             ref_draw_caption(draw, die, x + DIE / 2, y + DIE + 4, caption_font)
-    colours = pictures.cell_colours(len(dice))
+    colours = pictures.part_colours(len(dice))
     if colours is None:
         return ref_png(image)
     # each die's cell cut from the strip drawn whole, and quantized as the strip quantizes it:
     # the same pixels only if every die stays inside its own cell, and the cells hold everything
-    cells = [pictures.quantized_cell(image.crop(box := pictures.cell_box(x, y, cell_h)), colours, box[:2])
+    cells = [pictures.quantized_part(image.crop(box := pictures.cell_box(x, y, cell_h)), colours, box[:2])
              for x, y in places]
     outside = image.copy()
     for x, y in places:
         outside.paste(BACKGROUND, pictures.cell_box(x, y, cell_h))
     assert outside.tobytes() == Image.new("RGBA", image.size, BACKGROUND).tobytes(), "a die drawn outside its cell"
-    return pictures.cells_png((width, height), cells)
+    return pictures.parts_png((width, height), cells)
 
 
 #: bot/pictures.py's helpers the games import, and the reference's in their place
@@ -229,7 +230,7 @@ def test_a_strip_drawn_again_from_its_tiles_is_the_same() -> None:
 def test_the_empty_strip_and_the_caches_are_bounded() -> None:
     assert_same(dice_strip([]), ref_dice_strip([]), "empty")
     assert_same(dice_strip([], per_row=3, caption_font=44), ref_dice_strip([], per_row=3, caption_font=44), "empty")
-    for cache in (pictures._tile, pictures._cell, pictures._bitmap, pictures.fit_text):
+    for cache in (pictures._tile, pictures._kept_part, pictures._bitmap, pictures.fit_text):
         assert cache.cache_info().maxsize is not None, cache
 
 
@@ -272,8 +273,10 @@ def picture_modules() -> list[Any]:
 
 @contextmanager
 def drawn_as_before(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The games' pictures drawn with the reference's helpers wherever they import bot's."""
+    """The games' pictures drawn with the reference's helpers wherever they import bot's, every
+    part drawn afresh (none of those the pictures kept while drawn as they are)."""
     with monkeypatch.context() as patch:
+        patch.setattr(pictures, "_kept_part", pictures._kept_part.__wrapped__)
         patched = set()
         for module in picture_modules():
             for name, old in REFERENCE.items():
@@ -344,3 +347,27 @@ def test_the_roll_pictures_are_drawn_as_before(monkeypatch: pytest.MonkeyPatch) 
         twice = roll(expression, repeat=2, rng=rng)
         shown.append(dice_picture(dice_of(twice), row_length(twice) or 6))
     assert_drawn_as_before(monkeypatch, shown)
+
+
+def test_a_bone_duel_picture_is_its_parts_drawn_on_one_canvas() -> None:
+    """Its parts tile the picture, and each drawn alone is that part of the whole drawn at once:
+    so no part draws outside its box, and the kept parts make the picture it always was."""
+    spec = next(s for s in game_specs() if s.engine.key == "bone_duel")
+    shown = played_pictures(spec, 2, seed=3, sample=10_000) + played_pictures(spec, 2, seed=8, sample=40)
+    for picture in shown:
+        key = picture.key[1]
+        parts = bone_duel_pictures.parts(key)
+        boxes = [box for _, _, box in parts]
+        area = Image.new("L", (bone_duel_pictures.WIDTH, bone_duel_pictures.HEIGHT), 0)
+        for box in boxes:
+            assert area.crop(box).getextrema() == (0, 0), f"{box} overlaps another part"
+            area.paste(255, box)
+        assert area.getextrema() == (255, 255), "the parts leave a gap"
+        whole = Image.new("RGBA", area.size, BACKGROUND)
+        pen = ImageDraw.Draw(whole)
+        for draw, args, _ in parts:
+            draw(whole, pen, *args)
+        colours = pictures.part_colours(len(parts))
+        assert colours is not None
+        cut = pictures.parts_png(area.size, [pictures.quantized_part(whole.crop(box), colours, box[:2]) for box in boxes])
+        assert_same(picture.draw(), cut, key)

@@ -12,9 +12,11 @@ colour and pointing to their side, so the picture shows what the buttons decide.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from PIL import Image, ImageDraw
 
-from bot.pictures import BACKGROUND, DIM, INK, DieFace, Picture, draw_die, fit_text, font, png
+from bot.pictures import DIM, INK, DieFace, Drawer, Picture, draw_die, fit_text, font, kept_part, part_colours, parts_png
 from rules import bone_duel as bd
 from rules.base import seat_name
 
@@ -86,40 +88,65 @@ def _rolled(pen: ImageDraw.ImageDraw, rolled: Rolled, left_edge: int) -> None:
         pen.polygon(((base + tip, cy), (base, cy - tip), (base, cy + tip)), fill=SIDE_INK[seat])
 
 
-def draw(key: Key) -> bytes:
+SIDE_WIDTH = 3 * DIE + 4 * GAP  # one grid; the left one meets the middle here
+WIDTH = 2 * SIDE_WIDTH + MIDDLE
+HEIGHT = HEAD + 3 * DIE + 3 * GAP
+
+
+def _head(image: Image.Image, pen: ImageDraw.ImageDraw, names: tuple[str, str], rolled: Rolled) -> None:
+    _names(pen, names, SIDE_WIDTH, WIDTH)
+    _rolled(pen, rolled, SIDE_WIDTH)
+
+
+def _side(image: Image.Image, pen: ImageDraw.ImageDraw, seat: int, lane: int, key: LaneKey) -> None:
+    """One seat's dice in one lane, the first nearest the middle, so lanes face each other."""
+    faces, placed, knocked = key
+    y = HEAD + lane * (DIE + GAP)
+    cells = [DieFace(str(f), fill=BONE, ring=PLACED if i == placed else None) for i, f in enumerate(faces)]
+    cells += [DieFace(str(f), fill=BONE, dim=True, struck=True) for f in knocked]
+    cells += [DieFace("", fill=(58, 60, 66), dim=True)] * (3 - len(cells))
+    for slot, cell in enumerate(cells[:3]):
+        if seat == 0:
+            x = SIDE_WIDTH - GAP - (slot + 1) * DIE - slot * GAP
+        else:
+            x = SIDE_WIDTH + MIDDLE + GAP + slot * (DIE + GAP)
+        if cell.text or cell.struck:
+            draw_die(pen, cell, x, y, DIE)
+        else:
+            pen.rounded_rectangle((x + 6, y + 6, x + DIE - 6, y + DIE - 6), radius=DIE // 7,
+                                  outline=(90, 93, 100), width=3)
+
+
+def _middle(image: Image.Image, pen: ImageDraw.ImageDraw, lane: int, scores: tuple[int, int]) -> None:
+    """A lane's name and its two scores."""
+    y = HEAD + lane * (DIE + GAP)
+    middle = SIDE_WIDTH + MIDDLE / 2
+    pen.text((middle, y + 8), NAMES[lane], font=font(LANE_FONT), fill=DIM, anchor="mt")
+    pen.text((middle - 12, y + DIE / 2 + 12), str(scores[0]), font=font(40), fill=SIDE_INK[0], anchor="rm")
+    pen.text((middle, y + DIE / 2 + 12), "·", font=font(40), fill=DIM, anchor="mm")
+    pen.text((middle + 12, y + DIE / 2 + 12), str(scores[1]), font=font(40), fill=SIDE_INK[1], anchor="lm")
+
+
+def parts(key: Key) -> list[tuple[Drawer, tuple[Hashable, ...], tuple[int, int, int, int]]]:
+    """The picture's parts, each drawn on its own and kept (bot.pictures.kept_part): the row of
+    names and the die to place, then each lane's two sides and middle. A move changes the die
+    to place, one lane and its scores; the other parts are drawn already."""
     lanes, scores, names, rolled = key
-    side_width = 3 * DIE + 4 * GAP  # one grid; the left one meets the middle here
-    width = 2 * side_width + MIDDLE
-    height = HEAD + 3 * DIE + 3 * GAP
-    image = Image.new("RGBA", (width, height), BACKGROUND)
-    pen = ImageDraw.Draw(image)
-    _names(pen, names, side_width, width)
-    left_edge = side_width
-    _rolled(pen, rolled, left_edge)
+    found: list[tuple[Drawer, tuple[Hashable, ...], tuple[int, int, int, int]]] = [
+        (_head, (names, rolled), (0, 0, WIDTH, HEAD))]
     for lane in range(3):
-        y = HEAD + lane * (DIE + GAP)
-        for seat in (0, 1):
-            faces, placed, knocked = lanes[seat][lane]
-            cells = [DieFace(str(f), fill=BONE, ring=PLACED if i == placed else None) for i, f in enumerate(faces)]
-            cells += [DieFace(str(f), fill=BONE, dim=True, struck=True) for f in knocked]
-            cells += [DieFace("", fill=(58, 60, 66), dim=True)] * (3 - len(cells))
-            for slot, cell in enumerate(cells[:3]):
-                # the first die of a lane sits nearest the middle, so lanes face each other
-                if seat == 0:
-                    x = left_edge - GAP - (slot + 1) * DIE - slot * GAP
-                else:
-                    x = left_edge + MIDDLE + GAP + slot * (DIE + GAP)
-                if cell.text or cell.struck:
-                    draw_die(pen, cell, x, y, DIE)
-                else:
-                    pen.rounded_rectangle((x + 6, y + 6, x + DIE - 6, y + DIE - 6), radius=DIE // 7,
-                                          outline=(90, 93, 100), width=3)
-        middle = left_edge + MIDDLE / 2
-        pen.text((middle, y + 8), NAMES[lane], font=font(LANE_FONT), fill=DIM, anchor="mt")
-        pen.text((middle - 12, y + DIE / 2 + 12), str(scores[0][lane]), font=font(40), fill=SIDE_INK[0], anchor="rm")
-        pen.text((middle, y + DIE / 2 + 12), "·", font=font(40), fill=DIM, anchor="mm")
-        pen.text((middle + 12, y + DIE / 2 + 12), str(scores[1][lane]), font=font(40), fill=SIDE_INK[1], anchor="lm")
-    return png(image)
+        top, bottom = HEAD + lane * (DIE + GAP), HEAD + (lane + 1) * (DIE + GAP)
+        found += [(_side, (0, lane, lanes[0][lane]), (0, top, SIDE_WIDTH, bottom)),
+                  (_middle, (lane, (scores[0][lane], scores[1][lane])), (SIDE_WIDTH, top, SIDE_WIDTH + MIDDLE, bottom)),
+                  (_side, (1, lane, lanes[1][lane]), (SIDE_WIDTH + MIDDLE, top, WIDTH, bottom))]
+    return found
+
+
+def draw(key: Key) -> bytes:
+    drawn = parts(key)
+    colours = part_colours(len(drawn))
+    assert colours is not None  # ten parts: 25 colours each
+    return parts_png((WIDTH, HEIGHT), [kept_part(fn, args, box, colours) for fn, args, box in drawn])
 
 
 def grids_picture(view: bd.BoneDuelView, words: str, names: tuple[str, str] | None = None) -> Picture:
