@@ -31,6 +31,9 @@ NAME_FONT = 30
 LANE_FONT = 28
 BONE = (236, 228, 208)
 PLACED = (250, 166, 26)
+SIDE_WIDTH = 3 * DIE + 4 * GAP  # one grid; the left one meets the middle here
+WIDTH = 2 * SIDE_WIDTH + MIDDLE
+HEIGHT = HEAD + 3 * DIE + 3 * GAP
 #: each lane's column, as the rulebook names it from the player's seat
 NAMES = ("left", "middle", "right")
 #: the two sides' score colours, matching nothing else on the table
@@ -86,11 +89,6 @@ def _rolled(pen: ImageDraw.ImageDraw, rolled: Rolled, left_edge: int) -> None:
     else:
         base = x + ROLLED + 4
         pen.polygon(((base + tip, cy), (base, cy - tip), (base, cy + tip)), fill=SIDE_INK[seat])
-
-
-SIDE_WIDTH = 3 * DIE + 4 * GAP  # one grid; the left one meets the middle here
-WIDTH = 2 * SIDE_WIDTH + MIDDLE
-HEIGHT = HEAD + 3 * DIE + 3 * GAP
 
 
 def _head(image: Image.Image, pen: ImageDraw.ImageDraw, names: tuple[str, str], rolled: Rolled) -> None:
