@@ -253,6 +253,28 @@ async def test_version_conflict_leaves_the_stored_state(store: Store) -> None:
     assert await store.recent_log(table.id or 0) == []
 
 
+async def test_the_status_and_its_time_are_written_when_the_status_changes(store: Store, backend: Backend) -> None:
+    """A move that keeps the status writes the row alone; the one that ends the game writes the
+    status and the time it ended, which the pruning of ended games reads."""
+    table = await store.create(_table())
+    game_id = table.id or 0
+    started = table.model_copy(deep=True, update={"version": 1, "status": "active"})
+    await store.save(started, 0)
+    assert await backend.sql("SELECT status, version FROM games WHERE id=?", game_id) == [("active", 1)]
+    moved = started.model_copy(deep=True, update={"version": 2, "options": {"said": ["moved"]}})
+    await store.save(moved, 1)
+    assert await backend.sql("SELECT status, version FROM games WHERE id=?", game_id) == [("active", 2)]
+    assert await backend.stored(game_id) == moved
+    ended = moved.model_copy(deep=True, update={"version": 3, "status": "finished"})
+    with pytest.raises(VersionConflict):  # a status change from a stale version is refused too
+        await store.save(ended.model_copy(deep=True), 1)
+    assert await backend.sql("SELECT status, version FROM games WHERE id=?", game_id) == [("active", 2)]
+    await store.save(ended, 2)
+    rows = await backend.sql("SELECT status, version, updated_at FROM games WHERE id=?", game_id)
+    assert rows == [("finished", 3, pytest.approx(ended.updated_at))]
+    assert ended.updated_at > moved.updated_at > 0
+
+
 async def test_duplicate_interaction_applies_once(store: Store) -> None:
     table = await store.create(_table())
     one = table.model_copy(deep=True, update={"version": 1, "options": {"said": ["once"]}})

@@ -29,7 +29,7 @@ from bot.models import Book, LogEntry, Table
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
     LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations, book_without_player, tally,
-    without_player,
+    log_rows, without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
@@ -519,8 +519,7 @@ class PostgresStore(Store):
         now = time.time()
         table.updated_at = now
         text = table.model_dump_json()
-        entries = [(table.id, e.version, e.seat, e.user_id, json.dumps(e.action), json.dumps(e.events), e.chapter, now)
-                   for e in log]
+        entries = log_rows(table.id, log, now)
 
         async def write(conn: asyncpg.Connection) -> None:
             if interaction_id is not None:
@@ -530,10 +529,17 @@ class PostgresStore(Store):
                 )
                 if status.endswith(" 0"):
                     raise DuplicateInteraction(str(interaction_id))
+            # As on SQLite: the status and the time (indexed) are written only when the status
+            # changes, so a move's new row needs no index entry of its own (a HOT update).
             status = await conn.execute(
-                "UPDATE games SET status=$1, version=$2, table_json=$3, updated_at=$4 WHERE id=$5 AND version=$6",
-                table.status, table.version, text, now, table.id, expected_version,
+                "UPDATE games SET version=$1, table_json=$2 WHERE id=$3 AND version=$4 AND status=$5",
+                table.version, text, table.id, expected_version, table.status,
             )
+            if status != "UPDATE 1":
+                status = await conn.execute(
+                    "UPDATE games SET status=$1, version=$2, table_json=$3, updated_at=$4 WHERE id=$5 AND version=$6",
+                    table.status, table.version, text, now, table.id, expected_version,
+                )
             if status != "UPDATE 1":
                 raise VersionConflict(f"game {table.id} is no longer at version {expected_version}")
             if entries:

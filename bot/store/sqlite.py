@@ -35,7 +35,7 @@ from bot.models import LIVE, Book, LogEntry, Table
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
     LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations, book_without_player, statements,
-    tally, without_player,
+    log_rows, tally, without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
@@ -73,12 +73,25 @@ class _Writing:
             raise StoreUnavailable(f"the database is locked ({exc})") from exc
 
 
+def _quick_writer(path: Path | str) -> sqlite3.Connection:
+    """The event loop's own connection for a click's writes (SqliteStore._quickly). It never
+    waits for a lock, so it needs no busy timeout set and reset around every write: another
+    program's lock sends the write to the writer's thread, which waits. Its settings are the
+    writer's (they belong to a connection, not to the file)."""
+    quick = sqlite3.connect(str(path), isolation_level=None, timeout=0)
+    quick.row_factory = sqlite3.Row
+    for pragma in ("wal_autocheckpoint=0", "synchronous=NORMAL", "foreign_keys=ON"):
+        quick.execute(f"PRAGMA {pragma}")
+    return quick
+
+
 class SqliteStore(Store):
     dialect: ClassVar[Dialect] = "sqlite"
 
     def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection,
-                 checkpointer: aiosqlite.Connection) -> None:
+                 checkpointer: aiosqlite.Connection, quick: sqlite3.Connection) -> None:
         self._conn = conn
+        self._quick = quick
         self._reader = reader
         self._checkpointer = checkpointer
         self._checkpointing: asyncio.Task[None] | None = None
@@ -98,8 +111,7 @@ class SqliteStore(Store):
 
     @classmethod
     async def open(cls, path: Path | str) -> SqliteStore:
-        # the event loop writes a click's rows through it too (_quickly), never at once with its thread
-        conn = await aiosqlite.connect(str(path), isolation_level=None, check_same_thread=False)
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
         conn.row_factory = aiosqlite.Row
         try:
             await conn.execute("PRAGMA journal_mode=WAL")
@@ -119,7 +131,7 @@ class SqliteStore(Store):
             await conn.close()
             raise
         await reader.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT * 1000:.0f}")
-        store = cls(conn, reader, checkpointer)
+        store = cls(conn, reader, checkpointer, _quick_writer(path))
         await store._migrate()
         # An interaction can only come back within its 15-minute token life: older ids have done
         # their job of applying a click once, and would only grow the file.
@@ -132,26 +144,25 @@ class SqliteStore(Store):
             await self._checkpointing
         await self._checkpointer.close()
         await self._reader.close()
+        self._quick.close()
         await self._conn.close()
 
     def _writing(self) -> _Writing:
         return self._writer
 
     async def _quickly(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work(raw)``, a click's few rows, on the event loop; on the connection's thread only
-        if another program holds the write lock (``work`` must have written nothing then: a
-        transaction rolled back, or one statement). Called under ``_writing``."""
-        raw = self._conn._conn  # aiosqlite's sqlite3 connection; its thread is idle under the lock
-        raw.execute("PRAGMA busy_timeout=0")
+        """``work(raw)``, a click's few rows, on the event loop, through a connection that waits
+        for no lock; on the writer's thread, which waits BUSY_TIMEOUT, only if another program
+        holds the write lock (``work`` must have written nothing then: a transaction rolled
+        back, or one statement). Called under ``_writing``."""
         try:
-            return work(raw)
+            return work(self._quick)
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) and "busy" not in str(exc):
                 raise
         finally:
-            raw.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT * 1000:.0f}")
             self._writes_since_checkpoint += 1
-        return await self._conn._execute(work, raw)
+        return await self._conn._execute(work, self._conn._conn)
 
     def _checkpoint_now_and_then(self) -> None:
         """Every CHECKPOINT_EVERY writes, the WAL is copied into the database file in the
@@ -407,13 +418,16 @@ class SqliteStore(Store):
             steps.append((False, "INSERT INTO interactions (id, game_id, at) VALUES (?,?,?)",
                           (interaction_id, table.id, now)))
         update = len(steps)
-        steps.append((False, "UPDATE games SET status=?, version=?, table_json=?, updated_at=?"
-                             " WHERE id=? AND version=?",
-                      (table.status, table.version, text, now, table.id, expected_version)))
+        # A move that leaves the status as it was rewrites the row alone: the status and the
+        # time, and so the indexes that hold them (of live games, of ended games by age), change
+        # only when the status does, which the full statement below is for.
+        steps.append((False, "UPDATE games SET version=?, table_json=? WHERE id=? AND version=? AND status=?",
+                      (table.version, text, table.id, expected_version, table.status)))
+        changed = ("UPDATE games SET status=?, version=?, table_json=?, updated_at=? WHERE id=? AND version=?",
+                   (table.status, table.version, text, now, table.id, expected_version))
         steps.append((True, "INSERT INTO actions (game_id, version, seat, user_id, action, events, chapter, at)"
                             " VALUES (?,?,?,?,?,?,?,?)",
-                      [(table.id, e.version, e.seat, e.user_id, json.dumps(e.action),
-                        json.dumps(e.events), e.chapter, now) for e in log]))
+                      log_rows(table.id, log, now)))
         if isinstance(deadline, float) and table.live:
             steps.append((False, "INSERT OR REPLACE INTO deadlines (game_id, version, due_at, claimed_until)"
                                  " VALUES (?,?,?,NULL)", (table.id, table.version, deadline)))
@@ -433,7 +447,7 @@ class SqliteStore(Store):
                         if index == 0 and interaction_id is not None:
                             raise DuplicateInteraction(str(interaction_id)) from exc
                         raise
-                    if index == update and cursor.rowcount != 1:
+                    if index == update and cursor.rowcount != 1 and raw.execute(*changed).rowcount != 1:
                         raise VersionConflict(f"game {table.id} is no longer at version {expected_version}")
                 if written:
                     _write_results(raw, written)
