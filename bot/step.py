@@ -110,9 +110,17 @@ class Moment:
     @cached_property
     def look(self) -> str:
         """A digest of everything the channel's table is drawn from, to tell a change nobody can
-        see (a sealed choice being filled in) from one the table must show."""
+        see (a sealed choice being filled in) from one the table must show. A game with no
+        secrets shows its state: the state's JSON stands for its public view, which costs
+        several times as much to write out on every click (a change to the state that the view
+        does not show costs at most a redraw)."""
         table = self.table
-        seen = self.public.model_dump_json() if self.state is not None else ""
+        if self.state is None:
+            seen = ""
+        elif self.engine.has_private_view():
+            seen = self.public.model_dump_json()
+        else:
+            seen = self.state.model_dump_json()
         text = seen + repr(self.acting) + repr([(s.name, s.ai) for s in table.seats]) + repr(
             (table.status, table.paused, table.timer_seconds))
         return hashlib.blake2s(text.encode(), digest_size=8).hexdigest()

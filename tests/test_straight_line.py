@@ -291,6 +291,24 @@ def test_a_step_nobody_can_see_costs_the_channel_nothing() -> None:
     assert [type(op) for op in scrolled.channel] == [Post] and scrolled.channel[0].strip == 77  # type: ignore[union-attr]
 
 
+def test_the_look_follows_what_the_channel_may_see() -> None:
+    """A game with secrets is looked at through its public view: what only a seat may see can
+    change under it (another hand, another order of the pile) without the look changing. A game
+    without secrets is looked at through its state, and every move changes it."""
+    bare = SPECS["bare_bones"].engine
+    state = bare.new_game(3, bare.Options(), 5)
+    table = Table(id=2, guild_id=1, channel_id=6, game="bare_bones", host_id=1, seed=5, status="active",
+                  state=state.model_dump(mode="json"), seats=[Seat(user_id=u, name=f"P{u}") for u in (1, 2, 3)])
+    hidden = bare.scramble_hidden(state, None, random.Random(3))
+    assert hidden != state
+    assert Moment(SPECS["bare_bones"], table, hidden).look == Moment(SPECS["bare_bones"], table, state).look
+    before = _moment(_knucklebones_table())
+    seat = before.acting[0]
+    after = step.play(before, seat, before.legal(seat)[0], 0.0).after
+    assert after.look != before.look
+    assert Moment(SPECS["knucklebones"], after.table).look == after.look  # the same state read back
+
+
 def test_the_roll_that_ends_a_turn_is_logged_under_the_turn_it_begins() -> None:
     """Knucklebones: the move that scores also rolls for the next player. /game log files the
     score under the turn that ends and the roll under the turn it begins."""
