@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+import orjson
 from pydantic import BaseModel
 
 from bot import stamps
@@ -39,15 +40,19 @@ class Moment:
 
     def __init__(self, spec: GameSpec[Any, Any, Any], table: Table, state: BaseModel | None = None, *,
                  chapter: str | None = None, pictures: bool = True) -> None:
-        """``chapter``: where the game stands, when the caller knows it already (the book of a
-        table shown up to date), which spares reading it off a public view of this state."""
+        """``state``: the state the table now holds, parsed already (a step's new state); it is
+        written into the table as it will be stored, so the two never disagree. ``chapter``:
+        where the game stands, when the caller knows it already (the book of a table shown up to
+        date), which spares reading it off a public view of this state."""
         self.spec = spec
         self._chapter = chapter
         #: the server draws its tables as pictures (its settings may turn them off)
         self.pictures = pictures
         self.engine = spec.engine
         self.table = table
-        if state is None and table.state is not None:
+        if state is not None:
+            table.state = state.model_dump(mode="json")
+        elif table.state is not None:
             state = self.engine.State.model_validate(table.state)
         self.state = state
         self._legal: dict[int, list[Any]] = {}
@@ -116,14 +121,14 @@ class Moment:
         does not show costs at most a redraw)."""
         table = self.table
         if self.state is None:
-            seen = ""
+            seen = b""
         elif self.engine.has_private_view():
-            seen = self.public.model_dump_json()
+            seen = self.public.model_dump_json().encode()
         else:
-            seen = self.state.model_dump_json()
-        text = seen + repr(self.acting) + repr([(s.name, s.ai) for s in table.seats]) + repr(
+            seen = orjson.dumps(table.state, option=orjson.OPT_NON_STR_KEYS)
+        text = repr(self.acting) + repr([(s.name, s.ai) for s in table.seats]) + repr(
             (table.status, table.paused, table.timer_seconds))
-        return hashlib.blake2s(text.encode(), digest_size=8).hexdigest()
+        return hashlib.sha1(seen + text.encode()).hexdigest()[:16]  # tells changes apart: no secret to keep
 
     @cached_property
     def chapter(self) -> str:
@@ -294,7 +299,6 @@ def _result(trail: _Trail, table: Table, state: BaseModel | None, now: float, *,
     newly asked: the one place a step's consequences are worked out."""
     before, engine = trail.before, trail.engine
     table.version = before.table.version + max(1, len(trail.entries))
-    table.state = state.model_dump(mode="json") if state is not None else table.state
     results = None
     if state is not None and table.status == "active" and engine.is_over(state):
         table.status = "finished"

@@ -166,6 +166,7 @@ def action_of(kind: ActionKind, die: int | None = None, target: int | None = Non
 
 
 class DieView(BaseModel):
+    model_config = ConfigDict(frozen=True)  # one per look a die can have, shared by every view
     id: int
     number: int  # as words name it: id + 1
     face: int | None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rules.knucklebones.models import (
     SHEET,
     DieView,
@@ -18,6 +20,15 @@ from rules.knucklebones.text import pending_prompt
 
 #: the sheet's lines, the same in every view
 ITEM_VIEWS = tuple(ItemView(key=i.key, name=i.name, points=i.points, requirement=i.requirement) for i in SHEET.items)
+
+
+@lru_cache(maxsize=4096)
+def die_view(die: int, face: int | None, active: bool, spent: bool, doubled: int, resolved: bool,
+             pending: bool) -> DieView:
+    """A die as every view shows it, made once for each look it can have (a few thousand): a
+    table is viewed on every click, and its seven dice were half of what a view cost."""
+    return DieView(id=die, number=die + 1, face=face, active=active, spent=spent, doubled=doubled,
+                   counts_as=2**doubled, resolved=resolved, pending=pending)
 
 
 def view(state: KnucklebonesState) -> KnucklebonesView:
@@ -41,12 +52,8 @@ def view(state: KnucklebonesState) -> KnucklebonesView:
         turns_total=turns_total(state),
         options=state.options,
         active_count=sum(d.active for d in state.pool),
-        dice=[
-            DieView(id=d.id, number=d.id + 1, face=d.face, active=d.active, spent=d.spent,
-                    doubled=d.doubled, counts_as=2**d.doubled, resolved=d.resolved,
-                    pending=d.id == state.pending)
-            for d in state.pool
-        ],
+        dice=[die_view(d.id, d.face, d.active, d.spent, d.doubled, d.resolved, d.id == state.pending)
+              for d in state.pool],
         pending=pending,
         waiting=[] if over else [d.id for d in waiting(state) if d.id != state.pending],
         items=list(ITEM_VIEWS),
