@@ -39,9 +39,17 @@ class Built(ui.LayoutView):
     holds no items, so nothing in it is dispatched, stored or linked back to it: its
     components go out as they are, and the message's objects go with it, with no collector."""
 
+    #: what discord.py reads (and sets, for an ephemeral message) of a view it sends; a class
+    #: value, as a view of no items needs no timer
+    timeout: float | None = None
+
     def __init__(self, components: list[Component]) -> None:
-        super().__init__(timeout=None)
+        # Not discord.py's own init: it draws a random id, makes a future and walks the items
+        # of a view that has none, on every click; sending reads only the methods below.
         self.components = components
+
+    def __repr__(self) -> str:
+        return f"<Built components={len(self.components)}>"
 
     def to_components(self) -> list[Component]:
         return self.components

@@ -125,7 +125,7 @@ class Moment:
         elif self.engine.has_private_view():
             seen = self.public.model_dump_json().encode()
         else:
-            seen = orjson.dumps(table.state, option=orjson.OPT_NON_STR_KEYS)
+            seen = orjson.dumps(table.state)  # a JSON dump: its keys are strings
         text = repr(self.acting) + repr([(s.name, s.ai) for s in table.seats]) + repr(
             (table.status, table.paused, table.timer_seconds))
         return hashlib.sha1(seen + text.encode()).hexdigest()[:16]  # tells changes apart: no secret to keep
