@@ -12,7 +12,8 @@ import json
 import random
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar
+from types import UnionType
+from typing import Any, ClassVar, Generic, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -67,6 +68,24 @@ _FROZEN: dict[type, bool] = {kind: True for kind in (int, str, bool, float, type
 _set = object.__setattr__
 
 
+#: model class -> whether each of its fields can only hold immutable values (a die: numbers and
+#: flags), so a copy of one is a copy of its fields' dict, with nothing to look at inside it
+_FLAT: dict[type, bool] = {}
+
+
+def _immutable(annotation: Any) -> bool:
+    """Whether every value a field so annotated may hold never changes."""
+    if _FROZEN.get(annotation):  # a number, a string... or a frozen model met before
+        return True
+    origin = get_origin(annotation)
+    if origin is Literal:
+        return True
+    if origin in (Union, UnionType, tuple):
+        return all(_immutable(a) for a in get_args(annotation) if a is not Ellipsis)
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel) and bool(
+        annotation.model_config.get("frozen"))
+
+
 def _learn(kind: type) -> bool:
     frozen = _FROZEN[kind] = bool(getattr(kind, "model_config", {}).get("frozen"))
     return frozen
@@ -105,8 +124,11 @@ def _copy_item(item: Any) -> Any:
         return _copy_list(item)
     if kind is dict:
         return _copy_fields(item)
+    flat = _FLAT.get(kind)
+    if flat is None:
+        flat = _FLAT[kind] = all(_immutable(f.annotation) for f in kind.model_fields.values())
     new = object.__new__(kind)
-    _set(new, "__dict__", _copy_fields(item.__dict__))
+    _set(new, "__dict__", item.__dict__.copy() if flat else _copy_fields(item.__dict__))
     _set(new, "__pydantic_fields_set__", set(item.__pydantic_fields_set__))
     _set(new, "__pydantic_extra__", None)
     _set(new, "__pydantic_private__", None)

@@ -440,3 +440,39 @@ def test_a_round_of_endless_ties_is_settled_on_its_last_roll() -> None:
     assert report.winner == 0 and state.hands == [[4, 4], []]
     assert (f"Tie at 3 between Seat 1 and Seat 2 on the round's last roll ({ROLLS_PER_ROUND}): "
             "a d12 roll-off (Seat 1 5, Seat 2 2) decides it.") in [e.text for e in events]
+
+
+class _Pip(BaseModel):
+    face: int | None = None
+    kind: typing.Literal["bone", "stone"] = "bone"
+    marks: tuple[int, ...] = ()
+
+
+class _Frozen(BaseModel):
+    model_config = {"frozen": True}
+    name: str = "x"
+
+
+class _Cup(BaseModel):
+    pips: list[_Pip]
+    tally: dict[str, int | None]
+    seal: _Frozen = _Frozen()
+    note: str | None = None
+
+
+def test_a_copied_state_shares_only_what_cannot_change() -> None:
+    """copy_state copies a model of numbers, words and tuples by its fields alone, and rebuilds
+    every list, dict and mutable model inside a state: changing the copy changes nothing of
+    the original, whose equal it is."""
+    from rules.base import copy_state
+
+    cup = _Cup(pips=[_Pip(face=1), _Pip(face=2, marks=(1, 2))], tally={"a": 1, "b": None})
+    copied = copy_state(cup)
+    assert copied == cup and copied is not cup
+    assert copied.pips is not cup.pips and copied.pips[0] is not cup.pips[0] and copied.tally is not cup.tally
+    assert copied.seal is cup.seal  # frozen: shared
+    copied.pips[0].face = 6
+    copied.tally["a"] = 9
+    assert cup.pips[0].face == 1 and cup.tally == {"a": 1, "b": None}
+    pip = copy_state(_Pip(face=3))
+    assert pip == _Pip(face=3) and pip.__dict__ is not _Pip(face=3).__dict__
