@@ -1,0 +1,95 @@
+"""What a click's small operations cost inside the saturated bot, against the same operations,
+on the same inputs, in a warm loop: why the host's own work costs the bot about twice what
+``click_cost.py`` measures, and why no single small saving moves the bot's CPU per click much.
+
+Runs ``knucklebones_latency.py --games 50 --think 0 --pin`` with a ``sitecustomize`` (in a
+temporary folder on PYTHONPATH) that, in Boneyard's bot process only, times two calls every
+click makes in ``bot.step`` (the look digest's ``orjson.dumps`` of the state and its ``sha1``)
+in the thread's CPU time, and keeps their last inputs. It then times the same calls on those
+inputs here, a hundred thousand times over, and prints both.
+
+    .venv/bin/python bench/in_situ.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import timeit
+from pathlib import Path
+
+import orjson
+
+BENCH = Path(__file__).resolve().parent
+
+#: the bot's side: runs in every process the bench starts, and acts in Boneyard's bot alone
+SITECUSTOMIZE = '''
+import os, pickle, sys, threading, time
+
+def _watch():
+    time.sleep(1.0)
+    if "bot.runtime" not in sys.modules:  # the bare bot and the twin: nothing to time
+        return
+    step = sys.modules["bot.step"]
+    spent, last = {}, {}
+
+    def timed(name, call):
+        def wrapper(*args, **kwargs):
+            began = time.thread_time_ns()
+            out = call(*args, **kwargs)
+            total = spent.setdefault(name, [0, 0])
+            total[0] += time.thread_time_ns() - began
+            total[1] += 1
+            last[name] = args
+            return out
+        return wrapper
+
+    class Orjson:
+        dumps = staticmethod(timed("orjson.dumps", step.orjson.dumps))
+        OPT_NON_STR_KEYS = step.orjson.OPT_NON_STR_KEYS
+
+    class Hashlib:
+        sha1 = staticmethod(timed("hashlib.sha1", step.hashlib.sha1))
+
+    step.orjson, step.hashlib = Orjson, Hashlib
+    while True:
+        time.sleep(1.0)
+        with open(os.environ["IN_SITU_OUT"], "wb") as out:
+            pickle.dump({"spent": dict(spent), "last": dict(last)}, out)
+
+os.register_at_fork(after_in_child=lambda: threading.Thread(target=_watch, daemon=True).start())
+'''
+
+WARM = {
+    "orjson.dumps": lambda args: (lambda: orjson.dumps(*args)),
+    "hashlib.sha1": lambda args: (lambda: hashlib.sha1(*args)),
+}
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "sitecustomize.py").write_text(SITECUSTOMIZE)
+        out = Path(folder) / "in_situ.pickle"
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [folder, os.environ.get("PYTHONPATH")])),
+                   IN_SITU_OUT=str(out))
+        run = subprocess.run([sys.executable, str(BENCH / "knucklebones_latency.py"), "--games", "50", "--think", "0",
+                              "--pin"], env=env, capture_output=True, text=True, check=True)
+        print(run.stdout.strip().splitlines()[-1])
+        found = pickle.loads(out.read_bytes())
+    print(f"{'call':<15}{'calls':>7}{'in the bot':>13}{'warm':>9}{'ratio':>8}   (us of CPU per call)")
+    for name, (total, calls) in sorted(found["spent"].items()):
+        args = found["last"][name]
+        number = 100_000
+        warm = timeit.timeit(WARM[name](args), number=number) / number * 1e6
+        inside = total / calls / 1000
+        print(f"{name:<15}{calls:>7}{inside:>13.2f}{warm:>9.2f}{inside / warm:>8.1f}   "
+              f"(input: {len(json.dumps(args[0]) if name == 'orjson.dumps' else args[0])} bytes)")
+
+
+if __name__ == "__main__":
+    main()
