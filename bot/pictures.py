@@ -15,7 +15,7 @@ quarter of drawing and quantizing it whole. A strip is the same to the pixel as 
 die and cut into the same cells (tests/test_picture_tiles.py compares the two, and checks that no
 die reaches outside its cell); the phone-size checks draw every part afresh, so they read every
 word of every picture. Any game's picture made of parts that recur (Bone Duel's lanes) is kept
-and put together the same way (``kept_part``, ``parts_png``).
+and put together the same way (``from_parts``).
 """
 
 from __future__ import annotations
@@ -226,10 +226,10 @@ def dice_strip(dice: Sequence[DieFace], *, per_row: int = 6, caption_font: int =
     size = across * DIE + (across + 1) * GAP, rows * cell_h + (rows + 1) * GAP
     places = [(GAP + col * (DIE + GAP), GAP + row * (cell_h + GAP))
               for row, col in (divmod(index, per_row) for index in range(len(dice)))]
-    colours = part_colours(len(dice))
-    if colours is not None:
-        return parts_png(size, [kept_part(_draw_cell, (die, x, y, caption_font), cell_box(x, y, cell_h), colours)
-                                for die, (x, y) in zip(dice, places, strict=True)])
+    kept = from_parts(size, [(_draw_cell, (die, x, y, caption_font), cell_box(x, y, cell_h))
+                             for die, (x, y) in zip(dice, places, strict=True)])
+    if kept is not None:
+        return kept
     image = Image.new("RGBA", size, BACKGROUND)
     draw = ImageDraw.Draw(image)
     for die, (x, y) in zip(dice, places, strict=True):
@@ -263,6 +263,17 @@ def cell_box(x: int, y: int, cell_h: int) -> tuple[int, int, int, int]:
 Part = tuple[bytes, bytes, tuple[int, int, int, int]]
 #: draws a part onto a canvas (its image and pen) at the part's own place in the picture
 Drawer = Callable[..., None]
+#: a part as a picture names it: what draws it, with what, and where (left, top, right, bottom)
+Piece = tuple[Drawer, tuple[Hashable, ...], tuple[int, int, int, int]]
+
+
+def from_parts(size: tuple[int, int], pieces: Sequence[Piece]) -> bytes | None:
+    """A picture of ``size`` put together from its pieces, each kept (``kept_part``) with its
+    share of the palette; None when they are too many to share it (draw it whole then)."""
+    colours = part_colours(len(pieces))
+    if colours is None:
+        return None
+    return parts_png(size, [kept_part(draw, args, box, colours) for draw, args, box in pieces])
 
 
 def kept_part(draw: Drawer, args: tuple[Hashable, ...], box: tuple[int, int, int, int], colours: int) -> Part:

@@ -12,11 +12,9 @@ colour and pointing to their side, so the picture shows what the buttons decide.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-
 from PIL import Image, ImageDraw
 
-from bot.pictures import DIM, INK, DieFace, Drawer, Picture, draw_die, fit_text, font, kept_part, part_colours, parts_png
+from bot.pictures import DIM, INK, DieFace, Picture, Piece, draw_die, fit_text, font, from_parts
 from rules import bone_duel as bd
 from rules.base import seat_name
 
@@ -125,13 +123,12 @@ def _middle(image: Image.Image, pen: ImageDraw.ImageDraw, lane: int, scores: tup
     pen.text((middle + 12, y + DIE / 2 + 12), str(scores[1]), font=font(40), fill=SIDE_INK[1], anchor="lm")
 
 
-def parts(key: Key) -> list[tuple[Drawer, tuple[Hashable, ...], tuple[int, int, int, int]]]:
-    """The picture's parts, each drawn on its own and kept (bot.pictures.kept_part): the row of
+def parts(key: Key) -> list[Piece]:
+    """The picture's parts, each drawn on its own and kept (bot.pictures.from_parts): the row of
     names and the die to place, then each lane's two sides and middle. A move changes the die
     to place, one lane and its scores; the other parts are drawn already."""
     lanes, scores, names, rolled = key
-    found: list[tuple[Drawer, tuple[Hashable, ...], tuple[int, int, int, int]]] = [
-        (_head, (names, rolled), (0, 0, WIDTH, HEAD))]
+    found: list[Piece] = [(_head, (names, rolled), (0, 0, WIDTH, HEAD))]
     for lane in range(3):
         top, bottom = HEAD + lane * (DIE + GAP), HEAD + (lane + 1) * (DIE + GAP)
         found += [(_side, (0, lane, lanes[0][lane]), (0, top, SIDE_WIDTH, bottom)),
@@ -141,10 +138,9 @@ def parts(key: Key) -> list[tuple[Drawer, tuple[Hashable, ...], tuple[int, int, 
 
 
 def draw(key: Key) -> bytes:
-    drawn = parts(key)
-    colours = part_colours(len(drawn))
-    assert colours is not None  # ten parts: 25 colours each
-    return parts_png((WIDTH, HEIGHT), [kept_part(fn, args, box, colours) for fn, args, box in drawn])
+    drawn = from_parts((WIDTH, HEIGHT), parts(key))
+    assert drawn is not None  # ten parts: 25 colours each
+    return drawn
 
 
 def grids_picture(view: bd.BoneDuelView, words: str, names: tuple[str, str] | None = None) -> Picture:
