@@ -165,6 +165,29 @@ async def test_a_book_is_written_whatever_the_game_version(store: Store) -> None
     assert (await store.book(table.id or 0)).dm_copies == {}
 
 
+async def test_a_book_written_is_read_back_as_written_whoever_changes_their_copy(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A click reads the book the last one wrote. On SQLite that read is not a parse of the text
+    just written; on either backend, neither the writer's copy nor the reader's is shared."""
+    table = await store.create(_table())
+    game = table.id or 0
+    written = Book(message_id=3, turn_events=[{"kind": "keep"}], dm_copies={7: [1, 2, 1]}, dm_closed=[8])
+    await store.put_book(game, written)
+    written.message_id, written.dm_copies[9], written.dm_closed[:], written.turn_events[:] = 4, [5, 6], [], []
+    parsed: list[str] = []
+    if store.dialect == "sqlite":
+        real = Book.model_validate_json
+        monkeypatch.setattr(Book, "model_validate_json",
+                            classmethod(lambda cls, text, **kw: parsed.append(text) or real(text, **kw)))
+    read = await store.book(game)
+    assert read == Book(message_id=3, turn_events=[{"kind": "keep"}], dm_copies={7: [1, 2, 1]}, dm_closed=[8])
+    assert parsed == []
+    read.dm_copies.pop(7)
+    read.message_id = 5
+    again = await store.book(game)  # the first read's changes were never written
+    assert again.message_id == 3 and again.dm_copies == {7: [1, 2, 1]}
+
+
 def test_both_dialects_number_their_migrations_alike() -> None:
     assert [n for n, _ in _migrations("sqlite")] == [n for n, _ in _migrations("postgres")]
     assert [n for n, _ in _migrations("sqlite")] == list(range(1, len(_migrations("sqlite")) + 1))

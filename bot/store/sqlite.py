@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 import aiosqlite
 
 from bot.models import LIVE, Book, LogEntry, Table
+from bot.recent import Recent
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
     LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations, book_without_player, statements,
@@ -103,6 +104,10 @@ class SqliteStore(Store):
         # abandoned lobbies and untimed games stay live for ever.
         self._live: OrderedDict[int, str] = OrderedDict()
         self._books: OrderedDict[int, str] = OrderedDict()
+        # The book last written of a game, as an object, until the next read takes it: a click
+        # reads the book its last one wrote, and parsing that text again cost more than the
+        # click's whole write of it (a copy is kept: the writer may still hold its own).
+        self._unread: Recent[int, Book] = Recent(LIVE_CACHE)
         # games that ended before this were pruned already by this process: the next pruning
         # looks only at the games that ended since
         self._pruned_before = float("-inf")
@@ -251,6 +256,11 @@ class SqliteStore(Store):
             cache.popitem(last=False)
 
     async def book(self, game_id: int) -> Book:
+        unread = self._unread.pop(game_id, None)
+        if unread is not None:
+            if game_id in self._books:
+                self._books.move_to_end(game_id)
+            return unread
         cached = self._books.get(game_id)
         if cached is None:
             async with self._writing():
@@ -470,6 +480,8 @@ class SqliteStore(Store):
         locked database must not lose it. The next book written for the game carries it."""
         text = book.model_dump_json()
         self._remember(game_id, text, self._books)
+        self._unread[game_id] = book.model_copy(update={
+            "turn_events": list(book.turn_events), "dm_copies": dict(book.dm_copies), "dm_closed": list(book.dm_closed)})
         try:
             async with self._writing():
                 await self._quickly(lambda raw: raw.execute(
@@ -648,6 +660,7 @@ class SqliteStore(Store):
         done = dict(await self._transaction(work))
         for game_id in forgotten:  # on the event loop, where the cache is read
             self._books.pop(game_id, None)
+            self._unread.pop(game_id, None)
         return done
 
     async def mark_guild_left(self, guild_id: int, at: float) -> None:
@@ -683,6 +696,7 @@ class SqliteStore(Store):
             for game_id in await self._transaction(work):
                 self._live.pop(game_id, None)
                 self._books.pop(game_id, None)
+                self._unread.pop(game_id, None)
         return len(gone)
 
 
