@@ -293,8 +293,8 @@ def test_a_step_nobody_can_see_costs_the_channel_nothing() -> None:
 
 def test_the_look_follows_what_the_channel_may_see() -> None:
     """A game with secrets is looked at through its public view: what only a seat may see can
-    change under it (another hand, another order of the pile) without the look changing. A game
-    without secrets is looked at through its state, and every move changes it."""
+    change under it (another hand, another order of the pile) without the look changing. In a
+    game without secrets every stored step shows, a move or a host's change alike."""
     bare = SPECS["bare_bones"].engine
     state = bare.new_game(3, bare.Options(), 5)
     table = Table(id=2, guild_id=1, channel_id=6, game="bare_bones", host_id=1, seed=5, status="active",
@@ -307,6 +307,7 @@ def test_the_look_follows_what_the_channel_may_see() -> None:
     after = step.play(before, seat, before.legal(seat)[0], 0.0).after
     assert after.look != before.look
     assert Moment(SPECS["knucklebones"], after.table).look == after.look  # the same state read back
+    assert step.resettle(after, 0.0, paused=True).after.look != after.look
 
 
 def test_the_roll_that_ends_a_turn_is_logged_under_the_turn_it_begins() -> None:
