@@ -340,8 +340,9 @@ def decision_seconds(engine: Any, timer: int | None, state: Any) -> int | None:
 
 
 def _draft(before: Moment) -> Table:
-    # a copy whose every changed field is replaced, never mutated in place
-    return before.table.model_copy(update={"seats": [s.model_copy() for s in before.table.seats]})
+    # a copy whose every changed field is replaced, never mutated in place; its seats too (a
+    # changed seat is a new one), so the list alone is copied
+    return before.table.model_copy(update={"seats": list(before.table.seats)})
 
 
 def play(before: Moment, seat: int, action: BaseModel, now: float) -> StepResult:
@@ -350,7 +351,7 @@ def play(before: Moment, seat: int, action: BaseModel, now: float) -> StepResult
     trail = _Trail(before, table)
     state = trail.apply(before.state, seat, action)  # type: ignore[arg-type]
     if action in before.shared:  # made in the open: a row drawn before it no longer counts for this seat
-        table.seats[seat].moved = trail.entries[0].version
+        table.seats[seat] = table.seats[seat].model_copy(update={"moved": trail.entries[0].version})
     state = trail.bots(state)
     return _result(trail, table, state, now)
 
@@ -372,8 +373,8 @@ def expire(before: Moment, now: float) -> StepResult:
 def leave(before: Moment, seat: int, name: str, now: float) -> StepResult:
     """A player leaves mid-game: a bot plays their seat from here."""
     table = _draft(before)
-    table.seats[seat].ai = True
-    table.seats[seat].name = f"{table.seats[seat].name} (bot)"
+    left = table.seats[seat]
+    table.seats[seat] = left.model_copy(update={"ai": True, "name": f"{left.name} (bot)"})
     trail = _Trail(before, table)
     state = trail.bots(before.state)  # type: ignore[arg-type]
     return _result(trail, table, state, now, notice=f"{safe(name)} left the table; a bot plays their seat.")

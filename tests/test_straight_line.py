@@ -310,6 +310,25 @@ def test_the_look_follows_what_the_channel_may_see() -> None:
     assert step.resettle(after, 0.0, paused=True).after.look != after.look
 
 
+def test_a_step_leaves_the_moment_it_started_from_as_it_was() -> None:
+    """A step drafts a new table: the moment it started from may still be read (a click that
+    lost the race for the store starts again from it), so nothing of it changes, seats
+    included, whether a seat moves in the open or is left to a bot."""
+    stones = SPECS["stones_and_bones"]
+    state = stones.engine.new_game(3, stones.engine.Options(), 4)
+    table = Table(id=3, guild_id=1, channel_id=7, game="stones_and_bones", host_id=1, seed=4, status="active",
+                  state=state.model_dump(mode="json"), seats=[Seat(user_id=u, name=f"P{u}") for u in (1, 2, 3)])
+    before = Moment(stones, table)
+    seats = [seat.model_copy() for seat in table.seats]
+    assert before.shared, "the first call is made in the open"
+    seat, action = step.read_open_click(before, 0, before.open_stamp(before.humans), 0)
+    moved = step.play(before, seat, action, 0.0).after
+    assert moved.table.seats[seat].moved == moved.table.version != 0
+    left = step.leave(before, 1, "P2", 0.0).after
+    assert left.table.seats[1].ai and left.table.seats[1].name == "P2 (bot)"
+    assert table.seats == seats and before.table is table
+
+
 def test_the_roll_that_ends_a_turn_is_logged_under_the_turn_it_begins() -> None:
     """Knucklebones: the move that scores also rolls for the next player. /game log files the
     score under the turn that ends and the roll under the turn it begins."""
