@@ -36,6 +36,8 @@ import pytest
 from pydantic import BaseModel
 
 import rules
+from bot import models
+from bot.store.base import table_text
 from rules.base import Chooser, Engine, GameError, IllegalAction
 
 AnyEngine = Engine[Any, Any, Any]
@@ -163,6 +165,10 @@ class Table:
         while True:
             restored = type(state).model_validate_json(state.model_dump_json())
             assert restored == state, f"{self.where}, move {len(log)}: the JSON round trip differs"
+            stored = models.Table(guild_id=1, channel_id=1, game=self.where, host_id=1, seed=1,
+                                  state=state.model_dump(mode="json"))
+            assert type(state).model_validate(models.Table.model_validate_json(table_text(stored)).state) == state, (
+                f"{self.where}, move {len(log)}: the state as the store writes it reads back otherwise")
             check(state, restored)
             if engine.is_over(state):
                 return state, log

@@ -20,6 +20,7 @@ from bot.models import Book, LogEntry, Seat, Table
 from bot.store import (
     CLAIM_SECONDS, ChannelBusy, DuplicateInteraction, SqliteStore, Store, VersionConflict, _migrations, open_store, parse_target,
 )
+from bot.store.base import book_text, table_text
 from bot.store.postgres import PostgresStore
 
 
@@ -186,6 +187,22 @@ async def test_a_book_written_is_read_back_as_written_whoever_changes_their_copy
     read.message_id = 5
     again = await store.book(game)  # the first read's changes were never written
     assert again.message_id == 3 and again.dm_copies == {7: [1, 2, 1]}
+
+
+def test_a_table_and_a_book_are_written_as_pydantic_would_write_them() -> None:
+    """The store writes both by orjson, faster, where their values are plain JSON already; what
+    it writes must read back as the very same table and book, Discord-sized ids included."""
+    from tests.test_straight_line import _knucklebones_table
+
+    table = _knucklebones_table()
+    table.id, table.channel_id, table.options = 2**62, 2**63 - 5, {"solo": False}
+    assert json.loads(table_text(table)) == json.loads(table.model_dump_json())
+    assert Table.model_validate_json(table_text(table)) == table
+    book = Book(message_id=2**63 - 1, shown=4, chapter="Turn 2", turn_events=[{"kind": "keep", "data": {"die": 3}}],
+                dm_copies={2**62: [1, 2, 1]}, dm_closed=[5], repost=True, owed="x", look="move 4", picture="ab",
+                layout=True)
+    assert book_text(book) == book.model_dump_json()
+    assert Book.model_validate_json(book_text(book)) == book
 
 
 def test_both_dialects_number_their_migrations_alike() -> None:

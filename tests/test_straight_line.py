@@ -26,6 +26,7 @@ from bot.present import NOBODY, Channel, Origin, Post, Shrink
 from bot.runtime import TableRuntime
 from bot.step import Moment
 from bot.store import Store, open_store
+from bot.store.base import table_text
 from bot.store.records import ServerSettings
 from tests import kit
 from tests.fixtures.tables import game_specs
@@ -166,7 +167,7 @@ async def test_every_step_is_computed_once_and_written_once(key: str, tmp_path: 
 
 def _same(kept: Moment, text: str) -> None:
     """What a kept moment says of its game is what a fresh reading of the stored text says."""
-    assert kept.table.model_dump_json() == text, "the kept table was changed in place"
+    assert table_text(kept.table) == text, "the kept table was changed in place"
     fresh = Moment(kept.spec, Table.model_validate_json(text))
     assert kept.state is not None and fresh.state is not None
     assert kept.state.model_dump(mode="json") == fresh.state.model_dump(mode="json"), "the kept state was changed"

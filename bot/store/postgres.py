@@ -29,7 +29,7 @@ from bot.models import Book, LogEntry, Table
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
     LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations, book_without_player, tally,
-    log_rows, without_player,
+    book_text, log_rows, table_text, without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
@@ -498,7 +498,7 @@ class PostgresStore(Store):
                 " created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING id",
                 table.guild_id, table.channel_id, table.game, table.status, 0, "{}", now, now,
             )
-            await conn.execute("UPDATE games SET table_json=$1 WHERE id=$2", table.model_dump_json(), table.id)
+            await conn.execute("UPDATE games SET table_json=$1 WHERE id=$2", table_text(table), table.id)
 
         try:
             await self._pool.transact(write)
@@ -518,7 +518,7 @@ class PostgresStore(Store):
     ) -> str:
         now = time.time()
         table.updated_at = now
-        text = table.model_dump_json()
+        text = table_text(table)
         entries = log_rows(table.id, log, now)
 
         async def write(conn: asyncpg.Connection) -> None:
@@ -583,7 +583,7 @@ class PostgresStore(Store):
     async def put_book(self, game_id: int, book: Book) -> None:
         await self._pool.execute(
             "INSERT INTO books (game_id, book_json) VALUES ($1,$2)"
-            " ON CONFLICT (game_id) DO UPDATE SET book_json=EXCLUDED.book_json", game_id, book.model_dump_json())
+            " ON CONFLICT (game_id) DO UPDATE SET book_json=EXCLUDED.book_json", game_id, book_text(book))
 
     async def drop_deadline(self, game_id: int, version: int) -> None:
         await self._pool.execute("DELETE FROM deadlines WHERE game_id=$1 AND version=$2", game_id, version)

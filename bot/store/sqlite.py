@@ -36,7 +36,7 @@ from bot.recent import Recent
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
     LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations, book_without_player, statements,
-    log_rows, tally, without_player,
+    book_text, log_rows, table_text, tally, without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
@@ -393,7 +393,7 @@ class SqliteStore(Store):
                     (table.guild_id, table.channel_id, table.game, table.status, 0, "{}", now, now),
                 )
                 table.id = game_id = cur.lastrowid or 0
-                text = table.model_dump_json()
+                text = table_text(table)
                 await self._conn.execute("UPDATE games SET table_json=? WHERE id=?", (text, table.id))
                 await self._conn.execute("COMMIT")
                 self._remember(game_id, text)
@@ -422,7 +422,7 @@ class SqliteStore(Store):
         """
         now = time.time()
         table.updated_at = now
-        text = table.model_dump_json()
+        text = table_text(table)
         steps: list[tuple[bool, str, Any]] = []  # (many rows, statement, arguments)
         if interaction_id is not None:
             steps.append((False, "INSERT INTO interactions (id, game_id, at) VALUES (?,?,?)",
@@ -478,7 +478,7 @@ class SqliteStore(Store):
     async def put_book(self, game_id: int, book: Book) -> None:
         """Kept in memory first: a book is what the channel shows now, already shown, so a
         locked database must not lose it. The next book written for the game carries it."""
-        text = book.model_dump_json()
+        text = book_text(book)
         self._remember(game_id, text, self._books)
         self._unread[game_id] = book.model_copy(update={
             "turn_events": list(book.turn_events), "dm_copies": dict(book.dm_copies), "dm_closed": list(book.dm_closed)})
