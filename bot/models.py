@@ -88,8 +88,8 @@ class Book(BaseModel):
     #: the line of history the live table owes: its next table could not be posted, so it was
     #: redrawn where that line was to go; it shows the line (before its own) once one is posted
     owed: str = ""
-    #: a digest of what the live table shows, so a step nobody can see (a sealed choice being
-    #: filled in) costs the channel nothing
+    #: what the live table shows (a digest of it; in a game with no secrets, its move number),
+    #: so a step nobody can see (a sealed choice being filled in) costs the channel nothing
     look: str = ""
     #: a digest of the picture the live table carries: redrawn with the same picture, the
     #: message keeps its attachment instead of uploading it again
