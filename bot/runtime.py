@@ -207,10 +207,12 @@ class TableRuntime(Lobby):
         ``said``: the interaction's private answer, given once the step is stored; the step
         itself is then shown as if nobody asked (someone left: the table says so)."""
         table = result.table
+        # an untimed game had no deadline row to remove: its saves leave that table alone
+        timed = table.deadline is not None or result.before.table.deadline is not None
         self.keep(await in_time(interaction, self.store.save(
             table, result.before.table.version, log=result.entries,
             interaction_id=interaction.id if interaction is not None else None,
-            deadline=table.deadline, results=result.results)), result.after)
+            deadline=table.deadline if timed else "keep", results=result.results)), result.after)
         self.deadline_written(table.deadline)
         if said is not None and interaction is not None:
             await reply(interaction, content=said, ephemeral=True)

@@ -25,7 +25,7 @@ from bot.models import Book, Seat, Table
 from bot.present import NOBODY, Channel, Origin, Post, Shrink
 from bot.runtime import TableRuntime
 from bot.step import Moment
-from bot.store import Store, open_store
+from bot.store import SqliteStore, Store, open_store
 from bot.store.base import table_text
 from bot.store.records import ServerSettings
 from tests import kit
@@ -195,7 +195,9 @@ async def test_a_click_starts_from_the_moment_the_last_step_left_while_the_store
     read of it, and that moment is the game exactly as stored, at every step of a whole game of
     each game, timeouts included. The server's settings are read afresh each time (pictures
     turned off mid-game). Once another process writes the game, the kept moment no longer
-    counts: the click reads what that process wrote."""
+    counts: the click reads what that process wrote. The deadline row is the table's deadline
+    throughout, as the table's timer is turned on and off, and as its rules' own windows open
+    and close on an untimed table."""
     spec = SPECS[key]
     engine = spec.engine
     runtime = TableRuntime(_Client(), store, None)  # type: ignore[arg-type]
@@ -212,30 +214,76 @@ async def test_a_click_starts_from_the_moment_the_last_step_left_while_the_store
     for steps in itertools.count():
         assert steps < 3000
         await runtime.carry(None, result, book, NOBODY)
+        assert await store.deadline_of(game_id) == (result.table.deadline if result.table.live else None)
         if result.table.status != "active":
             break
         now, book = await runtime.load(game_id)
         assert now is result.after, "the click parsed the game again"
         _same(now, await store.table_json(game_id) or "")
+        if steps in (4, 12):  # the host turns the table's timer on, then off again
+            timed = step.resettle(now, steps + 0.5, timer_seconds=30 if steps == 4 else None)
+            runtime.keep(await store.save(timed.table, now.table.version, deadline=timed.table.deadline), timed.after)
+            assert await store.deadline_of(game_id) == timed.table.deadline
+            assert timed.table.deadline is not None or steps == 12
+            now, book = await runtime.load(game_id)
         if steps == 2:  # the server turns its pictures off: the kept moment draws none from now on
             await runtime.servers.put(ServerSettings(guild_id=1, pictures=False))
             assert (await runtime.load(game_id))[0] is now and not now.pictures
         if steps % 7 == 3:  # another process moves the game on: its write, not the kept moment, counts
             seat = now.humans[0]
             theirs = step.play(Moment(spec, await store.get(game_id) or table), seat, now.legal(seat)[0], 0.0)
-            await store.save(theirs.table, now.table.version, log=theirs.entries)
+            await store.save(theirs.table, now.table.version, log=theirs.entries, deadline=theirs.table.deadline)
             now, book = await runtime.load(game_id)
             assert now is not result.after and now.table.version == theirs.table.version
             _same(now, await store.table_json(game_id) or "")
             elsewhere += 1
             if now.table.status != "active":
                 break
+        at = float(steps)  # each step at its own time, so each deadline differs from the last
         if rng.random() < 0.15:
-            result = step.expire(now, 0.0)
+            result = step.expire(now, at)
         else:
             seat = rng.choice(now.humans)
-            result = step.play(now, seat, rng.choice(now.legal(seat)), 0.0)
+            result = step.play(now, seat, rng.choice(now.legal(seat)), at)
     assert elsewhere > 0
+
+
+async def test_a_step_that_ends_a_timed_wait_removes_its_deadline(store: Store) -> None:
+    """A timed step replaces the deadline row; a step that leaves nothing timed removes it; an
+    untimed game's steps have no row to remove and touch none."""
+    spec = SPECS["knucklebones"]
+    runtime = TableRuntime(_Client(), store, None)  # type: ignore[arg-type]
+    runtime.register(spec)
+    table = await store.create(Table(guild_id=1, channel_id=5, game="knucklebones", host_id=1, seed=5,
+                                     seats=[Seat(user_id=1, name="P1"), Seat(user_id=2, name="P2")]))
+    game_id = table.id or 0
+
+    async def click(now: Moment, at: float) -> step.StepResult:
+        seat = now.humans[0]
+        result = step.play(now, seat, now.legal(seat)[0], at)
+        await runtime.carry(None, result, (await runtime.load(game_id))[1], NOBODY)
+        return result
+
+    now, book = await runtime.load(game_id)
+    await runtime.carry(None, step.start(now, 0.0), book, NOBODY)
+    assert await store.deadline_of(game_id) is None
+    now, _ = await runtime.load(game_id)
+    timed = step.resettle(now, 1.0, timer_seconds=30)
+    runtime.keep(await store.save(timed.table, now.table.version, deadline=timed.table.deadline), timed.after)
+    assert await store.deadline_of(game_id) == 31.0
+    assert (await click(timed.after, 2.0)).table.deadline == await store.deadline_of(game_id) == 32.0
+    now, _ = await runtime.load(game_id)
+    # the same game as a step with nothing timed would find it (a rule's own window that closed)
+    untimed = Moment(spec, now.table.model_copy(update={"timer_seconds": None}))
+    assert untimed.table.deadline == 32.0
+    assert (await click(untimed, 3.0)).table.deadline is None
+    assert await store.deadline_of(game_id) is None
+    statements: list[str] = []
+    assert isinstance(store, SqliteStore)
+    store._quick.set_trace_callback(statements.append)
+    await click((await runtime.load(game_id))[0], 4.0)
+    assert await store.deadline_of(game_id) is None
+    assert any("UPDATE games" in s for s in statements) and not any("deadlines" in s for s in statements)
 
 
 def _moment(state_table: Table) -> Moment:

@@ -68,8 +68,9 @@ def pending_prompt(die: int, face: int, ask: Ask) -> str:
 
 
 def action_label(view: KnucklebonesView, action: KnucklebonesAction) -> str:
-    """A short button label (under 80 characters) for one legal action."""
-    dice = {d.id: d for d in view.dice}
+    """A short button label (under 80 characters) for one legal action. A die's id is its place
+    in the pool, as in the rules' own moves."""
+    dice = view.dice
     if action.kind in ("skip_reroll", "skip_double"):
         die = dice[action.die] if action.die is not None else None
         return f"Keep die {die.number if die else '?'} ({die.face if die else '?'})"
