@@ -9,7 +9,9 @@ handles a click never needs to know whether it waited.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+import itertools
+import weakref
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 
 import aiohttp
@@ -36,6 +38,59 @@ STORE_PATIENCE = 1.0
 ANSWER_PATIENCE = 3.0
 
 
+#: seconds between looks at the waits whose patience may have run out: what is due happens at
+#: most this late
+WATCH_TICK = 0.25
+
+
+class _Watch:
+    """What must happen once a click's wait runs past its patience (a defer, giving the answer
+    up), looked at every WATCH_TICK by one timer of the event loop's. Every click waits twice,
+    on its save and on its answer, and is done long before either patience runs out: a timer
+    each, armed and cancelled, cost a click more than those waits' own work, and left the loop's
+    heap full of cancelled timers that every other timer then had to sort past."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._due: dict[int, tuple[float, Callable[[], object]]] = {}
+        self._keys = itertools.count()
+        self._ticking = False
+
+    def arm(self, patience: float, then: Callable[[], object]) -> int:
+        key = next(self._keys)
+        self._due[key] = (self._loop.time() + patience, then)
+        if not self._ticking:
+            self._ticking = True
+            self._loop.call_later(WATCH_TICK, self._tick)
+        return key
+
+    def disarm(self, key: int) -> None:
+        self._due.pop(key, None)
+
+    def _tick(self) -> None:
+        now = self._loop.time()
+        for key in [key for key, (due, _) in self._due.items() if due <= now]:
+            # at once, as a timer's callback would run: the wait it watches is still on
+            try:
+                self._due.pop(key)[1]()
+            except Exception as exc:
+                self._loop.call_exception_handler({"message": "a click's patience ran out badly", "exception": exc})
+        self._ticking = bool(self._due)
+        if self._ticking:
+            self._loop.call_later(WATCH_TICK, self._tick)
+
+
+_watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Watch] = weakref.WeakKeyDictionary()
+
+
+def _watch() -> _Watch:
+    loop = asyncio.get_running_loop()
+    watch = _watches.get(loop)
+    if watch is None:
+        watch = _watches[loop] = _Watch(loop)
+    return watch
+
+
 class NotAnswered(Exception):
     """Discord's servers failed a click's first answer for all of ANSWER_PATIENCE: the
     interaction has died unanswered (its user read "This interaction failed")."""
@@ -60,12 +115,12 @@ async def in_time(interaction: discord.Interaction | None, work: Awaitable[T]) -
     if interaction is None:
         return await work
     deferring: list[asyncio.Task[None]] = []
-    patience = asyncio.get_running_loop().call_later(
-        STORE_PATIENCE, lambda: deferring.append(asyncio.ensure_future(defer(interaction))))
+    watch = _watch()
+    patience = watch.arm(STORE_PATIENCE, lambda: deferring.append(asyncio.ensure_future(defer(interaction))))
     try:
         return await work
     finally:
-        patience.cancel()
+        watch.disarm(patience)
         if deferring:  # answered only once the defer is: two first answers, and Discord refuses one
             await deferring[0]
 
@@ -112,11 +167,16 @@ async def _edit_clicked(interaction: discord.Interaction, **kwargs: Any) -> None
         prebuilt = wire.body(params)
         session = interaction._session if prebuilt is None else cast(
             aiohttp.ClientSession, wire.Prebuilt(interaction._session, prebuilt))
+        watch = _watch()
         try:
-            async with asyncio.timeout(ANSWER_PATIENCE):
-                await async_context.get().request(
-                    route, session=session, proxy=state.http.proxy, proxy_auth=state.http.proxy_auth,
-                    payload=params.payload if prebuilt is None else None)
+            async with asyncio.timeout(None) as patience:  # set to expire by the watch, if ever
+                given_up = watch.arm(ANSWER_PATIENCE, lambda: patience.reschedule(-1.0))
+                try:
+                    await async_context.get().request(
+                        route, session=session, proxy=state.http.proxy, proxy_auth=state.http.proxy_auth,
+                        payload=params.payload if prebuilt is None else None)
+                finally:
+                    watch.disarm(given_up)
         except TimeoutError:
             raise NotAnswered(f"interaction {interaction.id}") from None
     interaction.response._response_type = discord.InteractionResponseType.message_update

@@ -8,6 +8,7 @@ import asyncio
 import discord
 import pytest
 
+from bot import replies
 from bot import runtime as runtime_module
 from bot.runtime import TableRuntime
 
@@ -16,6 +17,7 @@ class Response:
     def __init__(self, fails: bool = False) -> None:
         self.deferred = False
         self.fails = fails
+        self.at: float | None = None
 
     def is_done(self) -> bool:
         return self.deferred
@@ -24,6 +26,7 @@ class Response:
         if self.fails:
             raise discord.DiscordException("Discord is down")
         self.deferred = True
+        self.at = asyncio.get_running_loop().time()
 
 
 class Click:
@@ -69,3 +72,18 @@ async def test_a_click_whose_deferral_fails_leaves_the_lock_free(runtime: TableR
     async with runtime.turn(Click(), 2):  # type: ignore[arg-type]
         assert busy.locked()
     assert not busy.locked()
+
+
+async def test_a_click_whose_save_runs_past_the_store_patience_is_deferred_while_it_waits(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One deferred as its patience runs out (at most a tick of the watch later), while the save
+    still waits; one whose save came in time is never deferred, then or later."""
+    monkeypatch.setattr(replies, "STORE_PATIENCE", 0.1)
+    loop = asyncio.get_running_loop()
+    quick, slow = Click(), Click()
+    assert await replies.in_time(quick, asyncio.sleep(0.01, "saved")) == "saved"  # type: ignore[arg-type]
+    began = loop.time()
+    assert await replies.in_time(slow, asyncio.sleep(0.5, "saved")) == "saved"  # type: ignore[arg-type]
+    assert slow.response.at is not None and 0.1 <= slow.response.at - began <= 0.1 + replies.WATCH_TICK + 0.05
+    await asyncio.sleep(2 * replies.WATCH_TICK)
+    assert not quick.response.deferred
