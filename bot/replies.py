@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 
@@ -47,48 +46,50 @@ class _Watch:
     """What must happen once a click's wait runs past its patience (a defer, giving the answer
     up), looked at every WATCH_TICK by one timer of the event loop's. Every click waits twice,
     on its save and on its answer, and is done long before either patience runs out: a timer
-    each, armed and cancelled, cost a click more than those waits' own work, and left the loop's
-    heap full of cancelled timers that every other timer then had to sort past."""
+    each, armed and cancelled on every click, filled the loop's heap with cancelled timers that
+    every other timer then sorted past. Here a wait costs an entry in a dict."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
+        self.loop = loop
         self._due: dict[int, tuple[float, Callable[[], object]]] = {}
         self._keys = itertools.count()
         self._ticking = False
 
     def arm(self, patience: float, then: Callable[[], object]) -> int:
         key = next(self._keys)
-        self._due[key] = (self._loop.time() + patience, then)
+        self._due[key] = (self.loop.time() + patience, then)
         if not self._ticking:
             self._ticking = True
-            self._loop.call_later(WATCH_TICK, self._tick)
+            self.loop.call_later(WATCH_TICK, self._tick)
         return key
 
     def disarm(self, key: int) -> None:
         self._due.pop(key, None)
 
     def _tick(self) -> None:
-        now = self._loop.time()
+        now = self.loop.time()
         for key in [key for key, (due, _) in self._due.items() if due <= now]:
             # at once, as a timer's callback would run: the wait it watches is still on
             try:
                 self._due.pop(key)[1]()
             except Exception as exc:
-                self._loop.call_exception_handler({"message": "a click's patience ran out badly", "exception": exc})
+                self.loop.call_exception_handler({"message": "a click's patience ran out badly", "exception": exc})
         self._ticking = bool(self._due)
         if self._ticking:
-            self._loop.call_later(WATCH_TICK, self._tick)
+            self.loop.call_later(WATCH_TICK, self._tick)
 
 
-_watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Watch] = weakref.WeakKeyDictionary()
+_watching: _Watch | None = None
 
 
 def _watch() -> _Watch:
+    """The running loop's watch (a process runs one loop; a test, one at a time: a watch left
+    with waits on a loop before keeps ticking there, held by its own timer)."""
+    global _watching
     loop = asyncio.get_running_loop()
-    watch = _watches.get(loop)
-    if watch is None:
-        watch = _watches[loop] = _Watch(loop)
-    return watch
+    if _watching is None or _watching.loop is not loop:
+        _watching = _Watch(loop)
+    return _watching
 
 
 class NotAnswered(Exception):
