@@ -24,7 +24,6 @@ import json
 import logging
 import sqlite3
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar, Literal, TypeVar
@@ -102,12 +101,12 @@ class SqliteStore(Store):
         # This process is the only writer, so the JSON of the live games it wrote or read lately
         # is kept: a click then costs no read of the database, only the write. Bounded, because
         # abandoned lobbies and untimed games stay live for ever.
-        self._live: OrderedDict[int, str] = OrderedDict()
-        self._books: OrderedDict[int, str] = OrderedDict()
-        # The book last written of a game, as an object, until the next read takes it: a click
-        # reads the book its last one wrote, and parsing that text again cost more than the
-        # click's whole write of it (a copy is kept: the writer may still hold its own).
-        self._unread: Recent[int, Book] = Recent(LIVE_CACHE)
+        self._live: Recent[int, str] = Recent(LIVE_CACHE)
+        # So are their books' JSON, each with the book last written as an object until the next
+        # read takes it: a click reads the book its last one wrote, and parsing that text again
+        # cost more than the click's whole write of it (a copy is kept: the writer may still
+        # hold its own).
+        self._books: Recent[int, tuple[str, Book | None]] = Recent(LIVE_CACHE)
         # games that ended before this were pruned already by this process: the next pruning
         # looks only at the games that ended since
         self._pruned_before = float("-inf")
@@ -245,32 +244,20 @@ class SqliteStore(Store):
             return None
         text: str = row[0]
         if row[1] in LIVE:
-            self._remember(game_id, text)
+            self._live[game_id] = text
         return text
 
-    def _remember(self, game_id: int, text: str, cache: OrderedDict[int, str] | None = None) -> None:
-        cache = self._live if cache is None else cache
-        cache[game_id] = text
-        cache.move_to_end(game_id)
-        while len(cache) > LIVE_CACHE:
-            cache.popitem(last=False)
-
     async def book(self, game_id: int) -> Book:
-        unread = self._unread.pop(game_id, None)
-        if unread is not None:
-            if game_id in self._books:
-                self._books.move_to_end(game_id)
-            return unread
-        cached = self._books.get(game_id)
-        if cached is None:
+        kept = self._books.get(game_id)
+        if kept is None:
             async with self._writing():
                 cur = await self._conn.execute("SELECT book_json FROM books WHERE game_id=?", (game_id,))
                 row = await cur.fetchone()
-            cached = row[0] if row else "{}"
-            self._remember(game_id, cached, self._books)
-        else:
-            self._books.move_to_end(game_id)
-        return Book.model_validate_json(cached)
+            # a book written while the row was read is the newer
+            kept = self._books.get(game_id) or (row[0] if row else "{}", None)
+        text, unread = kept
+        self._books[game_id] = (text, None)  # the object, if any, is this reader's now
+        return unread if unread is not None else Book.model_validate_json(text)
 
     async def live_in_channel(self, channel_id: int) -> Table | None:
         rows = await self._read(
@@ -396,7 +383,7 @@ class SqliteStore(Store):
                 text = table_text(table)
                 await self._conn.execute("UPDATE games SET table_json=? WHERE id=?", (text, table.id))
                 await self._conn.execute("COMMIT")
-                self._remember(game_id, text)
+                self._live[game_id] = text
             except sqlite3.IntegrityError as exc:
                 await self._conn.execute("ROLLBACK")
                 raise ChannelBusy(str(exc)) from exc
@@ -470,7 +457,7 @@ class SqliteStore(Store):
             await self._quickly(write)
         self._checkpoint_now_and_then()
         if table.live and table.id is not None:
-            self._remember(table.id, text)
+            self._live[table.id] = text
         else:
             self._live.pop(table.id or 0, None)
         return text
@@ -479,9 +466,8 @@ class SqliteStore(Store):
         """Kept in memory first: a book is what the channel shows now, already shown, so a
         locked database must not lose it. The next book written for the game carries it."""
         text = book_text(book)
-        self._remember(game_id, text, self._books)
-        self._unread[game_id] = book.model_copy(update={
-            "turn_events": list(book.turn_events), "dm_copies": dict(book.dm_copies), "dm_closed": list(book.dm_closed)})
+        self._books[game_id] = (text, book.model_copy(update={
+            "turn_events": list(book.turn_events), "dm_copies": dict(book.dm_copies), "dm_closed": list(book.dm_closed)}))
         try:
             async with self._writing():
                 await self._quickly(lambda raw: raw.execute(
@@ -660,7 +646,6 @@ class SqliteStore(Store):
         done = dict(await self._transaction(work))
         for game_id in forgotten:  # on the event loop, where the cache is read
             self._books.pop(game_id, None)
-            self._unread.pop(game_id, None)
         return done
 
     async def mark_guild_left(self, guild_id: int, at: float) -> None:
@@ -696,7 +681,6 @@ class SqliteStore(Store):
             for game_id in await self._transaction(work):
                 self._live.pop(game_id, None)
                 self._books.pop(game_id, None)
-                self._unread.pop(game_id, None)
         return len(gone)
 
 
