@@ -4,17 +4,16 @@ on the same inputs, in a warm loop: why the host's own work costs the bot about 
 
 Runs ``knucklebones_latency.py --games 50 --think 0 --pin`` with a ``sitecustomize`` (in a
 temporary folder on PYTHONPATH) that, in Boneyard's bot process only, times two calls every
-click makes in ``bot.step`` (the look digest's ``orjson.dumps`` of the state and its ``sha1``)
-in the thread's CPU time, and keeps their last inputs. It then times the same calls on those
-inputs here, a hundred thousand times over, and prints both.
+click makes as it saves (``bot.store.base``'s ``orjson.dumps`` of the state, the book and the
+log, and pydantic's ``Table.model_dump_json`` of the rest of the table) in the thread's CPU
+time, and keeps their last inputs. It then times the same calls on those inputs here, a hundred
+thousand times over, and prints both.
 
     .venv/bin/python bench/in_situ.py
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import pickle
 import subprocess
@@ -24,6 +23,10 @@ import timeit
 from pathlib import Path
 
 import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.models import Table  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent
 
@@ -35,7 +38,7 @@ def _watch():
     time.sleep(1.0)
     if "bot.runtime" not in sys.modules:  # the bare bot and the twin: nothing to time
         return
-    step = sys.modules["bot.step"]
+    base, models = sys.modules["bot.store.base"], sys.modules["bot.models"]
     spent, last = {}, {}
 
     def timed(name, call):
@@ -45,18 +48,16 @@ def _watch():
             total = spent.setdefault(name, [0, 0])
             total[0] += time.thread_time_ns() - began
             total[1] += 1
-            last[name] = args
+            last[name] = (args, kwargs)
             return out
         return wrapper
 
     class Orjson:
-        dumps = staticmethod(timed("orjson.dumps", step.orjson.dumps))
-        OPT_NON_STR_KEYS = step.orjson.OPT_NON_STR_KEYS
+        dumps = staticmethod(timed("orjson.dumps", base.orjson.dumps))
+        OPT_NON_STR_KEYS = base.orjson.OPT_NON_STR_KEYS
 
-    class Hashlib:
-        sha1 = staticmethod(timed("hashlib.sha1", step.hashlib.sha1))
-
-    step.orjson, step.hashlib = Orjson, Hashlib
+    base.orjson = Orjson
+    models.Table.model_dump_json = timed("model_dump_json", models.Table.model_dump_json)
     while True:
         time.sleep(1.0)
         with open(os.environ["IN_SITU_OUT"], "wb") as out:
@@ -66,8 +67,8 @@ os.register_at_fork(after_in_child=lambda: threading.Thread(target=_watch, daemo
 '''
 
 WARM = {
-    "orjson.dumps": lambda args: (lambda: orjson.dumps(*args)),
-    "hashlib.sha1": lambda args: (lambda: hashlib.sha1(*args)),
+    "orjson.dumps": lambda args, kwargs: (lambda: orjson.dumps(*args, **kwargs)),
+    "model_dump_json": lambda args, kwargs: (lambda: Table.model_dump_json(*args, **kwargs)),
 }
 
 
@@ -83,12 +84,13 @@ def main() -> None:
         found = pickle.loads(out.read_bytes())
     print(f"{'call':<15}{'calls':>7}{'in the bot':>13}{'warm':>9}{'ratio':>8}   (us of CPU per call)")
     for name, (total, calls) in sorted(found["spent"].items()):
-        args = found["last"][name]
+        args, kwargs = found["last"][name]
+        kwargs = {sys.intern(key): value for key, value in kwargs.items()}  # orjson knows its keywords by identity
         number = 100_000
-        warm = timeit.timeit(WARM[name](args), number=number) / number * 1e6
+        warm = timeit.timeit(WARM[name](args, kwargs), number=number) / number * 1e6
         inside = total / calls / 1000
         print(f"{name:<15}{calls:>7}{inside:>13.2f}{warm:>9.2f}{inside / warm:>8.1f}   "
-              f"(input: {len(json.dumps(args[0]) if name == 'orjson.dumps' else args[0])} bytes)")
+              f"(last input: {len(orjson.dumps(args[0], default=Table.model_dump))} bytes of JSON)")
 
 
 if __name__ == "__main__":
