@@ -103,4 +103,4 @@ def timeout_item(dice: Iterable[Die], open_items: Iterable[str]) -> str:
 
 
 def totals(state: KnucklebonesState) -> list[int]:
-    return [sum(v for v in sheet.values() if v is not None) for sheet in state.sheets]
+    return [sum(filter(None, sheet.values())) for sheet in state.sheets]  # an open item is None

@@ -14,7 +14,7 @@ from rules.knucklebones.models import (
     SheetView,
 )
 from rules.knucklebones.moves import asks, open_items, targets, turns_total, waiting
-from rules.knucklebones.scoring import hand_meets, hand_of, hand_points, totals
+from rules.knucklebones.scoring import hand_meets, hand_of, hand_points
 from rules.knucklebones.text import pending_prompt
 
 
@@ -29,6 +29,12 @@ def die_view(die: int, face: int | None, active: bool, spent: bool, doubled: int
     table is viewed on every click, and its seven dice were half of what a view cost."""
     return DieView(id=die, number=die + 1, face=face, active=active, spent=spent, doubled=doubled,
                    counts_as=2**doubled, resolved=resolved, pending=pending)
+
+
+def _sheet_view(seat: int, sheet: dict[str, int | None]) -> SheetView:
+    points = list(sheet.values())
+    return SheetView(seat=seat, items=dict(sheet), total=sum(filter(None, points)),
+                     filled=len(points) - points.count(None))
 
 
 def view(state: KnucklebonesState) -> KnucklebonesView:
@@ -57,11 +63,7 @@ def view(state: KnucklebonesState) -> KnucklebonesView:
         pending=pending,
         waiting=[] if over else [d.id for d in waiting(state) if d.id != state.pending],
         items=list(ITEM_VIEWS),
-        sheets=[
-            SheetView(seat=s, items=dict(sheet), total=total,
-                      filled=sum(v is not None for v in sheet.values()))
-            for s, (sheet, total) in enumerate(zip(state.sheets, totals(state), strict=True))
-        ],
+        sheets=[_sheet_view(s, sheet) for s, sheet in enumerate(state.sheets)],
         preview={k: hand_points(hand, k) for k in scoring},
         met=[k for k in scoring if hand_meets(hand, k)],
     )
