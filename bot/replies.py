@@ -126,6 +126,47 @@ async def in_time(interaction: discord.Interaction | None, work: Awaitable[T]) -
             await deferring[0]
 
 
+async def in_line(interaction: discord.Interaction, lock: asyncio.Lock, patience: float) -> None:
+    """``lock`` taken in turn, the interaction deferred should the wait take ``patience``; the
+    click keeps its place in line throughout. The watch looks at the wait, as at a save's
+    (in_time): the line behind a busy game is where a saturated bot's clicks wait, and a task
+    and a timer for each of them was a fiftieth of its work. A defer that fails takes the click
+    out of the line at once, with the defer's error: nobody is left to answer it."""
+    click = asyncio.current_task()
+    assert click is not None
+    deferring: list[asyncio.Task[None]] = []
+    waiting = True
+
+    def failed(task: asyncio.Task[None]) -> None:
+        if waiting and not task.cancelled() and task.exception() is not None:
+            click.cancel()
+
+    def late() -> None:
+        task = asyncio.ensure_future(defer(interaction))
+        task.add_done_callback(failed)
+        deferring.append(task)
+
+    watch = _watch()
+    patient = watch.arm(patience, late)
+    try:
+        await lock.acquire()
+    except asyncio.CancelledError:
+        refused = deferring[0] if deferring and deferring[0].done() and not deferring[0].cancelled() else None
+        if refused is not None and refused.exception() is not None:
+            click.uncancel()  # the cancel was ours: the click ends with the defer's error instead
+            raise cast(BaseException, refused.exception()) from None
+        raise
+    finally:
+        waiting = False
+        watch.disarm(patient)
+    if deferring:  # answered only once the defer is: two first answers, and Discord refuses one
+        try:
+            await deferring[0]
+        except BaseException:
+            lock.release()  # taken, then the defer failed: give it back
+            raise
+
+
 def let_go(interaction: discord.Interaction) -> None:
     """Called once a click is handled. discord.py's interaction and its ``response`` point at
     each other, so each click's interaction, with its message, member and user, waited for the

@@ -30,7 +30,7 @@ from bot.models import Book, Table
 from bot.present import NOBODY, Origin
 from bot.recent import Recent
 from bot.render import jump_link, safe
-from bot.replies import announce, defer, in_time, reply, update
+from bot.replies import announce, in_line, in_time, reply, update
 from bot.servers import Servers
 from bot.step import Moment, Stale, StepResult
 from bot.store import Store
@@ -474,26 +474,10 @@ class _Turn:
         if type(self.lock) is asyncio.Lock and not self.lock.locked():
             await self.lock.acquire()  # free and in this process only: taken at once, nothing to wait for
         else:
-            await _queue(self.interaction, self.lock)
+            await in_line(self.interaction, self.lock, QUEUE_PATIENCE)
 
     async def __aexit__(self, *exc: object) -> None:
         self.lock.release()
-
-
-async def _queue(interaction: discord.Interaction, lock: asyncio.Lock) -> None:
-    """``lock`` taken in turn, the interaction deferred should that take QUEUE_PATIENCE."""
-    waiting = asyncio.ensure_future(lock.acquire())  # keeps its place in line throughout
-    try:
-        done, _ = await asyncio.wait({waiting}, timeout=QUEUE_PATIENCE)
-        if not done:
-            await defer(interaction)
-        await waiting
-    except BaseException:
-        if not waiting.done():
-            waiting.cancel()
-        elif not waiting.cancelled() and waiting.exception() is None:
-            lock.release()  # taken, then the defer failed: give it back
-        raise
 
 
 def _about(spec: GameSpec[Any, Any, Any], game_id: int) -> Moment:

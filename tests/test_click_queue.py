@@ -74,6 +74,36 @@ async def test_a_click_whose_deferral_fails_leaves_the_lock_free(runtime: TableR
     assert not busy.locked()
 
 
+async def test_a_click_whose_deferral_fails_as_its_turn_comes_leaves_the_lock_to_the_next(
+        runtime: TableRuntime, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lock handed to a click in the very moment its defer fails: the click ends with the
+    defer's error, and the lock goes on to whoever waits next, not to nobody."""
+    busy = runtime.lock(3)
+    await busy.acquire()
+
+    unlucky = Click()
+
+    async def defer(click: Click) -> None:
+        if click is unlucky:
+            busy.release()  # the click ahead finishes as the defer goes out
+            raise discord.DiscordException("Discord is down")
+        click.response.deferred = True
+
+    monkeypatch.setattr(replies, "defer", defer)
+    failing = asyncio.create_task(runtime.turn(unlucky, 3).__aenter__())  # type: ignore[arg-type]
+    await asyncio.sleep(0.01)
+    served: list[str] = []
+
+    async def next_click() -> None:
+        async with runtime.turn(Click(), 3):  # type: ignore[arg-type]
+            served.append("next")
+
+    following = asyncio.create_task(next_click())
+    await asyncio.wait_for(asyncio.gather(failing, following, return_exceptions=True), 2.0)
+    assert isinstance(failing.exception(), discord.DiscordException)
+    assert served == ["next"] and not busy.locked()
+
+
 async def test_a_click_whose_save_runs_past_the_store_patience_is_deferred_while_it_waits(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """One deferred as its patience runs out (at most a tick of the watch later), while the save
