@@ -122,22 +122,34 @@ def _is_select(control: Component) -> bool:
 def rows(controls: Sequence[Component], per_row: int = 5) -> list[Component]:
     """Buttons in rows of ``per_row``; a select alone in its row, as Discord requires."""
     out: list[Component] = []
+    last: list[Component] = []
+    closed = True  # no row yet, or the last one holds a select
     for control in controls:
-        last = out[-1]["components"] if out else None
-        if last is None or _is_select(control) or len(last) >= per_row or any(_is_select(c) for c in last):
-            out.append({"type": ROW, "components": [control]})
+        select = _is_select(control)
+        if closed or select or len(last) >= per_row:
+            last = [control]
+            out.append({"type": ROW, "components": last})
+            closed = select
         else:
             last.append(control)
     return out
 
 
 def size(components: Sequence[Component]) -> tuple[int, int]:
-    """Components and characters of text, as Discord counts them."""
+    """Components and characters of text, as Discord counts them (in no order: a table is
+    measured three times a click, and a walk in order took a generator's every step)."""
     count = chars = 0
-    for found in walk(components):
+    pending = list(components)
+    while pending:
+        found = pending.pop()
         count += 1
         if found["type"] == TEXT:
             chars += len(found["content"])
+        below = found.get("components")
+        if below:
+            pending.extend(below)
+        if "accessory" in found:
+            pending.append(found["accessory"])
     return count, chars
 
 
