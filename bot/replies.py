@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 
@@ -47,34 +48,50 @@ class _Watch:
     up), looked at every WATCH_TICK by one timer of the event loop's. Every click waits twice,
     on its save and on its answer, and is done long before either patience runs out: a timer
     each, armed and cancelled on every click, filled the loop's heap with cancelled timers that
-    every other timer then sorted past. Here a wait costs an entry in a dict."""
+    every other timer then sorted past. Here a wait costs an entry in a dict, one dict for each
+    patience: its waits fall due in the order they were armed, so a tick reads only those due
+    (a saturated bot has hundreds armed at once)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self._due: dict[int, tuple[float, Callable[[], object]]] = {}
+        #: the thread running ``loop``, which a watch is looked up from (asyncio's own lookup of
+        #: the running loop asks the system for the process id, three times a click)
+        self.thread = threading.get_ident()
+        self._due: dict[float, dict[int, tuple[float, Callable[[], object]]]] = {}
         self._keys = itertools.count()
         self._ticking = False
 
-    def arm(self, patience: float, then: Callable[[], object]) -> int:
+    def arm(self, patience: float, then: Callable[[], object]) -> tuple[float, int]:
         key = next(self._keys)
-        self._due[key] = (self.loop.time() + patience, then)
+        waits = self._due.get(patience)
+        if waits is None:
+            waits = self._due[patience] = {}
+        waits[key] = (self.loop.time() + patience, then)
         if not self._ticking:
             self._ticking = True
             self.loop.call_later(WATCH_TICK, self._tick)
-        return key
+        return patience, key
 
-    def disarm(self, key: int) -> None:
-        self._due.pop(key, None)
+    def disarm(self, armed: tuple[float, int]) -> None:
+        waits = self._due.get(armed[0])
+        if waits is not None:
+            waits.pop(armed[1], None)
 
     def _tick(self) -> None:
         now = self.loop.time()
-        for key in [key for key, (due, _) in self._due.items() if due <= now]:
-            # at once, as a timer's callback would run: the wait it watches is still on
-            try:
-                self._due.pop(key)[1]()
-            except Exception as exc:
-                self.loop.call_exception_handler({"message": "a click's patience ran out badly", "exception": exc})
-        self._ticking = bool(self._due)
+        for waits in self._due.values():
+            due = []
+            for key, (when, _) in waits.items():
+                if when > now:
+                    break
+                due.append(key)
+            for key in due:
+                # at once, as a timer's callback would run: the wait it watches is still on
+                try:
+                    waits.pop(key)[1]()
+                except Exception as exc:
+                    self.loop.call_exception_handler({"message": "a click's patience ran out badly", "exception": exc})
+        self._ticking = any(self._due.values())
         if self._ticking:
             self.loop.call_later(WATCH_TICK, self._tick)
 
@@ -86,10 +103,14 @@ def _watch() -> _Watch:
     """The running loop's watch (a process runs one loop; a test, one at a time: a watch left
     with waits on a loop before keeps ticking there, held by its own timer)."""
     global _watching
+    watching = _watching
+    if watching is not None and watching.thread == threading.get_ident() and watching.loop.is_running():
+        return watching
     loop = asyncio.get_running_loop()
-    if _watching is None or _watching.loop is not loop:
-        _watching = _Watch(loop)
-    return _watching
+    if watching is None or watching.loop is not loop:
+        watching = _watching = _Watch(loop)
+    watching.thread = threading.get_ident()
+    return watching
 
 
 class NotAnswered(Exception):
@@ -132,7 +153,8 @@ async def in_line(interaction: discord.Interaction, lock: asyncio.Lock, patience
     (in_time): the line behind a busy game is where a saturated bot's clicks wait, and a task
     and a timer for each of them was a fiftieth of its work. A defer that fails takes the click
     out of the line at once, with the defer's error: nobody is left to answer it."""
-    click = asyncio.current_task()
+    watch = _watch()
+    click = asyncio.current_task(watch.loop)
     assert click is not None
     deferring: list[asyncio.Task[None]] = []
     waiting = True
@@ -146,7 +168,6 @@ async def in_line(interaction: discord.Interaction, lock: asyncio.Lock, patience
         task.add_done_callback(failed)
         deferring.append(task)
 
-    watch = _watch()
     patient = watch.arm(patience, late)
     try:
         await lock.acquire()
