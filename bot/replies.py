@@ -79,7 +79,7 @@ class _Watch:
 
     def _tick(self) -> None:
         now = self.loop.time()
-        for waits in self._due.values():
+        for waits in list(self._due.values()):  # what fires may arm a wait of a patience new here
             due = []
             for key, (when, _) in waits.items():
                 if when > now:

@@ -49,3 +49,13 @@ async def test_a_wait_that_fails_as_it_fires_leaves_the_others_to_fire(monkeypat
     await asyncio.sleep(0.2)
     assert fired == ["next"]
     assert [str(e) for e in reported] == ["broken"]
+
+
+async def test_what_fires_may_arm_another_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wait past its patience may start another (a defer given a patience of its own)."""
+    monkeypatch.setattr(replies, "WATCH_TICK", 0.02)
+    watch = replies._watch()
+    fired: list[str] = []
+    watch.arm(0.05, lambda: watch.arm(0.07, lambda: fired.append("second")))
+    await asyncio.sleep(0.25)
+    assert fired == ["second"]
