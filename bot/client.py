@@ -8,7 +8,6 @@ syncs the slash commands, so they are not synced once per process.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
 import gc
 import importlib
 import logging
@@ -21,7 +20,7 @@ from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
 
-from bot import metrics, privacy, retention
+from bot import layout, metrics, privacy, retention
 from bot.components import ALL_ITEMS
 from bot.config import Settings
 from bot.deadlines import run_deadlines
@@ -231,7 +230,7 @@ class Boneyard(commands.AutoShardedBot):
         item claims it, and it is answered as one no longer in use."""
         message, clicked = data.get("message"), data.get("data")
         if data.get("type") == discord.InteractionType.component.value and isinstance(clicked, dict):
-            if message is None or not _carries(message.get("components") or (), clicked.get("custom_id")):
+            if message is None or not layout.carries(message.get("components") or (), clicked.get("custom_id")):
                 clicked["custom_id"] = ""
             if message is not None:
                 message["components"] = []
@@ -261,23 +260,3 @@ class Boneyard(commands.AutoShardedBot):
         await super().close()
         if self.runtime is not None:
             await self.runtime.store.close()
-
-
-def _carries(components: Iterable[dict[str, Any]], custom_id: object) -> bool:
-    """Whether a message's payload carries the control: in action rows, and in a layout
-    message's containers and beside its sections. Looked for from the message's end, where a
-    table keeps its controls, and no further than the control found."""
-    if not isinstance(custom_id, str) or not custom_id:
-        return False
-    pending = list(components)
-    while pending:
-        found = pending.pop()
-        if found.get("custom_id") == custom_id:
-            return True
-        below = found.get("components")
-        if below:
-            pending.extend(below)
-        accessory = found.get("accessory")
-        if accessory is not None:
-            pending.append(accessory)
-    return False

@@ -153,6 +153,25 @@ def size(components: Sequence[Component]) -> tuple[int, int]:
     return count, chars
 
 
+def carries(components: Sequence[Component], custom_id: object) -> bool:
+    """Whether a message carries the control, wherever its layout put it (as ``size`` looks,
+    from the message's end, where a table keeps its controls): a click is taken only on a
+    control its message shows. It stops at the control found."""
+    if not isinstance(custom_id, str) or not custom_id:
+        return False
+    pending = list(components)
+    while pending:
+        found = pending.pop()
+        if found.get("custom_id") == custom_id:
+            return True
+        below = found.get("components")
+        if below:
+            pending.extend(below)
+        if "accessory" in found:
+            pending.append(found["accessory"])
+    return False
+
+
 def fit(top: list[Component], middle: list[Component], bottom: list[Component]) -> list[Component]:
     """``top`` and ``bottom`` kept whole; ``middle`` (the game's blocks) cut from its end until
     the message fits Discord's limits, with a last line saying Details has the rest."""

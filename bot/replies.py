@@ -109,7 +109,8 @@ def _watch() -> _Watch:
     loop = asyncio.get_running_loop()
     if watching is None or watching.loop is not loop:
         watching = _watching = _Watch(loop)
-    watching.thread = threading.get_ident()
+    else:
+        watching.thread = threading.get_ident()  # the same loop, run on another thread now
     return watching
 
 

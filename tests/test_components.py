@@ -10,7 +10,6 @@ import pytest
 
 from bot import components as c
 from bot import layout
-from bot.client import _carries
 from bot.games import Part
 
 OPTIONS = [discord.SelectOption(label="One", value="0"), discord.SelectOption(label="Two", value="1")]
@@ -44,7 +43,7 @@ async def test_a_control_routes_back_to_its_own_item(sent: dict[str, Any], kind:
     match = kind.__discord_ui_compiled_template__.fullmatch(sent["custom_id"])
     item = await kind.from_custom_id(None, discord.ui.Button(custom_id=sent["custom_id"]), match)  # type: ignore[arg-type]
     assert {name: getattr(item, name) for name in fields} == fields
-    assert _carries([sent], sent["custom_id"]), "the click on it is taken as one it carries"
+    assert layout.carries([sent], sent["custom_id"]), "the click on it is taken as one it carries"
     assert len(sent["custom_id"]) <= 100
 
 
@@ -54,9 +53,9 @@ def test_a_click_counts_only_if_its_message_carries_the_control() -> None:
     in_row = c.ActionButton.component(7, 0, "ab12.3", 1, "Roll", PRIMARY)
     section = layout.block(Part("Your hand"), accessory=beside)
     message = layout.container([layout.text("Table"), section, *layout.rows([in_row])], None).to_components()
-    assert _carries(message, beside["custom_id"]) and _carries(message, in_row["custom_id"])
-    assert not _carries(message, c.ActionButton.id_of(7, 0, "ab12.3", 2)), "a forged or cut id"
-    assert not _carries(message, "") and not _carries(message, None) and not _carries([], in_row["custom_id"])
+    assert layout.carries(message, beside["custom_id"]) and layout.carries(message, in_row["custom_id"])
+    assert not layout.carries(message, c.ActionButton.id_of(7, 0, "ab12.3", 2)), "a forged or cut id"
+    assert not layout.carries(message, "") and not layout.carries(message, None) and not layout.carries([], in_row["custom_id"])
 
 
 def test_controls_say_what_they_do() -> None:
