@@ -16,6 +16,7 @@ measures throughput (latency then is mostly waiting in line behind the other 49 
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --pin
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --pin --rounds 5
     .venv/bin/python bench/knucklebones_latency.py --games 50 --think 0 --pin --varied
+    .venv/bin/python bench/knucklebones_latency.py --games 50 --think 1000 --pin --twin --detail
 
 ``--pin`` (Linux) runs this driver and the fake on the first core and each bot, every thread of
 it, on the second: a saturated bot's CPU per click then varies by about a tenth between runs
@@ -44,8 +45,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -56,14 +58,49 @@ MINIBOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "tests" 
 TWIN = [sys.executable, str(Path(__file__).resolve().parent / "traffic_twin.py")]
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of a process so far (Linux /proc; NaN elsewhere): a per-click cost that,
-    unlike latency, other load on the machine does not distort."""
+@dataclass(frozen=True)
+class Usage:
+    """A process's CPU so far, user and system apart, and how many times its threads went to
+    sleep (voluntary context switches). ``--detail`` prints them per click: whether a bot's
+    extra cost is work done (user time) or waking up more often (switches, system time)."""
+
+    user: float = 0.0
+    system: float = 0.0
+    sleeps: int = 0
+
+    @property
+    def cpu(self) -> float:
+        return self.user + self.system
+
+    def __sub__(self, other: Usage) -> Usage:
+        return Usage(self.user - other.user, self.system - other.system, self.sleeps - other.sleeps)
+
+
+def usage(pid: int) -> Usage:
+    """Linux /proc; NaN CPU elsewhere. The CPU is the process's own count, which keeps the time
+    of threads that have ended; the sleeps are summed over the threads alive."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return float("nan")
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return Usage(float("nan"), float("nan"), 0)
+    tick = os.sysconf("SC_CLK_TCK")
+    sleeps = 0
+    for thread in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/task/{thread}/status").read_text().splitlines():
+                if line.startswith("voluntary_ctxt_switches:"):
+                    sleeps += int(line.split()[1])
+    return Usage(int(fields[11]) / tick, int(fields[12]) / tick, sleeps)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process so far (Linux /proc; NaN elsewhere): a per-click cost that,
+    unlike latency, other load on the machine does not distort."""
+    return usage(pid).cpu
+
+
+#: ``--detail``: each bot's CPU per click split into user and system time, and its sleeps
+DETAIL = False
 
 
 @contextlib.contextmanager
@@ -97,15 +134,20 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
-def report(name: str, latencies: list[float], seconds: float, cpu: float) -> dict[str, float]:
+def report(name: str, latencies: list[float], seconds: float, cpu: float | Usage) -> dict[str, float]:
+    used = cpu if isinstance(cpu, Usage) else None
+    seconds_of_cpu = used.cpu if used is not None else cast(float, cpu)
     ms = [v * 1000 for v in latencies]
     figures = {
         "p50": percentile(ms, 50), "p95": percentile(ms, 95), "p99": percentile(ms, 99),
-        "mean": statistics.fmean(ms), "per_s": len(ms) / seconds, "cpu": cpu * 1000 / len(ms),
+        "mean": statistics.fmean(ms), "per_s": len(ms) / seconds, "cpu": seconds_of_cpu * 1000 / len(ms),
     }
     print(f"{name:<12} n={len(ms):>5}  p50={figures['p50']:6.2f} ms  p95={figures['p95']:6.2f} ms  "
           f"p99={figures['p99']:6.2f} ms  mean={figures['mean']:6.2f} ms  {figures['per_s']:7.1f} actions/s  "
           f"bot CPU {figures['cpu']:5.2f} ms/click")
+    if DETAIL and used is not None:
+        print(f"{'':<12} per click: user {used.user * 1000 / len(ms):.2f} ms, system {used.system * 1000 / len(ms):.2f} ms, "
+              f"{used.sleeps / len(ms):.1f} sleeps of its threads")
     return figures
 
 
@@ -186,7 +228,7 @@ def recorded(fd: FakeDiscord, games: int) -> list[list[list[dict[str, Any]]]]:
 
 
 async def bench_games(games: int, think: float, metrics_port: int | None = None,
-                      scripts: list[Any] | None = None, varied: bool = False) -> tuple[list[float], float, float]:
+                      scripts: list[Any] | None = None, varied: bool = False) -> tuple[list[float], float, Usage]:
     async with running_fake(channels=tuple(f"t{i}" for i in range(games))) as fd:
         players = [fd.add_user(name) for name in ("ann", "bob", "cy")]
         with tempfile.TemporaryDirectory() as tmp:
@@ -197,16 +239,16 @@ async def bench_games(games: int, think: float, metrics_port: int | None = None,
                 pin_bot(bot.pid)
                 latencies: list[float] = []
                 await asyncio.gather(*(deal(fd, f"t{i}", players) for i in range(games)))
-                began, cpu = time.perf_counter(), cpu_seconds(bot.pid or 0)
+                began, cpu = time.perf_counter(), usage(bot.pid or 0)
                 with collector_paused():
                     await asyncio.gather(*(play_one(fd, f"t{i}", players, latencies, think, varied) for i in range(games)))
-                figures = latencies, time.perf_counter() - began, cpu_seconds(bot.pid or 0) - cpu
+                figures = latencies, time.perf_counter() - began, usage(bot.pid or 0) - cpu
         if scripts is not None:
             scripts += recorded(fd, games)
         return figures
 
 
-async def bench_twin(scripts: list[list[list[dict[str, Any]]]], think: float) -> tuple[list[float], float, float]:
+async def bench_twin(scripts: list[list[list[dict[str, Any]]]], think: float) -> tuple[list[float], float, Usage]:
     """Boneyard's recorded requests replayed by a bot that does nothing else (traffic_twin.py)."""
     async with running_fake(channels=tuple(f"t{i}" for i in range(len(scripts)))) as fd:
         user = fd.add_user("ann")
@@ -237,14 +279,14 @@ async def bench_twin(scripts: list[list[list[dict[str, Any]]]], think: float) ->
                         if it.latency is not None:
                             latencies.append(it.latency)
 
-                began, cpu = time.perf_counter(), cpu_seconds(bot.pid or 0)
+                began, cpu = time.perf_counter(), usage(bot.pid or 0)
                 with collector_paused():
                     await asyncio.gather(*(clicker(i) for i in range(len(scripts))))
-                return latencies, time.perf_counter() - began, cpu_seconds(bot.pid or 0) - cpu
+                return latencies, time.perf_counter() - began, usage(bot.pid or 0) - cpu
 
 
 async def bench_baseline(games: int, clicks_per_game: int, think: float,
-                         picture: bool = False) -> tuple[list[float], float, float]:
+                         picture: bool = False) -> tuple[list[float], float, Usage]:
     async with running_fake(channels=tuple(f"t{i}" for i in range(games))) as fd:
         user = fd.add_user("ann")
         async with running_bot(fd, {"LOG_LEVEL": "WARNING"}, command=MINIBOT) as bot:
@@ -262,10 +304,10 @@ async def bench_baseline(games: int, clicks_per_game: int, think: float,
                     if it.latency is not None:
                         latencies.append(it.latency)
 
-            began, cpu = time.perf_counter(), cpu_seconds(bot.pid or 0)
+            began, cpu = time.perf_counter(), usage(bot.pid or 0)
             with collector_paused():
                 await asyncio.gather(*(clicker(m) for m in messages))
-            return latencies, time.perf_counter() - began, cpu_seconds(bot.pid or 0) - cpu
+            return latencies, time.perf_counter() - began, usage(bot.pid or 0) - cpu
 
 
 async def main() -> None:
@@ -286,9 +328,13 @@ async def main() -> None:
     parser.add_argument("--varied", action="store_true",
                         help="players click any button offered, not always the last: the dice, and so the "
                              "pictures, then vary as in real play (most clicks draw a new picture)")
+    parser.add_argument("--detail", action="store_true",
+                        help="each bot's CPU per click as user and system time, and how often its threads slept")
     parser.add_argument("--pin", action="store_true",
                         help="this driver and the fake on the first core, each bot on the second (Linux)")
     args = parser.parse_args()
+    global DETAIL
+    DETAIL = args.detail
     if args.pin:
         global PINNED
         PINNED = (0, 1)
