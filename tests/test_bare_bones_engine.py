@@ -23,6 +23,7 @@ from rules.bare_bones import (
     TABLE,
     BareBonesOptions,
     BareBonesState,
+    BareBonesView,
     action,
     action_label,
     rules_summary,
@@ -1109,6 +1110,31 @@ def test_cleanup_draws_a_new_hand_even_when_the_game_ends() -> None:
     for f, p in zip(state.finals, state.players, strict=True):
         rows = sheet_rows(p)
         assert f.subtotal == p.score == rows[-1].total == sum(r.points for r in rows)
+
+
+def test_every_view_shows_its_own_supply_and_sheets_though_their_pieces_are_shared() -> None:
+    """A view's supply stacks and sheet rows are made once per look and shared between views
+    (frozen): over a whole game played by the bot, every view still reads its own state, and a
+    view kept from earlier is not changed by the moves that followed."""
+    state = ENGINE.new_game(3, options("keep_the_change", "loan_shark"), 1)  # a seed that does both
+    choose = Chooser(random.Random(1))
+    kept: list[tuple[BareBonesState, int, BareBonesView, dict[str, object]]] = []
+    while not ENGINE.is_over(state):
+        seat = ENGINE.to_act(state)[0]
+        state, _ = ENGINE.apply(state, seat, ENGINE.ai_action(state, seat, choose))
+        shown = ENGINE.view(state, seat)
+        assert [(s.kind, s.count) for s in shown.supply] == [(k, len(v)) for k, v in state.supply.items()]
+        for column, player in zip(shown.sheet, state.players, strict=True):
+            assert [(r.round, r.points, r.total, r.penalty) for r in column.rows] == [e[:4] for e in player.sheet]
+            assert [r.notes for r in column.rows] == [
+                ([f"+{e[4]}"] if e[4] else []) + ([f"-{e[5]}"] if e[5] else []) for e in player.sheet]
+        if len(kept) < 40 or ENGINE.is_over(state):
+            kept.append((state, seat, shown, shown.model_dump()))
+    assert sum(len(p.sheet) for p in state.players) == 36
+    notes = {note[0] for p in state.players for row in sheet_rows(p) for note in row.notes}
+    assert notes == {"+", "-"}, "the game carried coins and borrowed some"
+    for earlier, seat, shown, dump in kept:
+        assert shown.model_dump() == dump == ENGINE.view(earlier, seat).model_dump()
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing() -> None:

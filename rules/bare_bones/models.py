@@ -349,6 +349,10 @@ class DieView(BaseModel):
 
 
 class StackView(BaseModel):
+    """A supply stack: frozen, so each look of it is made once and shared by every view."""
+
+    model_config = ConfigDict(frozen=True)
+
     kind: str
     name: str
     cost: int

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import cache
+from functools import cache, lru_cache
 
 from rules.base import copy_state
 from rules.bare_bones.cards import (
@@ -68,12 +68,15 @@ def _sorted_cards(cards: list[int]) -> list[CardView]:
 def sheet_rows(p: Player) -> list[SheetRow]:
     """A player's column of the scoresheet: the coin notes are the rulebook's, "+3" for coins
     Keep the Change carried, "-8" for coins Loan Shark lent."""
-    rows = []
-    for round_, points, total, penalty, carried, borrowed in p.sheet:
-        notes = ([f"+{carried}"] if carried else []) + ([f"-{borrowed}"] if borrowed else [])
-        rows.append(SheetRow(round=round_, points=points, total=total, penalty=penalty,
-                             notes=notes))
-    return rows
+    return [_sheet_row(*entry) for entry in p.sheet]
+
+
+@lru_cache(maxsize=4096)
+def _sheet_row(round_: int, points: int, total: int, penalty: int, carried: int, borrowed: int) -> SheetRow:
+    """Made once for each line a sheet can hold and shared (frozen): every view shows every
+    player's whole column, rebuilt row by row on each click it was a third of a view's cost."""
+    notes = ([f"+{carried}"] if carried else []) + ([f"-{borrowed}"] if borrowed else [])
+    return SheetRow(round=round_, points=points, total=total, penalty=penalty, notes=notes)
 
 
 def _turn_view(s: BareBonesState) -> TurnView | None:
@@ -105,19 +108,24 @@ def _turn_view(s: BareBonesState) -> TurnView | None:
 
 
 def _supply_view(s: BareBonesState) -> list[StackView]:
-    stacks = []
-    for kind, cards in s.supply.items():
-        dice = kind in DICE_CARDS
-        d = DICE_CARDS.get(kind)
-        a = ACTIONS.get(kind)
-        stacks.append(StackView(
-            kind=kind, name=kind_name(kind), cost=d.cost if d else a.cost if a else 0,
-            fpv=d.fpv if d else 0, au=a.au if a else 0, count=len(cards), dice=dice,
-            draftable=draftable_kind(kind, s.options.draft_white),
-            versions=[c for c in COLOURS if any(CARDS[x].colour == c for x in cards)] if kind == CTT else [],
-            short=d.short if d else a.short if a else "",
-        ))
-    return stacks
+    draft_white = s.options.draft_white
+    return [_stack_view(kind, len(cards), draft_white,
+                        tuple(c for c in COLOURS if any(CARDS[x].colour == c for x in cards)) if kind == CTT else ())
+            for kind, cards in s.supply.items()]
+
+
+@lru_cache(maxsize=4096)
+def _stack_view(kind: str, count: int, draft_white: bool, versions: tuple[str, ...]) -> StackView:
+    """A supply stack as it looks with ``count`` cards left, made once and shared (frozen): a
+    table shows the whole supply on every click, and all but the count never change."""
+    d = DICE_CARDS.get(kind)
+    a = ACTIONS.get(kind)
+    return StackView(
+        kind=kind, name=kind_name(kind), cost=d.cost if d else a.cost if a else 0,
+        fpv=d.fpv if d else 0, au=a.au if a else 0, count=count, dice=d is not None,
+        draftable=draftable_kind(kind, draft_white), versions=list(versions),
+        short=d.short if d else a.short if a else "",
+    )
 
 
 def view(s: BareBonesState, seat: int | None) -> BareBonesView:
