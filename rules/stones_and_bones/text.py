@@ -80,50 +80,42 @@ def _clip(text: str) -> str:
     return text if len(text) <= LABEL_LIMIT else text[: LABEL_LIMIT - 1] + "…"
 
 
+#: the labels that read the same at every table
+FIXED_LABELS: dict[str, str] = {
+    "fly": "Fly the Black: new Bones, new bet, no Stone",
+    "fold": "Fold: no bet, no Stone",
+    "leave_stone": "Leave my Stone on the table",
+    "let_stand": "Let it stand",
+    "allow": "Let them throw again",
+    "object": "Object",
+    "pass": "Let it be",
+    "mutiny": "Mutiny!",
+    "ready": "Ready to vote",
+    "nay": "Nay (stand by the Captain)",
+    "yay": "Yay (back the Mutineer)",
+    "keep": "Keep it all",
+    "share_all": "Share it with all aboard",
+    "share_side": "Share it with my side",
+    "refund": "Refund the mutiny costs",
+    "stay_aboard": "Stay aboard",
+    "stay": "Stay",
+    "end": "Vote to end the game",
+}
+
+
 def action_label(view: StonesAndBonesView, action: StonesAndBonesAction) -> str:
-    """A button label (at most 80 characters) for one legal action, seen from ``view``."""
+    """A button label (at most 80 characters) for one legal action, seen from ``view``. Only
+    the label asked for is worded: a table labels every choice it offers on every click."""
     kind = action.kind
-    reading = view.turn.bones if view.turn is not None else None
-    bet = money(reading.bet) if reading else "the bet"
-    actor = view.viewer if view.viewer is not None else (view.to_act[0] if view.to_act else None)
-    purse = money(view.pirates[actor].purse) if actor is not None else "your purse"
-    stone = view.table_stone
-    if kind == "pay":
-        if reading is not None and reading.crossbones:
-            return _clip(f"Pay {bet}: Crossbones ({reading.crossbones})!")
-        if view.turn is not None and view.turn.cursed:
-            return _clip(f"Pay {bet} (Cursed: no Stone)")
-        stones = "two Stones" if reading is not None and reading.blessing else "the Stone"
-        return _clip(f"Pay {bet} & throw {stones}")
-    labels: dict[str, str] = {
-        "pilfer": (f"Pay {bet}, Pilfer {seat_name(stone.owner)}'s {stone.value} & throw" if stone
-                   else f"Pay {bet}, Pilfer! & throw"),
-        "fly": "Fly the Black: new Bones, new bet, no Stone",
-        "fold": "Fold: no bet, no Stone",
-        "plank": f"Walk the Plank (can't cover {bet})",
-        "leave_stone": "Leave my Stone on the table",
-        "pick_up": f"Pick up my Stone ({stone.value if stone else '?'})",
-        "let_stand": "Let it stand",
-        "grumble": f"Grumble ({money(grumble_fee(view.tide))})",
-        "allow": "Let them throw again",
-        "object": "Object",
-        "pass": "Let it be",
-        "mutiny": "Mutiny!",
-        "ready": "Ready to vote",
-        "nay": "Nay (stand by the Captain)",
-        "yay": "Yay (back the Mutineer)",
-        "keep": "Keep it all",
-        "share_all": "Share it with all aboard",
-        "share_side": "Share it with my side",
-        "refund": "Refund the mutiny costs",
-        "stay_aboard": "Stay aboard",
-        "anchor": f"Swallow the Anchor (cash out {purse})",
-        "stay": "Stay",
-        "heave": f"Heave Down (cash out {purse})",
-        "end": "Vote to end the game",
-    }
-    if kind in labels:
-        return _clip(labels[kind])
+    fixed = FIXED_LABELS.get(kind)
+    if fixed is not None:
+        return fixed
+    if kind in ("anchor", "heave"):
+        actor = view.viewer if view.viewer is not None else (view.to_act[0] if view.to_act else None)
+        purse = money(view.pirates[actor].purse) if actor is not None else "your purse"
+        return _clip(f"Swallow the Anchor (cash out {purse})" if kind == "anchor" else f"Heave Down (cash out {purse})")
+    if kind == "grumble":
+        return _clip(f"Grumble ({money(grumble_fee(view.tide))})")
     if kind == "give" and action.target is not None:
         # a gift on the table is whoever picks it: the label says it comes from their purse
         return _clip(f"Give {seat_name(action.target)} {money(action.amount or 0)} from my purse")
@@ -131,6 +123,23 @@ def action_label(view: StonesAndBonesView, action: StonesAndBonesAction) -> str:
         return _clip(f"Give half to {seat_name(action.target)} ({money(view.coffer // 2)})")
     if kind == "buy":
         return _clip(f"Buy in {money(action.amount or 0)}")
+    stone = view.table_stone
+    if kind == "pick_up":
+        return _clip(f"Pick up my Stone ({stone.value if stone else '?'})")
+    reading = view.turn.bones if view.turn is not None else None
+    bet = money(reading.bet) if reading else "the bet"
+    if kind == "pay":
+        if reading is not None and reading.crossbones:
+            return _clip(f"Pay {bet}: Crossbones ({reading.crossbones})!")
+        if view.turn is not None and view.turn.cursed:
+            return _clip(f"Pay {bet} (Cursed: no Stone)")
+        stones = "two Stones" if reading is not None and reading.blessing else "the Stone"
+        return _clip(f"Pay {bet} & throw {stones}")
+    if kind == "pilfer":
+        return _clip(f"Pay {bet}, Pilfer {seat_name(stone.owner)}'s {stone.value} & throw" if stone
+                     else f"Pay {bet}, Pilfer! & throw")
+    if kind == "plank":
+        return _clip(f"Walk the Plank (can't cover {bet})")
     return kind
 
 
