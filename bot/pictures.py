@@ -23,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import io
 import math
+import struct
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 import discord
+from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
 #: encoded pictures kept in memory; a table picture is a few kB, so this is a few MB at most
@@ -37,6 +40,10 @@ CACHE_SIZE = 512
 BACKGROUND = (43, 45, 49, 0)  # transparent: the embed's own background shows through
 INK = (242, 243, 245)
 DIM = (128, 132, 142)
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: ISA-L's effort for a picture's rows (0 to 3): 1 and 2 make the same file; 3 takes three
+#: times as long for a larger one on these pictures
+PNG_LEVEL = 1
 
 RGB = tuple[int, int, int]
 
@@ -145,12 +152,35 @@ def fit_text(text: str, width: float, size: int) -> str:
 
 def png(image: Image.Image) -> bytes:
     """Small and fast: dice need few colours, and a 64-colour palette image encodes in a fifth
-    of the time of full colour, at half the size."""
+    of the time of full colour, at half the size.
+
+    The file is written here, its rows compressed by ISA-L's deflate (``isal``), not by Pillow:
+    the compression was most of a picture's cost (0.67 of a Knucklebones table's 1.3 ms with
+    zlib), and ISA-L does it in a fifth of the time for a file a sixth larger (0.13 ms, 9.8 kB
+    against 8.5). Pillow writes a palette picture's rows unfiltered too, so only the deflate
+    changes; tests/test_png.py reads every kind of picture back through Pillow, pixel for pixel."""
     if image.mode != "P":
         image = image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=3, optimize=False)
-    return out.getvalue()
+    width, height = image.size
+    rgba = image.getpalette(rawmode="RGBA") or [0, 0, 0, 255]
+    entries = len(rgba) // 4
+    alphas = bytearray(rgba[3::4])
+    hidden = image.info.get("transparency")
+    if isinstance(hidden, int) and 0 <= hidden < entries:
+        alphas[hidden] = 0
+    elif isinstance(hidden, bytes):
+        alphas[:min(len(hidden), entries)] = hidden[:entries]
+    bits = 4 if entries <= 16 else 8
+    stride = (width * bits + 7) // 8
+    lines = memoryview(image.tobytes("raw", "P;4" if bits == 4 else "P"))
+    rows = b"".join([piece for at in range(0, stride * height, stride) for piece in (b"\0", lines[at:at + stride])])
+    del rgba[3::4]
+    chunks = [(b"IHDR", struct.pack(">IIBBBBB", width, height, bits, 3, 0, 0, 0)), (b"PLTE", bytes(rgba))]
+    if opaque := alphas.rstrip(b"\xff"):
+        chunks.append((b"tRNS", bytes(opaque)))
+    chunks += [(b"IDAT", isal_zlib.compress(rows, PNG_LEVEL)), (b"IEND", b"")]
+    return PNG_SIGNATURE + b"".join(
+        struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data)) for kind, data in chunks)
 
 
 @dataclass(frozen=True)
