@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 import asyncpg  # noqa: E402
-from knucklebones_latency import cpu_seconds, deal, play_one, report  # noqa: E402
+from knucklebones_latency import Usage, deal, play_one, report, usage  # noqa: E402
 
 from tests.fakediscord import BotProcess, running_fake  # noqa: E402
 
@@ -71,10 +71,10 @@ async def run(label: str, games: int, processes: int, env: dict[str, str]) -> di
                 channels = [f"h{i}" for i in range(per_guild)] + [f"c{i}" for i in range(games - per_guild)]
                 await asyncio.gather(*(deal(fd, ch, players) for ch in channels))
                 began = time.perf_counter()
-                cpu = sum(cpu_seconds(b.pid or 0) for b in bots)
+                cpu = sum((usage(b.pid or 0) for b in bots), Usage())
                 await asyncio.gather(*(play_one(fd, ch, players, latencies) for ch in channels))
                 seconds = time.perf_counter() - began
-                cpu = sum(cpu_seconds(b.pid or 0) for b in bots) - cpu
+                cpu = sum((usage(b.pid or 0) for b in bots), Usage()) - cpu
                 errors = [r for b in bots for r in b.error_records()]
                 assert not errors and not fd.violations, (errors, fd.violations)
                 return report(label, latencies, seconds, cpu)

@@ -47,7 +47,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -72,13 +72,17 @@ class Usage:
     def cpu(self) -> float:
         return self.user + self.system
 
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.user + other.user, self.system + other.system, self.sleeps + other.sleeps)
+
     def __sub__(self, other: Usage) -> Usage:
         return Usage(self.user - other.user, self.system - other.system, self.sleeps - other.sleeps)
 
 
 def usage(pid: int) -> Usage:
-    """Linux /proc; NaN CPU elsewhere. The CPU is the process's own count, which keeps the time
-    of threads that have ended; the sleeps are summed over the threads alive."""
+    """A process's usage so far: a per-click cost that, unlike latency, other load on the machine
+    does not distort. Linux /proc; NaN CPU elsewhere. The CPU is the process's own count, which
+    keeps the time of threads that have ended; the sleeps are summed over the threads alive."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
@@ -91,12 +95,6 @@ def usage(pid: int) -> Usage:
                 if line.startswith("voluntary_ctxt_switches:"):
                     sleeps += int(line.split()[1])
     return Usage(int(fields[11]) / tick, int(fields[12]) / tick, sleeps)
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of a process so far (Linux /proc; NaN elsewhere): a per-click cost that,
-    unlike latency, other load on the machine does not distort."""
-    return usage(pid).cpu
 
 
 #: ``--detail``: each bot's CPU per click split into user and system time, and its sleeps
@@ -134,18 +132,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
-def report(name: str, latencies: list[float], seconds: float, cpu: float | Usage) -> dict[str, float]:
-    used = cpu if isinstance(cpu, Usage) else None
-    seconds_of_cpu = used.cpu if used is not None else cast(float, cpu)
+def report(name: str, latencies: list[float], seconds: float, used: Usage) -> dict[str, float]:
     ms = [v * 1000 for v in latencies]
     figures = {
         "p50": percentile(ms, 50), "p95": percentile(ms, 95), "p99": percentile(ms, 99),
-        "mean": statistics.fmean(ms), "per_s": len(ms) / seconds, "cpu": seconds_of_cpu * 1000 / len(ms),
+        "mean": statistics.fmean(ms), "per_s": len(ms) / seconds, "cpu": used.cpu * 1000 / len(ms),
     }
     print(f"{name:<12} n={len(ms):>5}  p50={figures['p50']:6.2f} ms  p95={figures['p95']:6.2f} ms  "
           f"p99={figures['p99']:6.2f} ms  mean={figures['mean']:6.2f} ms  {figures['per_s']:7.1f} actions/s  "
           f"bot CPU {figures['cpu']:5.2f} ms/click")
-    if DETAIL and used is not None:
+    if DETAIL:
         print(f"{'':<12} per click: user {used.user * 1000 / len(ms):.2f} ms, system {used.system * 1000 / len(ms):.2f} ms, "
               f"{used.sleeps / len(ms):.1f} sleeps of its threads")
     return figures

@@ -71,9 +71,8 @@ def _drawn(faces: list[DieFace], per_row: int) -> bytes:
     canvas = Image.new("P", (width, image.height), clear)
     canvas.putpalette(image.getpalette() or [])
     canvas.paste(image, (0, 0))
-    out = io.BytesIO()
-    canvas.save(out, format="PNG", compress_level=3, optimize=False, transparency=alpha)
-    return out.getvalue()
+    canvas.info["transparency"] = alpha
+    return png(canvas)
 
 
 def describe(dice: Sequence[RolledDie]) -> str:
