@@ -88,3 +88,32 @@ def test_an_opaque_palette_needs_no_transparency_chunk() -> None:
     data = pictures.png(image)
     assert b"tRNS" not in data
     assert read(data).convert("RGB").tobytes() == image.convert("RGB").tobytes()
+
+
+def test_a_picture_mapped_to_a_fixed_palette_keeps_its_colours_and_their_edges() -> None:
+    """A game that draws in a known few colours maps its pictures to them and the blends of
+    their edges (fixed_palette), rather than working a palette out of each picture."""
+    red, blue, ink, dark = (235, 64, 52), (45, 125, 255), (242, 243, 245), (24, 24, 28)
+    palette = pictures.fixed_palette((dark, red, blue, ink), (dark, ink))
+    # four colours and their blends into the two edges, less the six that coincide: dark and ink
+    # blended into themselves, and into each other (a third of one is two thirds of the other)
+    assert len(palette.getpalette() or ()) // 3 == 4 + 4 * 2 * 2 - 6
+    image = Image.new("RGB", (120, 60), dark)
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((4, 4, 56, 56), fill=red, outline=ink, width=3)
+    draw.rounded_rectangle((62, 4, 116, 56), radius=9, fill=blue, outline=dark, width=2)
+    draw.text((70, 20), "x2", fill=ink, font=pictures.font(24))
+    back = read(pictures.png(image, palette))
+    assert back.mode == "P" and back.size == image.size
+    drawn, mapped = image.load(), back.convert("RGB").load()
+    assert drawn is not None and mapped is not None
+    for x, y in ((30, 30), (89, 50), (2, 2), (5, 30)):  # red, blue, the background, the ring
+        assert max(abs(a - b) for a, b in zip(drawn[x, y], mapped[x, y], strict=True)) <= 4, (x, y)
+    errors = [sum(abs(a - b) for a, b in zip(drawn[x, y], mapped[x, y], strict=True))
+              for x in range(120) for y in range(60)]
+    assert sum(errors) / len(errors) / 3 < 1.0  # the edges too: each near a blend of its two colours
+
+
+def test_a_fixed_palette_holds_at_most_256_colours() -> None:
+    with pytest.raises(ValueError, match="do not fit"):
+        pictures.fixed_palette([(i, i, 255 - i) for i in range(0, 256, 2)], [(0, 0, 0)])

@@ -10,10 +10,14 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageFilter, ImageStat
+
+from cogs.rattlebones import pictures
 
 from cogs.rattlebones.pictures import (
     board_facts,
@@ -25,12 +29,13 @@ from cogs.rattlebones.pictures import (
     draw_board,
     ring_cells,
 )
+from rules.base import Chooser
 from rules.rattlebones import ENGINE, RattlebonesOptions, RattlebonesState, RattlebonesView
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 #: sha256 of the decoded RGBA pixels of the golden pictures below
-BOARD_SHA = "c0ddd094c99886dfdf9bca3edbd230e26bad7078a289b3d24d78e2e60e89c6ec"
-DICE_SHA = "defc062459fdd70b40d02d1336058862f3d85517058c6f0e65a632978a4dacb4"
+BOARD_SHA = "fe77a314a5c2a4f346cd07f5e683d10578c7728348ccbb01fafb4808cb6749a3"
+DICE_SHA = "dae7548cd038ed0135c1e6f43d7375c08ada5fef0b9bebbbda1cf52141720208"
 
 
 def pixels_sha(png: bytes) -> str:
@@ -153,3 +158,45 @@ def test_pictures_stay_small() -> None:
     state = golden_state()
     view = ENGINE.view(state, None)
     assert len(board_png(view)) < 60_000 and len(dice_png(view, 1)) < 40_000
+
+
+def drawn_in_full_colour(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Image.Image, Image.Image]]:
+    """Every picture of two seeded games (2 and 4 seats): as drawn, and as png() maps it."""
+    drawn: list[Image.Image] = []
+    write = pictures.png
+    monkeypatch.setattr(pictures, "png", lambda image, palette=None: drawn.append(image) or write(image, palette))
+    for seats in (2, 4):
+        state = ENGINE.new_game(seats, RattlebonesOptions(), seed=seats)
+        choose = Chooser(random.Random(seats))
+        for move in range(400):
+            if ENGINE.is_over(state):
+                break
+            seat = ENGINE.to_act(state)[0]
+            state, _ = ENGINE.apply(state, seat, ENGINE.ai_action(state, seat, choose))
+            if move % 40 == 0:
+                view = ENGINE.view(state, None)
+                for draw in (lambda: board_png(view), lambda: dice_png(view, seat)):
+                    png = draw()
+                    yield drawn[-1], decode(png).convert("RGB")
+
+
+def test_every_colour_drawn_is_in_the_palette(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pictures are mapped to PALETTE, not given a palette of their own: a colour that
+    fills a shape (a pixel whose every neighbour has its colour) must be one of its colours,
+    which Pillow's mapping may move by a few units, or a new colour was drawn and not added;
+    and the edges must stay close to what was drawn."""
+    seen = 0
+    for full, mapped in drawn_in_full_colour(monkeypatch):
+        spread = ImageChops.difference(full.filter(ImageFilter.MinFilter(3)), full.filter(ImageFilter.MaxFilter(3)))
+        red, green, blue = spread.split()
+        filled = Image.new("RGB", full.size, (1, 2, 3))
+        filled.paste(full, mask=ImageChops.lighter(ImageChops.lighter(red, green), blue).point(
+            lambda v: 255 if v == 0 else 0))
+        for _, colour in filled.getcolors(1 << 16) or ():
+            if colour != (1, 2, 3):
+                one = Image.new("RGB", (1, 1), colour).quantize(palette=pictures.PALETTE, dither=Image.Dither.NONE)
+                moved = max(abs(a - b) for a, b in zip(colour, one.convert("RGB").getpixel((0, 0)), strict=True))
+                assert moved <= 4, f"{colour} fills a shape but is not in the palette"
+        assert sum(ImageStat.Stat(ImageChops.difference(full, mapped)).mean) / 3 < 0.25
+        seen += 1
+    assert seen >= 10

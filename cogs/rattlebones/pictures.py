@@ -15,7 +15,7 @@ import math
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.pictures import fit_text, font, png
+from bot.pictures import fit_text, fixed_palette, font, png
 from rules.base import seat_name
 from rules.rattlebones.dice import kind_of, value_of
 from rules.rattlebones.models import RattlebonesView
@@ -50,6 +50,23 @@ KIND_FILL: dict[str, RGB] = {
     "x2": (255, 128, 110), "gamble": (195, 232, 110), "pip": (245, 242, 232),
     "rb": (236, 228, 208),
 }
+#: the rest of what is drawn: the score track, the train's stations, a side of no known kind,
+#: and the marks on a die's sides
+TRACK: RGB = (36, 37, 41)
+LANE_LINE: RGB = (62, 64, 70)
+BAR: RGB = (90, 94, 102)
+BAR_LIT: RGB = (200, 204, 210)
+STATION: RGB = (70, 73, 80)
+OTHER_SIDE: RGB = (220, 220, 220)
+SKULL: RGB = (250, 248, 240)
+STAR: RGB = (255, 255, 255)
+COIN: RGB = (255, 196, 0)
+#: every colour above, and their edges fading into the dark, the light and the background:
+#: 217 colours, to which each picture is mapped rather than having a palette worked out
+PALETTE = fixed_palette(
+    (BACKGROUND, INK, DARK, DIM, HIGHLIGHT, *PLAYER_COLOURS, *KIND_FILL.values(), TRACK, LANE_LINE, BAR,
+     BAR_LIT, STATION, OTHER_SIDE, SKULL, STAR, COIN),
+    (DARK, INK, BACKGROUND))
 LIGHT_TEXT = {"start", "thief"}
 #: few words: what a space or side says, in capitals, at most two short lines
 KIND_WORDS: dict[str, str] = {
@@ -169,7 +186,7 @@ def draw_board(facts: BoardFacts) -> bytes:
     _train(draw, inner, train, train_values)
     _score_track(draw, (MARGIN, y0 + ring_h + MARGIN, width - MARGIN, height - MARGIN), scores, names,
                  rattlebones, rb_start, track)
-    return png(image)
+    return png(image, PALETTE)
 
 
 def _space(draw: ImageDraw.ImageDraw, kind: str, index: int, x: int, y: int, cell: int,
@@ -214,7 +231,7 @@ def _train(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], train: int
     draw.ellipse((cx - rx, cy - ry, cx + rx, cy + ry), outline=DIM, width=4)
     for i, (px, py) in enumerate(points):
         lit = i == train
-        fill = HIGHLIGHT if lit else (70, 73, 80)
+        fill = HIGHLIGHT if lit else STATION
         rr = r * 1.25 if lit else r
         draw.ellipse((px - rr, py - rr, px + rr, py + rr), fill=fill,
                      outline=INK if lit else DIM, width=3)
@@ -253,7 +270,7 @@ def _score_track(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], scor
     def x_of(score: int) -> float:
         return x_left + (x_right - x_left) * min(score, track) / track
 
-    draw.rounded_rectangle((left, top, right, bottom), radius=12, fill=(36, 37, 41))
+    draw.rounded_rectangle((left, top, right, bottom), radius=12, fill=TRACK)
     lanes_top = top + 12
     lane = min(46.0, 4 * LANE / max(1, len(scores)))
     first = lanes_top + (4 * LANE - lane * len(scores)) / 2
@@ -266,7 +283,7 @@ def _score_track(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], scor
         draw.text((left + 46, y), fit_text(names[seat] if seat < len(names) else seat_name(seat),
                                             legend - 46 - pawn - 12, LABEL),
                   font=font(LABEL), fill=INK, anchor="lm")
-        draw.line((x_left, y, x_right, y), fill=(62, 64, 70), width=2)
+        draw.line((x_left, y, x_right, y), fill=LANE_LINE, width=2)
         draw.line((x_left, y, x_of(score), y), fill=PLAYER_COLOURS[seat], width=4)
         x = x_of(score)
         _marker(draw, seat, x, y, pawn)
@@ -275,8 +292,8 @@ def _score_track(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], scor
                   anchor="rm" if before else "lm")
     _skull(draw, left + 24, bar_y - 2, 14)
     draw.text((left + 46, bar_y), str(rattlebones), font=font(LABEL + 4), fill=INK, anchor="lm")
-    draw.rounded_rectangle((x_left, bar_y - 9, x_right, bar_y + 9), radius=9, fill=(90, 94, 102))
-    draw.rounded_rectangle((x_left, bar_y - 9, rx, bar_y + 9), radius=9, fill=(200, 204, 210))
+    draw.rounded_rectangle((x_left, bar_y - 9, x_right, bar_y + 9), radius=9, fill=BAR)
+    draw.rounded_rectangle((x_left, bar_y - 9, rx, bar_y + 9), radius=9, fill=BAR_LIT)
     if rb_start < track:
         draw.line((x_of(rb_start), bar_y - 13, x_of(rb_start), bar_y + 13), fill=DIM, width=2)
     for v in range(0, track + 1, 5):
@@ -365,7 +382,7 @@ def draw_dice(facts: DiceFacts) -> bytes:
         x = x0 + row_w - FACE
         draw.text((x - 18, y + FACE / 2), offer_caption(offer), font=font(LABEL), fill=HIGHLIGHT, anchor="rm")
         draw_face(draw, offer, 0, x, y, FACE, ring=True)
-    return png(image)
+    return png(image, PALETTE)
 
 
 _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -396,13 +413,13 @@ def draw_face(draw: ImageDraw.ImageDraw, face: str, slot: int, x: int, y: int, s
               ring: bool = False) -> None:
     """One side: pips as on a real die, the icon as a skull, action sides by colour and word."""
     kind = kind_of(face)
-    fill = KIND_FILL.get(kind, (220, 220, 220))
+    fill = KIND_FILL.get(kind, OTHER_SIDE)
     draw.rounded_rectangle((x, y, x + size, y + size), radius=size // 7, fill=fill,
                            outline=HIGHLIGHT if ring else DARK, width=7 if ring else 3)
     ink = _text_fill(kind)
     cx, cy = x + size / 2, y + size / 2
     if kind == "rb":
-        _skull(draw, cx, cy - size * 0.06, size * 0.3, fill=(250, 248, 240))
+        _skull(draw, cx, cy - size * 0.06, size * 0.3, fill=SKULL)
     elif kind == "pip":
         r = size * 0.085
         for px, py in _PIPS[value_of(face)]:
@@ -413,10 +430,10 @@ def draw_face(draw: ImageDraw.ImageDraw, face: str, slot: int, x: int, y: int, s
                   anchor="mm")
         draw.text((cx, y + size * 0.84), "POINTS", font=font(max(SMALL, int(size * 0.2))), fill=ink, anchor="mm")
     elif kind == "star":
-        _star(draw, cx, cy, size * 0.36, (255, 255, 255))
+        _star(draw, cx, cy, size * 0.36, STAR)
     elif kind == "gold":
         r = size * 0.28
-        draw.ellipse((cx - r, cy - r - 10, cx + r, cy + r - 10), fill=(255, 196, 0), outline=DARK, width=3)
+        draw.ellipse((cx - r, cy - r - 10, cx + r, cy + r - 10), fill=COIN, outline=DARK, width=3)
         draw.text((cx, y + size * 0.84), "GOLD", font=font(max(SMALL, int(size * 0.19))), fill=ink, anchor="mm")
     elif kind == "arrow":
         _arrow_glyph(draw, cx, cy - size * 0.14, size * 0.6)
