@@ -59,6 +59,8 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Drawn]:
     """Every text drawn while the test runs, with its font's pixel size. Pictures are drawn
     whole each time (a picture otherwise keeps the parts it drew, words and all)."""
     monkeypatch.setattr(pictures, "_kept_part", pictures._kept_part.__wrapped__)
+    for kept in ("_space_tile", "_face_tile"):
+        monkeypatch.setattr(rattlebones_pictures, kept, getattr(rattlebones_pictures, kept).__wrapped__)
     record: list[Drawn] = []
     original = ImageDraw.ImageDraw.text
 

@@ -11,11 +11,11 @@ import hashlib
 import io
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageFilter, ImageStat
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat
 
 from cogs.rattlebones import pictures
 
@@ -30,6 +30,7 @@ from cogs.rattlebones.pictures import (
     ring_cells,
 )
 from rules.base import Chooser
+from rules.rattlebones.board import SIDE_KINDS, SPACE_KINDS
 from rules.rattlebones import ENGINE, RattlebonesOptions, RattlebonesState, RattlebonesView
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -200,3 +201,47 @@ def test_every_colour_drawn_is_in_the_palette(monkeypatch: pytest.MonkeyPatch) -
         assert sum(ImageStat.Stat(ImageChops.difference(full, mapped)).mean) / 3 < 0.25
         seen += 1
     assert seen >= 10
+
+
+def kept_is_drawn_in_place(size: tuple[int, int], box: tuple[int, int, int, int], kept: Image.Image,
+                           draw: Callable[[ImageDraw.ImageDraw], None]) -> None:
+    """A kept tile pasted at ``box`` is, to the pixel, the drawing made in place on the
+    background, and that drawing reaches nothing outside ``box``."""
+    in_place = Image.new("RGB", size, pictures.BACKGROUND)
+    draw(ImageDraw.Draw(in_place))
+    pasted = Image.new("RGB", size, pictures.BACKGROUND)
+    pasted.paste(kept, box[:2])
+    assert pasted.tobytes() == in_place.tobytes()
+    outside = in_place.copy()
+    outside.paste(pictures.BACKGROUND, box)
+    assert outside.getcolors() == [(size[0] * size[1], pictures.BACKGROUND)]
+
+
+@pytest.mark.parametrize("spaces", [14, 8])
+def test_a_space_kept_is_the_space_drawn_in_place(spaces: int) -> None:
+    """Boards paste their spaces from tiles (``_space_tile``), then draw the pawns: every kind
+    of space, at every place of both boards' loops, for each room its words make for pawns."""
+    size, cell = board_size(spaces), pictures.cell_size(spaces)
+    cols, rows = pictures.ring_shape(spaces)
+    x0 = (size[0] - (cols * cell + (cols - 1) * pictures.GAP)) // 2
+    for index, (col, row) in enumerate(ring_cells(spaces)):
+        x, y = x0 + col * (cell + pictures.GAP), pictures.MARGIN + row * (cell + pictures.GAP)
+        for kind in SPACE_KINDS[index % len(SPACE_KINDS):][:4]:
+            for pawn_rows in (0, 1, 2):
+                kept_is_drawn_in_place(size, (x, y, x + cell + 1, y + cell + 1),
+                                       pictures._space_tile.__wrapped__(kind, index, x, y, cell, pawn_rows),
+                                       lambda draw: pictures.draw_space(draw, kind, index, x, y, cell, pawn_rows))
+
+
+def test_a_side_kept_is_the_side_drawn_in_place() -> None:
+    """Dice pictures paste their sides from tiles (``_face_tile``): every kind of side, ringed
+    or not, in the corner of the picture and in the middle of it."""
+    faces = ["rb", "arrow", *(f"pip:{n}" for n in range(2, 7)), *(f"points:{n}" for n in (1, 5, 10)),
+             *(f"arrow:{to}" for to in range(6)), *(k for k in SIDE_KINDS if k not in ("points", "arrow"))]
+    size = dice_size(offer=True)
+    for face in faces:
+        for x, y in ((0, 0), (363, 201)):
+            for ring in (False, True):
+                kept_is_drawn_in_place(size, (x, y, x + pictures.FACE + 1, y + pictures.FACE + 1),
+                                       pictures._face_tile.__wrapped__(face, x, y, pictures.FACE, ring),
+                                       lambda draw: pictures.draw_face(draw, face, x, y, pictures.FACE, ring))

@@ -12,6 +12,7 @@ told apart by colour *and* shape, and named beside their pawn on the score track
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -34,6 +35,11 @@ SMALL = 24
 #: numbers and names a player looks up (a space's number, a score, a name): 14 px on that phone
 LABEL = 28
 
+#: spaces and sides kept as drawn, each where it is drawn (a space 149 px square, 66 kB; a side
+#: 105 px, 33 kB): a standard board has 14 spaces, each in 3 layouts, and a player's dice 18
+#: sides; these keep what a few games' boards and dice show, 8 and 17 MB at most
+SPACE_TILES = 128
+FACE_TILES = 512
 #: players: strong colours, each with its own shape, so colour-blind players can tell them apart
 PLAYER_COLOURS: tuple[RGB, ...] = ((235, 64, 52), (45, 125, 255), (20, 185, 90), (255, 205, 30))
 PLAYER_SHAPES: tuple[str, ...] = ("circle", "square", "diamond", "triangle")
@@ -181,7 +187,7 @@ def draw_board(facts: BoardFacts) -> bytes:
     for index, (col, row) in enumerate(ring_cells(n)):
         x, y = x0 + col * (cell + GAP), y0 + row * (cell + GAP)
         here = [(seat, spots.count(index)) for seat, spots in enumerate(monkeys) if index in spots]
-        _space(draw, kinds[index], index, x, y, cell, here)
+        _space(image, draw, kinds[index], index, x, y, cell, here)
     inner = (x0 + cell + GAP, y0 + cell + GAP, x0 + ring_w - cell - GAP, y0 + ring_h - cell - GAP)
     _train(draw, inner, train, train_values)
     _score_track(draw, (MARGIN, y0 + ring_h + MARGIN, width - MARGIN, height - MARGIN), scores, names,
@@ -189,26 +195,15 @@ def draw_board(facts: BoardFacts) -> bytes:
     return png(image, PALETTE)
 
 
-def _space(draw: ImageDraw.ImageDraw, kind: str, index: int, x: int, y: int, cell: int,
+def _space(image: Image.Image, draw: ImageDraw.ImageDraw, kind: str, index: int, x: int, y: int, cell: int,
            here: list[tuple[int, int]]) -> None:
     """A space: its number in the top-left corner, its colour and word under it, then one pawn
     per player standing there (a number in it when more than one of their monkeys does), two
-    rows of smaller pawns for 3-4 players."""
-    fill = KIND_FILL[kind]
-    draw.rounded_rectangle((x, y, x + cell, y + cell), radius=cell // 9, fill=fill,
-                           outline=DARK, width=3)
-    ink = _text_fill(kind)
-    draw.text((x + 9, y + 17), str(index), font=font(LABEL), fill=ink, anchor="lm")
-    top = y + 30  # under the number
-    body = cell - 30 - 4
-    words = KIND_WORDS[kind]
+    rows of smaller pawns for 3-4 players. The space under the pawns is kept (``_space_tile``):
+    a board shows the same fourteen spaces on every move, and they were half its drawing."""
     rows = 0 if not here else (1 if len(here) <= 2 else 2)
-    room = body * (0.9, 0.55, 0.45)[rows]  # the height left for the words
-    size = cell // 2 if len(words) <= 2 else cell // 4
-    f = _fit_font(draw, words, size, cell - 16, room / (words.count("\n") + 1))
-    words_y = top + body * (0.45, 0.27, 0.22)[rows]
-    draw.multiline_text((x + cell / 2, words_y), words, font=f, fill=ink, anchor="mm",
-                        align="center", spacing=2)
+    image.paste(_space_tile(kind, index, x, y, cell, rows), (x, y))
+    top, body = y + 30, cell - 30 - 4  # under the number
     r = cell / (8 if rows < 2 else 11)
     step = 2.5 * r
     for i, (seat, count) in enumerate(here):
@@ -217,6 +212,33 @@ def _space(draw: ImageDraw.ImageDraw, kind: str, index: int, x: int, y: int, cel
         cx = x + cell / 2 + (col - (in_row - 1) / 2) * step
         cy = top + body * (0.76 if rows == 1 else (0.62 + 0.25 * row))
         _marker(draw, seat, cx, cy, r, str(count) if count > 1 else "")
+
+
+@lru_cache(maxsize=SPACE_TILES)
+def _space_tile(kind: str, index: int, x: int, y: int, cell: int, rows: int) -> Image.Image:
+    """A space as drawn at (x, y) of a board, its words made room for ``rows`` rows of pawns.
+    Kept per place, as a die's tile is (bot.pictures._tile): words at fractional coordinates
+    round differently elsewhere. Worker threads share the tiles, and only read them."""
+    canvas = Image.new("RGB", (x + cell + 1, y + cell + 1), BACKGROUND)
+    draw_space(ImageDraw.Draw(canvas), kind, index, x, y, cell, rows)
+    return canvas.crop((x, y, x + cell + 1, y + cell + 1))
+
+
+def draw_space(draw: ImageDraw.ImageDraw, kind: str, index: int, x: int, y: int, cell: int, rows: int) -> None:
+    """A space without its pawns, its words higher and smaller for each row of them."""
+    fill = KIND_FILL[kind]
+    draw.rounded_rectangle((x, y, x + cell, y + cell), radius=cell // 9, fill=fill,
+                           outline=DARK, width=3)
+    ink = _text_fill(kind)
+    draw.text((x + 9, y + 17), str(index), font=font(LABEL), fill=ink, anchor="lm")
+    top, body = y + 30, cell - 30 - 4
+    words = KIND_WORDS[kind]
+    room = body * (0.9, 0.55, 0.45)[rows]  # the height left for the words
+    size = cell // 2 if len(words) <= 2 else cell // 4
+    f = _fit_font(draw, words, size, cell - 16, room / (words.count("\n") + 1))
+    words_y = top + body * (0.45, 0.27, 0.22)[rows]
+    draw.multiline_text((x + cell / 2, words_y), words, font=f, fill=ink, anchor="mm",
+                        align="center", spacing=2)
 
 
 def _train(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], train: int,
@@ -376,12 +398,12 @@ def draw_dice(facts: DiceFacts) -> bytes:
         for side, face in enumerate(faces):
             x = x0 + DIE_LABEL + side * (FACE + GAP * 2)
             new = offer is not None and d == focus and side == slot
-            draw_face(draw, offer if new and offer else face, side, x, y, FACE, ring=new or (d, side) in ringed)
+            image.paste(_face_tile(offer if new and offer else face, x, y, FACE, new or (d, side) in ringed), (x, y))
     if below and offer is not None:
         y = top + HEADER + 3 * (FACE + ROW_GAP)
         x = x0 + row_w - FACE
         draw.text((x - 18, y + FACE / 2), offer_caption(offer), font=font(LABEL), fill=HIGHLIGHT, anchor="rm")
-        draw_face(draw, offer, 0, x, y, FACE, ring=True)
+        image.paste(_face_tile(offer, x, y, FACE, True), (x, y))
     return png(image, PALETTE)
 
 
@@ -409,8 +431,17 @@ def _arrow_glyph(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float) -
     draw.polygon([(cx + half + 4, cy), (cx + half - 16, cy - 14), (cx + half - 16, cy + 14)], fill=DARK)
 
 
-def draw_face(draw: ImageDraw.ImageDraw, face: str, slot: int, x: int, y: int, size: int,
-              ring: bool = False) -> None:
+@lru_cache(maxsize=FACE_TILES)
+def _face_tile(face: str, x: int, y: int, size: int, ring: bool) -> Image.Image:
+    """A side as drawn at (x, y) of a dice picture, kept: a player's eighteen sides change a
+    few at a time, and drawing them was most of the picture's cost. Kept per place, as a
+    space is (``_space_tile``)."""
+    canvas = Image.new("RGB", (x + size + 1, y + size + 1), BACKGROUND)
+    draw_face(ImageDraw.Draw(canvas), face, x, y, size, ring)
+    return canvas.crop((x, y, x + size + 1, y + size + 1))
+
+
+def draw_face(draw: ImageDraw.ImageDraw, face: str, x: int, y: int, size: int, ring: bool = False) -> None:
     """One side: pips as on a real die, the icon as a skull, action sides by colour and word."""
     kind = kind_of(face)
     fill = KIND_FILL.get(kind, OTHER_SIDE)
