@@ -11,8 +11,14 @@ click that is Boneyard's own code.
 
 Each seat plays the game's own AI move, seeded, so a run plays the same games every time.
 
+``--pause MS`` sleeps that long between clicks, as the bot does between players' clicks at
+normal load: a click then costs what it costs a bot that was idle, which is far more than in a
+warm loop (caches gone cold, the core asleep). Run it on one core (``taskset -c 1``) to compare
+with ``knucklebones_latency.py --think 1000 --pin``.
+
     .venv/bin/python bench/click_cost.py
     .venv/bin/python bench/click_cost.py --games 100 --only knucklebones
+    taskset -c 1 .venv/bin/python bench/click_cost.py --games 40 --only knucklebones --pause 20
 """
 
 from __future__ import annotations
@@ -52,8 +58,9 @@ def shown_in(plan: Plan) -> list[Any]:
     return [s for s in out if s is not None]
 
 
-async def play(spec: Any, games: int, seats: int) -> tuple[int, Counter[str]]:
-    """``games`` whole games; the clicks made, and the seconds each part took in all."""
+async def play(spec: Any, games: int, seats: int, pause: float = 0.0) -> tuple[int, Counter[str]]:
+    """``games`` whole games; the clicks made, and the seconds each part took in all. ``pause``:
+    seconds slept between clicks (the event loop idle, as between players' clicks)."""
     engine = spec.engine
     spent: Counter[str] = Counter()
     clicks = 0
@@ -113,6 +120,8 @@ async def play(spec: Any, games: int, seats: int) -> tuple[int, Counter[str]]:
                                               strict=True):
                     spent[part] += ended - began
                 clicks += 1
+                if pause:
+                    time.sleep(pause)  # not asyncio.sleep: nothing else may run, and warm the caches
         await store.close()
     return clicks, spent
 
@@ -121,12 +130,14 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30, help="whole games of each game, three seats each")
     parser.add_argument("--only", default=None, help="one game's key (knucklebones, bare_bones...)")
+    parser.add_argument("--pause", type=float, default=0.0,
+                        help="ms slept between clicks: a click as a bot idle between players' clicks pays for it")
     args = parser.parse_args()
     specs = [s for s in game_specs() if args.only in (None, s.engine.key)]
     print(f"{'game':<17}{'clicks':>7}  {'host':>7} =" + "".join(f"{p:>8}" for p in PARTS) + "   (ms per click)")
     for spec in specs:
         fewest, most = spec.engine.seat_range(spec.engine.Options())
-        clicks, spent = await play(spec, args.games, max(fewest, min(3, most)))
+        clicks, spent = await play(spec, args.games, max(fewest, min(3, most)), args.pause / 1000)
         print(f"{spec.engine.key:<17}{clicks:>7}  {sum(spent.values()) * 1000 / clicks:>7.3f}  "
               + "".join(f"{spent[p] * 1000 / clicks:>8.3f}" for p in PARTS))
 
