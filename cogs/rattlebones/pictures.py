@@ -35,9 +35,10 @@ SMALL = 24
 #: numbers and names a player looks up (a space's number, a score, a name): 14 px on that phone
 LABEL = 28
 
-#: spaces and sides kept as drawn, each where it is drawn (a space 149 px square, 66 kB; a side
-#: 105 px, 33 kB): a standard board has 14 spaces, each in 3 layouts, and a player's dice 18
-#: sides; these keep what a few games' boards and dice show, 8 and 17 MB at most
+#: spaces and sides kept as drawn, each where it is drawn (a space 149 px square on the standard
+#: board, 66 kB, and 201 px on the compact one, 121 kB; a side 105 px, 33 kB): a board has 14 or 8
+#: spaces, each in 3 layouts, and a player's dice 18 sides; these keep what a few games' boards
+#: and dice show, 16 and 17 MB at most
 SPACE_TILES = 128
 FACE_TILES = 512
 #: players: strong colours, each with its own shape, so colour-blind players can tell them apart
