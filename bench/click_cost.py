@@ -121,7 +121,7 @@ async def play(spec: Any, games: int, seats: int, pause: float = 0.0) -> tuple[i
                     spent[part] += ended - began
                 clicks += 1
                 if pause:
-                    time.sleep(pause)  # not asyncio.sleep: nothing else may run, and warm the caches
+                    time.sleep(pause)  # not asyncio.sleep: nothing may run meanwhile and keep the caches warm
         await store.close()
     return clicks, spent
 

@@ -30,7 +30,7 @@ from cogs.rattlebones.pictures import PLAYER_COLOURS, board_facts, draw_board
 from rules.base import Chooser
 from rules.rattlebones import ENGINE as RATTLEBONES
 from rules.rattlebones import RattlebonesOptions
-from tests.fixtures.tables import game_specs
+from tests.fixtures.tables import game_specs, views_every
 
 PHONE_WIDTH = 400
 MIN_TEXT_PX = 11
@@ -168,15 +168,7 @@ def pawns(monkeypatch: pytest.MonkeyPatch) -> list[Pawn]:
 
 def rattlebones_views(board: str, seats: int) -> Iterator[Any]:
     """Views of a seeded game every 40 moves, and its end."""
-    state = RATTLEBONES.new_game(seats, RattlebonesOptions(board=board), seed=seats)
-    choose = Chooser(random.Random(seats))
-    for step in range(5000):
-        if step % 40 == 0 or RATTLEBONES.is_over(state):
-            yield RATTLEBONES.view(state, None)
-        if RATTLEBONES.is_over(state):
-            return
-        seat = RATTLEBONES.to_act(state)[0]
-        state, _ = RATTLEBONES.apply(state, seat, RATTLEBONES.ai_action(state, seat, choose))
+    return views_every(RATTLEBONES, RattlebonesOptions(board=board), seats, seed=seats)
 
 
 @pytest.mark.parametrize("board", ["standard14", "compact8"])

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -29,9 +28,9 @@ from cogs.rattlebones.pictures import (
     draw_board,
     ring_cells,
 )
-from rules.base import Chooser
 from rules.rattlebones.board import SIDE_KINDS, SPACE_KINDS
 from rules.rattlebones import ENGINE, RattlebonesOptions, RattlebonesState, RattlebonesView
+from tests.fixtures.tables import views_every
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 #: sha256 of the decoded RGBA pixels of the golden pictures below
@@ -162,23 +161,16 @@ def test_pictures_stay_small() -> None:
 
 
 def drawn_in_full_colour(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Image.Image, Image.Image]]:
-    """Every picture of two seeded games (2 and 4 seats): as drawn, and as png() maps it."""
+    """Pictures of two seeded games (2 and 4 seats), boards and the acting player's dice: as
+    drawn, and as png() maps them."""
     drawn: list[Image.Image] = []
     write = pictures.png
     monkeypatch.setattr(pictures, "png", lambda image, palette=None: drawn.append(image) or write(image, palette))
     for seats in (2, 4):
-        state = ENGINE.new_game(seats, RattlebonesOptions(), seed=seats)
-        choose = Chooser(random.Random(seats))
-        for move in range(400):
-            if ENGINE.is_over(state):
-                break
-            seat = ENGINE.to_act(state)[0]
-            state, _ = ENGINE.apply(state, seat, ENGINE.ai_action(state, seat, choose))
-            if move % 40 == 0:
-                view = ENGINE.view(state, None)
-                for draw in (lambda: board_png(view), lambda: dice_png(view, seat)):
-                    png = draw()
-                    yield drawn[-1], decode(png).convert("RGB")
+        for view in views_every(ENGINE, RattlebonesOptions(), seats, seed=seats):
+            for draw in (lambda: board_png(view), lambda: dice_png(view, view.current_seat or 0)):
+                png = draw()
+                yield drawn[-1], decode(png).convert("RGB")
 
 
 def test_every_colour_drawn_is_in_the_palette(monkeypatch: pytest.MonkeyPatch) -> None:
