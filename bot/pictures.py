@@ -11,10 +11,11 @@ A strip shows the same few dice over and over, so its costly parts are drawn onc
 die's body (its outline and rune) as a tile, each word's bitmap in the font, and each die as its
 cell of the strip shows it (body, marks and caption), already reduced to its own few colours. A
 strip of dice drawn before is then only its cells put side by side and encoded, which costs a
-quarter of drawing and quantizing it whole. A strip is the same to the pixel as one drawn die by
-die and cut into the same cells (tests/test_picture_tiles.py compares the two, and checks that no
-die reaches outside its cell); the phone-size checks draw every part afresh, so they read every
-word of every picture. Any game's picture made of parts that recur (Bone Duel's lanes) is kept
+quarter of drawing and quantizing it whole. A die's cell is drawn at the strip's first place and
+moved to its own, so a die is drawn once wherever it stands: a strip is the same to the pixel as
+its dice drawn one by one at that place, each cut to its cell and moved to its place
+(tests/test_picture_tiles.py compares the two, and checks that no die reaches outside its cell);
+the phone-size checks draw every part afresh, so they read every word of every picture. Any game's picture made of parts that recur (Bone Duel's lanes) is kept
 and put together the same way (``from_parts``).
 """
 
@@ -236,9 +237,9 @@ GAP = 14
 CAPTION_FONT = 30
 CAPTION = 40
 #: dice bodies kept as tiles, each DIE x DIE px in RGBA (56 kB), so 14 MB at most. A tile is kept
-#: per body and per place in a strip (see _tile); the strips of fifty played Knucklebones games use
-#: 58 (runes, greyed or ringed, at each place of the strip), those of 5000 /rolls 28: 256 keeps them
-#: all with room to spare, and bounds what odd strips can add
+#: per body and per place (see _tile), but a strip's cells are all drawn at its first place: the
+#: strips of fifty played Knucklebones games use 10 (runes, greyed or ringed), those of 5000 /rolls
+#: 10; only a strip too big to share a palette (drawn whole) draws dice at other places
 TILES = 256
 #: entries of a PNG palette
 PALETTE = 256
@@ -249,7 +250,7 @@ PART_COLOURS = 32
 FEWEST_PART_COLOURS = 8
 #: parts of pictures kept, quantized (a byte per pixel: 25 kB for a captioned die, 85 kB for a
 #: lane of a Bone Duel grid), 20 MB at most; the strips of fifty played Knucklebones games use
-#: 245 dice
+#: 116 dice, those of 5000 /rolls 188
 PARTS = 512
 
 
@@ -281,10 +282,13 @@ def dice_strip(dice: Sequence[DieFace], *, per_row: int = 6, caption_font: int =
     size = across * DIE + (across + 1) * GAP, rows * cell_h + (rows + 1) * GAP
     places = [(GAP + col * (DIE + GAP), GAP + row * (cell_h + GAP))
               for row, col in (divmod(index, per_row) for index in range(len(dice)))]
-    kept = from_parts(size, [(_draw_cell, (die, x, y, caption_font), cell_box(x, y, cell_h))
-                             for die, (x, y) in zip(dice, places, strict=True)])
-    if kept is not None:
-        return kept
+    colours = part_colours(len(dice))
+    if colours is not None:
+        # each cell is drawn and kept at the first place and moved to its own: a die looks the same
+        # wherever it stands, so it is drawn once, not once per place it may stand in
+        home = cell_box(GAP, GAP, cell_h)
+        return parts_png(size, [moved(kept_part(_draw_cell, (die, GAP, GAP, caption_font), home, colours),
+                                      cell_box(x, y, cell_h)) for die, (x, y) in zip(dice, places, strict=True)])
     image = Image.new("RGBA", size, BACKGROUND)
     draw = ImageDraw.Draw(image)
     for die, (x, y) in zip(dice, places, strict=True):
@@ -299,6 +303,12 @@ def _draw_cell(image: Image.Image, draw: ImageDraw.ImageDraw, die: DieFace, x: i
     _draw_marks(draw, die, x, y, DIE)
     if die.caption:
         draw_caption(draw, die, x + DIE / 2, y + DIE + 4, caption_font)
+
+
+def moved(part: Part, box: tuple[int, int, int, int]) -> Part:
+    """``part`` put at ``box``'s place instead of its own."""
+    indices, palette, (_, _, width, height) = part
+    return indices, palette, (box[0], box[1], width, height)
 
 
 def part_colours(parts: int) -> int | None:

@@ -245,21 +245,26 @@ def test_knucklebones_labels_each_die_with_the_number_its_button_uses(drawn: lis
                 continue
             drawn.clear()
             width = decode(picture.draw()).width
-            column = {}  # picture column -> (number under it, face in its corner)
+            # the dice left to right, each (number under it, face in its corner): each die's cell
+            # is drawn in turn (at the strip's first place, then moved to its own), its corner
+            # before its caption
+            cells: list[tuple[int, int | None]] = []
+            corner = None
             for d in drawn:
-                col = int(d.xy[0] // (DIE + GAP))
                 number = re.fullmatch(r"die (\d)", d.text)
                 if number:
                     assert phone_px(d.size, width) >= 14, "a die's number must stand out"
-                    column.setdefault(col, [None, None])[0] = int(number.group(1))
+                    cells.append((int(number.group(1)), corner))
+                    corner = None
                 elif d.anchor == "rs" and d.text.isdigit():
-                    column.setdefault(col, [None, None])[1] = int(d.text)
-            faces = {n: f for n, f in column.values()}
+                    corner = int(d.text)
+            assert width == len(cells[:7]) * (DIE + GAP) + GAP, "a die drawn for each place of the strip"
+            faces = dict(cells)
             assert sorted(faces) == sorted(d.number for d in view.dice), "every die carries its number"
             for die in view.dice:
                 if die.face is not None and die.active:
                     assert faces[die.number] == die.face, f"die {die.number} shows {die.face}"
-            out_of_order += [n for n, _ in column.values()] != sorted(faces)
+            out_of_order += [n for n, _ in cells] != sorted(faces)
             for seat in engine.to_act(state):
                 for action in engine.legal_actions(state, seat):
                     if action.kind in ("reroll", "double"):

@@ -1,13 +1,14 @@
 """A dice strip drawn from kept tiles and cells is, to the pixel, the strip drawn die by die.
 
 bot/pictures.py keeps each die's body as a tile and each word's bitmap in its font, and each die
-as its cell of the strip, quantized on its own, and puts strips together from those. The
-reference here is the drawing as it was before: every die drawn straight onto the strip, fonts
-as Pillow loads them, nothing kept (a copy of the code tiles changed, left as it was: when the
-look changes on purpose, change it here the same way), then cut into the same cells, each
-quantized as the strip quantizes it (which only holds if no die reaches outside its cell, so
-that is checked too). The two are compared
-on decoded pixels, for generated strips (every shape and mark, long captions cut short, rows wrapping,
+as its cell of the strip, drawn at the strip's first place and quantized on its own, and puts
+strips together from those. The reference here draws as it did before anything was kept: every
+die drawn straight onto a canvas, fonts as Pillow loads them (a copy of the code tiles changed,
+left as it was: when the look changes on purpose, change it here the same way). Each die is
+drawn alone at the first place, cut to its cell and quantized as the strip quantizes it (which
+only holds if no die reaches outside its cell, so that is checked too), and moved to its own; a
+strip too big to share a palette is drawn whole, each die in place. The two are compared on
+decoded pixels, for generated strips (every shape and mark, long captions cut short, rows wrapping,
 caption fonts, the empty strip) and for every game's own pictures through whole played games,
 drawn once as they are and once with the reference's helpers in their place.
 """
@@ -120,14 +121,20 @@ def ref_dice_strip(dice: Sequence[DieFace], *, per_row: int = 6, caption_font: i
     colours = pictures.part_colours(len(dice))
     if colours is None:
         return ref_png(image)
-    # each die's cell cut from the strip drawn whole, and quantized as the strip quantizes it:
-    # the same pixels only if every die stays inside its own cell, and the cells hold everything
-    cells = [pictures.quantized_part(image.crop(box := pictures.cell_box(x, y, cell_h)), colours, box[:2])
-             for x, y in places]
-    outside = image.copy()
-    for x, y in places:
-        outside.paste(BACKGROUND, pictures.cell_box(x, y, cell_h))
-    assert outside.tobytes() == Image.new("RGBA", image.size, BACKGROUND).tobytes(), "a die drawn outside its cell"
+    # each die drawn alone at the first place, cut to its cell and moved to its own, each cell
+    # quantized as the strip quantizes it: the same pixels only if no die reaches outside its
+    # cell, and the cells hold everything
+    home = pictures.cell_box(GAP, GAP, cell_h)
+    cells = []
+    for die, (x, y) in zip(dice, places, strict=True):
+        alone = Image.new("RGBA", (home[2] + GAP, home[3] + GAP), BACKGROUND)
+        ref_draw_die(ImageDraw.Draw(alone), die, GAP, GAP, DIE)
+        if die.caption:
+            ref_draw_caption(ImageDraw.Draw(alone), die, GAP + DIE / 2, GAP + DIE + 4, caption_font)
+        cell = alone.crop(home)
+        alone.paste(BACKGROUND, home)
+        assert alone.tobytes() == Image.new("RGBA", alone.size, BACKGROUND).tobytes(), f"{die} drawn outside its cell"
+        cells.append(pictures.quantized_part(cell, colours, pictures.cell_box(x, y, cell_h)[:2]))
     return pictures.parts_png((width, height), cells)
 
 
@@ -208,7 +215,7 @@ def every_kind_of_die() -> list[DieFace]:
 
 
 @pytest.mark.parametrize("per_row", [7, 6, 5])
-def test_every_kind_of_die_at_every_place_is_the_die_drawn_there(per_row: int) -> None:
+def test_every_kind_of_die_at_every_place_is_the_die_drawn_alone(per_row: int) -> None:
     dice = every_kind_of_die()
     # shifted by one each strip, so every die is drawn in every column of a strip of two rows
     for shift in range(per_row):
