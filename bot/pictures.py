@@ -282,13 +282,13 @@ def dice_strip(dice: Sequence[DieFace], *, per_row: int = 6, caption_font: int =
     size = across * DIE + (across + 1) * GAP, rows * cell_h + (rows + 1) * GAP
     places = [(GAP + col * (DIE + GAP), GAP + row * (cell_h + GAP))
               for row, col in (divmod(index, per_row) for index in range(len(dice)))]
-    colours = part_colours(len(dice))
-    if colours is not None:
-        # each cell is drawn and kept at the first place and moved to its own: a die looks the same
-        # wherever it stands, so it is drawn once, not once per place it may stand in
-        home = cell_box(GAP, GAP, cell_h)
-        return parts_png(size, [moved(kept_part(_draw_cell, (die, GAP, GAP, caption_font), home, colours),
-                                      cell_box(x, y, cell_h)) for die, (x, y) in zip(dice, places, strict=True)])
+    # each cell is drawn and kept at the first place and moved to its own: a die looks the same
+    # wherever it stands, so it is drawn once, not once per place it may stand in
+    home = cell_box(GAP, GAP, cell_h)
+    kept = from_parts(size, [(_draw_cell, (die, GAP, GAP, caption_font), home, cell_box(x, y, cell_h)[:2])
+                             for die, (x, y) in zip(dice, places, strict=True)])
+    if kept is not None:
+        return kept
     image = Image.new("RGBA", size, BACKGROUND)
     draw = ImageDraw.Draw(image)
     for die, (x, y) in zip(dice, places, strict=True):
@@ -303,12 +303,6 @@ def _draw_cell(image: Image.Image, draw: ImageDraw.ImageDraw, die: DieFace, x: i
     _draw_marks(draw, die, x, y, DIE)
     if die.caption:
         draw_caption(draw, die, x + DIE / 2, y + DIE + 4, caption_font)
-
-
-def moved(part: Part, box: tuple[int, int, int, int]) -> Part:
-    """``part`` put at ``box``'s place instead of its own."""
-    indices, palette, (_, _, width, height) = part
-    return indices, palette, (box[0], box[1], width, height)
 
 
 def part_colours(parts: int) -> int | None:
@@ -326,10 +320,12 @@ def cell_box(x: int, y: int, cell_h: int) -> tuple[int, int, int, int]:
 
 #: a part of a picture as kept: its pixels' indices, its palette, its place and size
 Part = tuple[bytes, bytes, tuple[int, int, int, int]]
-#: draws a part onto a canvas (its image and pen) at the part's own place in the picture
+#: draws a part onto a canvas (its image and pen) inside the part's box
 Drawer = Callable[..., None]
-#: a part as a picture names it: what draws it, with what, and where (left, top, right, bottom)
-Piece = tuple[Drawer, tuple[Hashable, ...], tuple[int, int, int, int]]
+#: a part as a picture names it: what draws it, with what, where it is drawn (left, top, right,
+#: bottom), and where in the picture it goes (its top left). A part that looks the same wherever
+#: it stands (a die) is drawn at one place and moved to each of its own, so it is drawn once
+Piece = tuple[Drawer, tuple[Hashable, ...], tuple[int, int, int, int], tuple[int, int]]
 
 
 def from_parts(size: tuple[int, int], pieces: Sequence[Piece]) -> bytes | None:
@@ -338,7 +334,12 @@ def from_parts(size: tuple[int, int], pieces: Sequence[Piece]) -> bytes | None:
     colours = part_colours(len(pieces))
     if colours is None:
         return None
-    return parts_png(size, [kept_part(draw, args, box, colours) for draw, args, box in pieces])
+    return parts_png(size, [_moved(kept_part(draw, args, box, colours), at) for draw, args, box, at in pieces])
+
+
+def _moved(part: Part, at: tuple[int, int]) -> Part:
+    indices, palette, (_, _, width, height) = part
+    return indices, palette, (*at, width, height)
 
 
 def kept_part(draw: Drawer, args: tuple[Hashable, ...], box: tuple[int, int, int, int], colours: int) -> Part:

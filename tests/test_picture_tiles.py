@@ -357,22 +357,28 @@ def test_the_roll_pictures_are_drawn_as_before(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_a_bone_duel_picture_is_its_parts_drawn_on_one_canvas() -> None:
-    """Its parts tile the picture, and each drawn alone is that part of the whole drawn at once:
-    so no part draws outside its box, and the kept parts make the picture it always was."""
+    """Its parts tile the picture, and each drawn alone (a side in the first lane, moved to its
+    own) is that part of the whole drawn at once, every side in its own lane: so no part draws
+    outside its box, a side looks the same in every lane, and the kept parts make the picture
+    it always was."""
+    bd = bone_duel_pictures
     spec = next(s for s in game_specs() if s.engine.key == "bone_duel")
     shown = played_pictures(spec, 2, seed=3, sample=10_000) + played_pictures(spec, 2, seed=8, sample=40)
     for picture in shown:
         key = picture.key[1]
-        parts = bone_duel_pictures.parts(key)
-        boxes = [box for _, _, box in parts]
-        area = Image.new("L", (bone_duel_pictures.WIDTH, bone_duel_pictures.HEIGHT), 0)
+        parts = bd.parts(key)
+        boxes = [(x, y, x + right - left, y + bottom - top) for _, _, (left, top, right, bottom), (x, y) in parts]
+        area = Image.new("L", (bd.WIDTH, bd.HEIGHT), 0)
         for box in boxes:
             assert area.crop(box).getextrema() == (0, 0), f"{box} overlaps another part"
             area.paste(255, box)
         assert area.getextrema() == (255, 255), "the parts leave a gap"
         whole = Image.new("RGBA", area.size, BACKGROUND)
         pen = ImageDraw.Draw(whole)
-        for draw, args, _ in parts:
+        for draw, args, _, (_, y) in parts:
+            if draw is bd._side:  # in its own lane
+                seat, _, lane_key = args
+                args = (seat, (y - bd.HEAD) // (bd.DIE + bd.GAP), lane_key)
             draw(whole, pen, *args)
         colours = pictures.part_colours(len(parts))
         assert colours is not None

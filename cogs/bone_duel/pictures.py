@@ -128,12 +128,16 @@ def parts(key: Key) -> list[Piece]:
     names and the die to place, then each lane's two sides and middle. A move changes the die
     to place, one lane and its scores; the other parts are drawn already."""
     lanes, scores, names, rolled = key
-    found: list[Piece] = [(_head, (names, rolled), (0, 0, WIDTH, HEAD))]
+    found: list[Piece] = [(_head, (names, rolled), (0, 0, WIDTH, HEAD), (0, 0))]
+    first = HEAD + DIE + GAP  # the first lane's bottom
     for lane in range(3):
         top, bottom = HEAD + lane * (DIE + GAP), HEAD + (lane + 1) * (DIE + GAP)
-        found += [(_side, (0, lane, lanes[0][lane]), (0, top, SIDE_WIDTH, bottom)),
-                  (_middle, (lane, (scores[0][lane], scores[1][lane])), (SIDE_WIDTH, top, SIDE_WIDTH + MIDDLE, bottom)),
-                  (_side, (1, lane, lanes[1][lane]), (SIDE_WIDTH + MIDDLE, top, WIDTH, bottom))]
+        # a side is drawn in the first lane and moved to its own: the same dice look the same
+        # in any lane, so they are drawn once; a lane's middle carries its name
+        found += [(_side, (0, 0, lanes[0][lane]), (0, HEAD, SIDE_WIDTH, first), (0, top)),
+                  (_middle, (lane, (scores[0][lane], scores[1][lane])), (SIDE_WIDTH, top, SIDE_WIDTH + MIDDLE, bottom),
+                   (SIDE_WIDTH, top)),
+                  (_side, (1, 0, lanes[1][lane]), (SIDE_WIDTH + MIDDLE, HEAD, WIDTH, first), (SIDE_WIDTH + MIDDLE, top))]
     return found
 
 
