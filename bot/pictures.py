@@ -15,8 +15,9 @@ quarter of drawing and quantizing it whole. A die's cell is drawn at the strip's
 moved to its own, so a die is drawn once wherever it stands: a strip is the same to the pixel as
 its dice drawn one by one at that place, each cut to its cell and moved to its place
 (tests/test_picture_tiles.py compares the two, and checks that no die reaches outside its cell);
-the phone-size checks draw every part afresh, so they read every word of every picture. Any game's picture made of parts that recur (Bone Duel's lanes) is kept
-and put together the same way (``from_parts``).
+the phone-size checks draw every part afresh, so they read every word of every picture. Any
+game's picture made of parts that recur (Bone Duel's lanes, each side's dice drawn in the first
+lane and moved to their own) is kept and put together the same way (``from_parts``).
 """
 
 from __future__ import annotations
