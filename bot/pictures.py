@@ -283,8 +283,9 @@ def dice_strip(dice: Sequence[DieFace], *, per_row: int = 6, caption_font: int =
     size = across * DIE + (across + 1) * GAP, rows * cell_h + (rows + 1) * GAP
     places = [(GAP + col * (DIE + GAP), GAP + row * (cell_h + GAP))
               for row, col in (divmod(index, per_row) for index in range(len(dice)))]
-    # each cell is drawn and kept at the first place and moved to its own: a die looks the same
-    # wherever it stands, so it is drawn once, not once per place it may stand in
+    # each cell is drawn and kept at the first place and moved to its own, so a die is drawn once,
+    # not once per place it may stand in (drawn in place, a few outlines, a d20's in the second
+    # row, would round a pixel differently on some edges: no one can tell)
     home = cell_box(GAP, GAP, cell_h)
     kept = from_parts(size, [(_draw_cell, (die, GAP, GAP, caption_font), home, cell_box(x, y, cell_h)[:2])
                              for die, (x, y) in zip(dice, places, strict=True)])
