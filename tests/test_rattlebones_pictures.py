@@ -226,8 +226,9 @@ def test_a_space_kept_is_the_space_drawn_in_place(spaces: int) -> None:
 
 
 def test_a_side_kept_is_the_side_drawn_in_place() -> None:
-    """Dice pictures paste their sides from tiles (``_face_tile``): every kind of side, ringed
-    or not, in the corner of the picture and in the middle of it."""
+    """Dice pictures paste their sides from tiles (``_face_tile``), one per kind of side however
+    many places show it: every kind, ringed or not, pasted in the corner of the picture and in
+    the middle of it is the side drawn there."""
     faces = ["rb", "arrow", *(f"pip:{n}" for n in range(2, 7)), *(f"points:{n}" for n in (1, 5, 10)),
              *(f"arrow:{to}" for to in range(6)), *(k for k in SIDE_KINDS if k not in ("points", "arrow"))]
     size = dice_size(offer=True)
@@ -235,5 +236,5 @@ def test_a_side_kept_is_the_side_drawn_in_place() -> None:
         for x, y in ((0, 0), (363, 201)):
             for ring in (False, True):
                 kept_is_drawn_in_place(size, (x, y, x + pictures.FACE + 1, y + pictures.FACE + 1),
-                                       pictures._face_tile.__wrapped__(face, x, y, pictures.FACE, ring),
+                                       pictures._face_tile.__wrapped__(face, pictures.FACE, ring),
                                        lambda draw: pictures.draw_face(draw, face, x, y, pictures.FACE, ring))

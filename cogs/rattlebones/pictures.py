@@ -35,12 +35,12 @@ SMALL = 24
 #: numbers and names a player looks up (a space's number, a score, a name): 14 px on that phone
 LABEL = 28
 
-#: spaces and sides kept as drawn, each where it is drawn (a space 149 px square on the standard
-#: board, 66 kB, and 201 px on the compact one, 121 kB; a side 105 px, 33 kB): a board has 14 or 8
-#: spaces, each in 3 layouts, and a player's dice 18 sides; these keep what a few games' boards
-#: and dice show, 16 and 17 MB at most
+#: spaces kept as drawn where they are drawn, and sides kept as drawn (a space 149 px square on
+#: the standard board, 66 kB, and 201 px on the compact one, 121 kB; a side 105 px, 33 kB): a
+#: board has 14 or 8 spaces, each in 3 layouts, and eighteen played games show 48 sides, ringed
+#: or not, in all; these keep what a few games' boards show, 16 MB at most, and every side, 4 MB
 SPACE_TILES = 128
-FACE_TILES = 512
+FACE_TILES = 128
 #: players: strong colours, each with its own shape, so colour-blind players can tell them apart
 PLAYER_COLOURS: tuple[RGB, ...] = ((235, 64, 52), (45, 125, 255), (20, 185, 90), (255, 205, 30))
 PLAYER_SHAPES: tuple[str, ...] = ("circle", "square", "diamond", "triangle")
@@ -399,12 +399,12 @@ def draw_dice(facts: DiceFacts) -> bytes:
         for side, face in enumerate(faces):
             x = x0 + DIE_LABEL + side * (FACE + GAP * 2)
             new = offer is not None and d == focus and side == slot
-            image.paste(_face_tile(offer if new and offer else face, x, y, FACE, new or (d, side) in ringed), (x, y))
+            image.paste(_face_tile(offer if new and offer else face, FACE, new or (d, side) in ringed), (x, y))
     if below and offer is not None:
         y = top + HEADER + 3 * (FACE + ROW_GAP)
         x = x0 + row_w - FACE
         draw.text((x - 18, y + FACE / 2), offer_caption(offer), font=font(LABEL), fill=HIGHLIGHT, anchor="rm")
-        image.paste(_face_tile(offer, x, y, FACE, True), (x, y))
+        image.paste(_face_tile(offer, FACE, True), (x, y))
     return png(image, PALETTE)
 
 
@@ -433,13 +433,14 @@ def _arrow_glyph(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float) -
 
 
 @lru_cache(maxsize=FACE_TILES)
-def _face_tile(face: str, x: int, y: int, size: int, ring: bool) -> Image.Image:
-    """A side as drawn at (x, y) of a dice picture, kept: a player's eighteen sides change a
-    few at a time, and drawing them was most of the picture's cost. Kept per place, as a
-    space is (``_space_tile``)."""
-    canvas = Image.new("RGB", (x + size + 1, y + size + 1), BACKGROUND)
-    draw_face(ImageDraw.Draw(canvas), face, x, y, size, ring)
-    return canvas.crop((x, y, x + size + 1, y + size + 1))
+def _face_tile(face: str, size: int, ring: bool) -> Image.Image:
+    """A side as drawn, kept: a player's eighteen sides change a few at a time, and drawing
+    them was most of the picture's cost. A side is drawn the same wherever it stands (its
+    shapes and words sit on whole pixels of its box), so one tile serves every place, as a
+    die's cell does in a strip."""
+    canvas = Image.new("RGB", (size + 1, size + 1), BACKGROUND)
+    draw_face(ImageDraw.Draw(canvas), face, 0, 0, size, ring)
+    return canvas
 
 
 def draw_face(draw: ImageDraw.ImageDraw, face: str, x: int, y: int, size: int, ring: bool = False) -> None:
