@@ -11,16 +11,21 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import asyncpg
+import discord
 import pytest
 
 from bot.models import Book, LogEntry, Seat, Table
 from bot.store import (
     CLAIM_SECONDS, ChannelBusy, DuplicateInteraction, SqliteStore, Store, VersionConflict, _migrations, open_store, parse_target,
 )
-from bot.store.base import book_text, table_text
+from bot.store import base as store_base
+from bot.store import postgres as postgres_store
+from bot.store import sqlite as sqlite_store
+from bot.store.base import INTERACTIONS_KEPT, book_text, first_id_at, table_text
 from bot.store.postgres import PostgresStore
 
 
@@ -424,20 +429,50 @@ async def test_overdue_deadlines_are_postponed_together(store: Store) -> None:
 
 
 async def test_old_interaction_ids_are_pruned_on_open(backend: Backend) -> None:
+    # an interaction's id says when it was made: one from two days ago, one from just now
+    old, new = first_id_at(time.time() - 2 * 86400), first_id_at(time.time())
     store = await backend.open()
     table = await store.create(_table())
     table.version = 1
-    await store.save(table, 0, interaction_id=111)
+    await store.save(table, 0, interaction_id=old)
     await store.close()
-    # the click was applied two days ago; another one just now
-    await backend.sql("UPDATE interactions SET at=at-2*86400 WHERE id=111")
-    await backend.sql("INSERT INTO interactions (id, game_id, at) VALUES (222, ?, ?)", table.id, time.time())
+    await backend.sql("INSERT INTO interactions (id, game_id, at) VALUES (?, ?, ?)", new, table.id, time.time())
     store = await backend.open()
     try:
-        assert not await store.interaction_seen(111)
-        assert await store.interaction_seen(222)
+        assert not await store.interaction_seen(old)
+        assert await store.interaction_seen(new)
     finally:
         await store.close()
+
+
+async def test_old_interaction_ids_are_pruned_in_batches_by_each_round(
+        backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long-running process forgets old clicks too, and a day of them goes a batch at a
+    time; the ids just inside INTERACTIONS_KEPT stay."""
+    monkeypatch.setattr(store_base, "INTERACTIONS_BATCH", 2)
+    monkeypatch.setattr(sqlite_store, "INTERACTIONS_BATCH", 2)
+    monkeypatch.setattr(postgres_store, "INTERACTIONS_BATCH", 2)
+    store = await backend.open()
+    try:
+        table = await store.create(_table())
+        now = time.time() + 3 * 86400  # the process has run for three days since
+        gone = [first_id_at(now - INTERACTIONS_KEPT - 60 * k) for k in range(1, 6)]
+        kept = [first_id_at(now - INTERACTIONS_KEPT + 60), first_id_at(now)]
+        for n, interaction_id in enumerate(gone + kept):
+            table.version = n + 1
+            await store.save(table, n, interaction_id=interaction_id)
+        assert await store.prune(now, 7) == 0
+        assert sorted(r[0] for r in await backend.sql("SELECT id FROM interactions")) == kept
+        assert not await store.interaction_seen(gone[0])
+        assert await store.interaction_seen(kept[0])
+    finally:
+        await store.close()
+
+
+def test_a_time_s_first_id_is_discord_s() -> None:
+    at = datetime(2026, 11, 29, 8, 40, 12, 345000, tzinfo=UTC)
+    assert first_id_at(at.timestamp()) == discord.utils.time_snowflake(at)
+    assert discord.utils.snowflake_time(first_id_at(at.timestamp())) == at
 
 
 # -- several processes on one PostgreSQL --------------------------------------------------------

@@ -23,6 +23,11 @@ from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
 #: seconds an applied interaction id is remembered (Discord retries within 15 minutes)
 INTERACTIONS_KEPT = 24 * 3600.0
+#: old interaction ids deleted per transaction: a day of a busy bot's clicks must not hold the
+#: writer's lock, and the clicks queued behind it, in one go
+INTERACTIONS_BATCH = 5000
+#: when Discord's ids start counting (2015-01-01, in seconds)
+DISCORD_EPOCH = 1420070400.0
 #: seconds a claimed deadline belongs to the process that claimed it; if that process dies while
 #: applying it, another one takes it over after this long (the game lock and the version check
 #: keep a late second attempt from playing anything twice)
@@ -71,6 +76,14 @@ def _migrations(dialect: Dialect = "sqlite") -> list[tuple[int, str]]:
         if entry.name.endswith(".sql"):
             found.append((int(entry.name.split("_", 1)[0]), entry.read_text("utf-8")))
     return sorted(found)
+
+
+def first_id_at(seconds: float) -> int:
+    """The smallest Discord id made at ``seconds`` or later. An id counts the milliseconds
+    since DISCORD_EPOCH in its high bits, so the interactions applied before a time are the
+    ids below this one: the primary key finds them, and no index on their time is kept up on
+    every click."""
+    return max(0, int((seconds - DISCORD_EPOCH) * 1000)) << 22
 
 
 def statements(sql: str) -> list[str]:
@@ -378,8 +391,9 @@ class Store(ABC):
     @abstractmethod
     async def prune(self, now: float, keep_days: float) -> int:
         """Delete the move logs of the games that ended more than ``keep_days`` before ``now``;
-        their results and the stats stay. How many moves were deleted. ``now`` is the present:
-        a process looks at each game once, the next round only at the games that ended since."""
+        their results and the stats stay; and the interactions applied more than
+        INTERACTIONS_KEPT ago. How many moves were deleted. ``now`` is the present: a process
+        looks at each game once, the next round only at the games that ended since."""
 
     @abstractmethod
     async def player_data(self, user_id: int) -> dict[str, int]:

@@ -27,9 +27,9 @@ import asyncpg
 
 from bot.models import Book, LogEntry, Table
 from bot.store.base import (
-    CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
-    LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations, book_without_player, tally,
-    book_text, log_rows, table_text, without_player,
+    CLAIM_SECONDS, INTERACTIONS_BATCH, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect,
+    DuplicateInteraction, LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations,
+    book_without_player, book_text, first_id_at, log_rows, table_text, tally, without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
@@ -343,8 +343,7 @@ class PostgresStore(Store):
         store = cls(pool, _Control(dsn))
         try:
             await store._migrate()
-            # an interaction can only come back within its 15-minute token life
-            await pool.execute("DELETE FROM interactions WHERE at<$1", time.time() - INTERACTIONS_KEPT)
+            await store._forget_clicks(time.time())
         except BaseException:
             await pool.close()
             raise
@@ -705,7 +704,18 @@ class PostgresStore(Store):
                                               ids[start:start + PRUNE_BATCH])
             deleted += int(status.split()[-1])
         self._pruned_before = max(self._pruned_before, cutoff)
+        await self._forget_clicks(now)
         return deleted
+
+    async def _forget_clicks(self, now: float) -> None:
+        """As SqliteStore's: the ids older than INTERACTIONS_KEPT, a batch per transaction."""
+        before = first_id_at(now - INTERACTIONS_KEPT)
+        while True:
+            status = await self._pool.execute(
+                "DELETE FROM interactions WHERE id IN (SELECT id FROM interactions WHERE id<$1 ORDER BY id LIMIT $2)",
+                before, INTERACTIONS_BATCH)
+            if int(status.split()[-1]) < INTERACTIONS_BATCH:
+                return
 
     async def player_data(self, user_id: int) -> dict[str, int]:
         async with self._pool.acquire() as conn:

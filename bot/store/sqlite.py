@@ -33,9 +33,9 @@ import aiosqlite
 from bot.models import LIVE, Book, LogEntry, Table
 from bot.recent import Recent
 from bot.store.base import (
-    CLAIM_SECONDS, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect, DuplicateInteraction,
-    LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations, book_without_player, statements,
-    book_text, log_rows, table_text, tally, without_player,
+    CLAIM_SECONDS, INTERACTIONS_BATCH, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect,
+    DuplicateInteraction, LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations,
+    book_without_player, book_text, first_id_at, log_rows, statements, table_text, tally, without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
 
@@ -137,10 +137,7 @@ class SqliteStore(Store):
         await reader.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT * 1000:.0f}")
         store = cls(conn, reader, checkpointer, _quick_writer(path))
         await store._migrate()
-        # An interaction can only come back within its 15-minute token life: older ids have done
-        # their job of applying a click once, and would only grow the file.
-        async with store._lock:
-            await conn.execute("DELETE FROM interactions WHERE at<?", (time.time() - INTERACTIONS_KEPT,))
+        await store._forget_clicks(time.time())
         return store
 
     async def close(self) -> None:
@@ -609,7 +606,21 @@ class SqliteStore(Store):
 
             deleted += await self._transaction(work)
         self._pruned_before = max(self._pruned_before, cutoff)
+        await self._forget_clicks(now)
         return deleted
+
+    async def _forget_clicks(self, now: float) -> None:
+        """An interaction can only come back within its 15-minute token life: ids older than
+        INTERACTIONS_KEPT have done their job of applying a click once, and would only grow the
+        file. A batch per transaction, in the order of the primary key."""
+        before = first_id_at(now - INTERACTIONS_KEPT)
+
+        def work(raw: sqlite3.Connection) -> int:
+            return int(raw.execute("DELETE FROM interactions WHERE id IN (SELECT id FROM interactions WHERE id<?"
+                                   " ORDER BY id LIMIT ?)", (before, INTERACTIONS_BATCH)).rowcount)
+
+        while await self._transaction(work) == INTERACTIONS_BATCH:
+            pass
 
     async def player_data(self, user_id: int) -> dict[str, int]:
         def read() -> dict[str, int]:
