@@ -72,7 +72,9 @@ class Moment:
     def view(self, seat: int | None) -> BaseModel:
         seen = self._views.get(seat)
         if seen is None:
-            seen = self._views[seat] = self.engine.view(self.state, seat)
+            public = self._views.get(None) if seat is not None else None
+            seen = self._views[seat] = (self.engine.view(self.state, seat) if seat is None or public is None
+                                        else self.engine.seat_view(self.state, seat, public))
         return seen
 
     @cached_property

@@ -197,6 +197,13 @@ class Engine(ABC, Generic[S, A, O]):
     def view(self, state: S, seat: int | None) -> BaseModel:
         """What ``seat`` may see (``None``: the public channel). The only reader of secrets."""
 
+    def seat_view(self, state: S, seat: int, public: BaseModel) -> BaseModel:
+        """``view(state, seat)``, when the public view of this very state has been read already.
+        A game whose seat sees the public table and its own secrets beside it builds only those
+        (the host reads both views on most clicks of a game with secrets); the default reads
+        the whole view again."""
+        return self.view(state, seat)
+
     @abstractmethod
     def is_over(self, state: S) -> bool: ...
 

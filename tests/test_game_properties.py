@@ -9,7 +9,8 @@ step what the host relies on: who acts and what is legal (``legal_actions`` dete
 empty for a seat the game waits for, everything else refused without a trace), that ``apply``
 leaves its input alone, the JSON round trip of every state, the outcomes at the end, and that the
 log replays to the same end. The secrets: whatever ``scramble_hidden`` changes, no viewer's view
-may change with it, and a game with private views must scramble something.
+may change with it, a seat's view built beside the public one (``seat_view``) must be its view,
+and a game with private views must scramble something.
 
 The rulings promise that no table can be held for ever: an adversary, seeded, makes whenever it
 can a move after which the same seat still owes a decision in the same phase (a gift, a toggle,
@@ -221,11 +222,16 @@ class Table:
     def check_secrets(self, state: BaseModel, restored: BaseModel) -> None:
         """No viewer (each seat, and the channel) can tell the state from its scrambled twin."""
         engine = self.engine
+        public = engine.view(state, None)
         for viewer in [None, *range(self.seats)]:
             mine = engine.view(state, viewer)
             twin = engine.scramble_hidden(state, viewer, self.rng)
             assert engine.view(twin, viewer) == mine, (
                 f"{self.where}: viewer {viewer} sees a difference scramble_hidden made")
+            if viewer is not None:  # the host builds a seat's view beside the public one it read
+                beside = engine.seat_view(state, viewer, public)
+                assert type(beside) is type(mine) and beside.model_dump() == mine.model_dump(), (
+                    f"{self.where}: seat {viewer}'s view built beside the public one is not its view")
         assert state == restored, f"{self.where}: scramble_hidden changed its input"
 
 

@@ -16,7 +16,9 @@ stream (``state.shuffler``), so a reshuffle never eats a forced face.
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import ClassVar, cast
+
+from pydantic import BaseModel
 
 from rules.base import Chooser, Engine, Event, GameError, IllegalAction, Outcome, copy_state
 from rules.bare_bones import ai, flow, moves
@@ -35,6 +37,7 @@ from rules.bare_bones.models import (
 )
 from rules.bare_bones.table import who
 from rules.bare_bones.view import scramble_hidden
+from rules.bare_bones.view import seat_view as seat_view_of
 from rules.bare_bones.view import view as view_of
 
 
@@ -85,6 +88,9 @@ class BareBonesEngine(Engine[BareBonesState, BareBonesAction, BareBonesOptions])
         """Public: everything on the table. A seat also sees its own hand and discard pile; no
         one sees another hand (unless Joyride or Full House showed it) or a draw pile's order."""
         return view_of(state, seat)
+
+    def seat_view(self, state: BareBonesState, seat: int, public: BaseModel) -> BareBonesView:
+        return seat_view_of(state, seat, cast(BareBonesView, public))
 
     def scramble_hidden(self, state: BareBonesState, viewer: int | None, rng: random.Random
                         ) -> BareBonesState:

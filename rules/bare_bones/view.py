@@ -155,17 +155,7 @@ def view(s: BareBonesState, seat: int | None) -> BareBonesView:
                           round=len(s.picks) // s.seats + 1, drafter=drafter(s),
                           picks=[(seat, CARDS[card].name) for seat, card in s.picks])
     finals = {f.seat: f for f in s.finals}
-    me = None
-    if seat is not None:
-        p = s.players[seat]
-        names = Counter(CARDS[c].name for c in owned_cards(s, seat))
-        mine = s.turn is not None and s.turn.seat == seat
-        me = PrivateView(
-            seat=seat, hand=_sorted_cards(p.hand), draw_size=len(p.draw),
-            discard=[card_view(c) for c in p.discard],
-            owned=dict(sorted(names.items())), carry=p.carry, loan=p.loan,
-            au_left=au_left(s.turn) if mine and s.turn is not None else None,
-        )
+    me = _private(s, seat) if seat is not None else None
     return BareBonesView(
         phase=s.phase, over=s.phase == "over", seats=s.seats, round=min(s.round, ROUNDS),
         rounds=ROUNDS, order=list(s.order), order_rolls=[list(r) for r in s.order_rolls],
@@ -179,6 +169,23 @@ def view(s: BareBonesState, seat: int | None) -> BareBonesView:
                for n, p in enumerate(s.players)],
         finals=list(s.finals), me=me,
     )
+
+
+def _private(s: BareBonesState, seat: int) -> PrivateView:
+    p = s.players[seat]
+    names = Counter(CARDS[c].name for c in owned_cards(s, seat))
+    mine = s.turn is not None and s.turn.seat == seat
+    return PrivateView(
+        seat=seat, hand=_sorted_cards(p.hand), draw_size=len(p.draw),
+        discard=[card_view(c) for c in p.discard],
+        owned=dict(sorted(names.items())), carry=p.carry, loan=p.loan,
+        au_left=au_left(s.turn) if mine and s.turn is not None else None,
+    )
+
+
+def seat_view(s: BareBonesState, seat: int, public: BareBonesView) -> BareBonesView:
+    """``view(s, seat)`` from the public view of the same state: only ``me`` differs."""
+    return public.model_copy(update={"me": _private(s, seat)})
 
 
 def scramble_hidden(s: BareBonesState, viewer: int | None, rng: random.Random) -> BareBonesState:

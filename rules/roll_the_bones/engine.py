@@ -26,7 +26,9 @@ decisions do, the phases), ``view`` (what each seat sees), ``ai`` (the bot playe
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import ClassVar, cast
+
+from pydantic import BaseModel
 
 from rules.base import Chooser, Engine, Event, IllegalAction, Outcome
 from rules.roll_the_bones import ai, flow, moves, view
@@ -91,6 +93,9 @@ class RollTheBonesEngine(Engine[RollTheBonesState, RollTheBonesAction, RollTheBo
 
     def view(self, state: RollTheBonesState, seat: int | None) -> RollTheBonesView:
         return view.view(state, seat)
+
+    def seat_view(self, state: RollTheBonesState, seat: int, public: BaseModel) -> RollTheBonesView:
+        return view.seat_view(state, seat, cast(RollTheBonesView, public))
 
     def has_private_view(self) -> bool:
         return True

@@ -147,6 +147,12 @@ def view(state: RollTheBonesState, seat: int | None) -> RollTheBonesView:
     )
 
 
+def seat_view(state: RollTheBonesState, seat: int, public: RollTheBonesView) -> RollTheBonesView:
+    """``view(state, seat)`` from the public view of the same state: only ``me`` differs."""
+    me = _private(state, seat, public.to_act) if 0 <= seat < state.seats else None
+    return public.model_copy(update={"me": me})
+
+
 def _private(state: RollTheBonesState, seat: int, acting: list[int]) -> PrivateView:
     hand = state.hands[seat]
     draft = state.drafts[seat] if state.phase == "ante" else []

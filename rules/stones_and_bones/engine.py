@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
+
+from pydantic import BaseModel
 
 from rules.base import Chooser, Engine, Event, Outcome
 from rules.stones_and_bones import ai, flow, moves, view
@@ -84,6 +86,9 @@ class StonesAndBonesEngine(Engine[StonesAndBonesState, StonesAndBonesAction, Sto
 
     def view(self, state: StonesAndBonesState, seat: int | None) -> StonesAndBonesView:
         return view.view(state, seat)
+
+    def seat_view(self, state: StonesAndBonesState, seat: int, public: BaseModel) -> StonesAndBonesView:
+        return view.seat_view(state, seat, cast(StonesAndBonesView, public))
 
     def has_private_view(self) -> bool:
         """Mutiny votes and Tide-rise choices are sealed."""

@@ -354,6 +354,13 @@ def view(s: StonesAndBonesState, seat: int | None) -> StonesAndBonesView:
     )
 
 
+def seat_view(s: StonesAndBonesState, seat: int, public: StonesAndBonesView) -> StonesAndBonesView:
+    """``view(s, seat)`` from the public view of the same state: a seat sees its own sealed
+    choices, and nothing else differs."""
+    return public.model_copy(update={"viewer": seat, "mutiny": _mutiny_view(s, seat),
+                                     "tide_choices": _tide_view(s, seat)})
+
+
 def scramble_hidden(s: StonesAndBonesState, viewer: int | None, rng: random.Random
                     ) -> StonesAndBonesState:
     """The same table with every sealed choice ``viewer`` may not see changed to another it
