@@ -72,9 +72,12 @@ class Moment:
     def view(self, seat: int | None) -> BaseModel:
         seen = self._views.get(seat)
         if seen is None:
-            public = self._views.get(None) if seat is not None else None
-            seen = self._views[seat] = (self.engine.view(self.state, seat) if seat is None or public is None
-                                        else self.engine.seat_view(self.state, seat, public))
+            public = self._views.get(None)
+            if seat is None or public is None:
+                seen = self.engine.view(self.state, seat)
+            else:  # the public view of this state is read already: only the seat's own part is built
+                seen = self.engine.seat_view(self.state, seat, public)
+            self._views[seat] = seen
         return seen
 
     @cached_property

@@ -155,8 +155,7 @@ def view(s: BareBonesState, seat: int | None) -> BareBonesView:
                           round=len(s.picks) // s.seats + 1, drafter=drafter(s),
                           picks=[(seat, CARDS[card].name) for seat, card in s.picks])
     finals = {f.seat: f for f in s.finals}
-    me = _private(s, seat) if seat is not None else None
-    return BareBonesView(
+    public = BareBonesView(
         phase=s.phase, over=s.phase == "over", seats=s.seats, round=min(s.round, ROUNDS),
         rounds=ROUNDS, order=list(s.order), order_rolls=[list(r) for r in s.order_rolls],
         current=acting[0] if acting else None, to_act=acting, options=s.options,
@@ -167,8 +166,9 @@ def view(s: BareBonesState, seat: int | None) -> BareBonesView:
         turn=_turn_view(s), pending=pending, draft=draft,
         sheet=[SheetColumn(seat=n, rows=sheet_rows(p), final=finals.get(n))
                for n, p in enumerate(s.players)],
-        finals=list(s.finals), me=me,
+        finals=list(s.finals), me=None,
     )
+    return public if seat is None else seat_view(s, seat, public)
 
 
 def _private(s: BareBonesState, seat: int) -> PrivateView:
@@ -184,7 +184,8 @@ def _private(s: BareBonesState, seat: int) -> PrivateView:
 
 
 def seat_view(s: BareBonesState, seat: int, public: BareBonesView) -> BareBonesView:
-    """``view(s, seat)`` from the public view of the same state: only ``me`` differs."""
+    """``view(s, seat)`` from the public view of the same state: a seat sees its own hand,
+    piles and cards in ``me``, and nothing else differs."""
     return public.model_copy(update={"me": _private(s, seat)})
 
 

@@ -130,10 +130,7 @@ def view(state: RollTheBonesState, seat: int | None) -> RollTheBonesView:
             changes_left=CHANGES_PER_ROLL - state.changes[s] if in_round else 0,
             ready=state.phase == "bone" and in_round and state.ready[s],
         ))
-    me = None
-    if seat is not None and 0 <= seat < state.seats:
-        me = _private(state, seat, acting)
-    return RollTheBonesView(
+    public = RollTheBonesView(
         phase=state.phase, over=state.phase == "over", end_reason=state.end_reason,
         winners=winners(state), round=state.round, max_rounds=state.options.max_rounds,
         cycle=state.cycle, options=state.options, base_ante=state.base_ante, ante=state.ante,
@@ -143,14 +140,17 @@ def view(state: RollTheBonesState, seat: int | None) -> RollTheBonesView:
                       eligible=list(p.eligible)) for i, p in enumerate(state.pots)],
         pot_total=sum(len(p.dice) for p in state.pots),
         antes=None if state.antes is None else [dice_counts(a) for a in state.antes],
-        this_round=list(state.this_round), last_round=state.last_round, me=me,
+        this_round=list(state.this_round), last_round=state.last_round,
     )
+    return public if seat is None else seat_view(state, seat, public)
 
 
 def seat_view(state: RollTheBonesState, seat: int, public: RollTheBonesView) -> RollTheBonesView:
-    """``view(state, seat)`` from the public view of the same state: only ``me`` differs."""
-    me = _private(state, seat, public.to_act) if 0 <= seat < state.seats else None
-    return public.model_copy(update={"me": me})
+    """``view(state, seat)`` from the public view of the same state: a seat's drafts and picks
+    are in ``me``, and nothing else differs."""
+    if not 0 <= seat < state.seats:
+        return public
+    return public.model_copy(update={"me": _private(state, seat, public.to_act)})
 
 
 def _private(state: RollTheBonesState, seat: int, acting: list[int]) -> PrivateView:

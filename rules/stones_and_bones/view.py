@@ -8,7 +8,7 @@ reader of them, and ``scramble_hidden`` declares exactly those secrets.
 from __future__ import annotations
 
 import random
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -336,8 +336,8 @@ def view(s: StonesAndBonesState, seat: int | None) -> StonesAndBonesView:
         for x, p in enumerate(s.pirates)
     ]
     claim = s.claim
-    return StonesAndBonesView(
-        phase=s.phase, over=over, ended_by=s.ended_by, viewer=seat, seats=s.seats, wave=s.wave,
+    public = StonesAndBonesView(
+        phase=s.phase, over=over, ended_by=s.ended_by, seats=s.seats, wave=s.wave,
         tide=s.tide, waves_played=s.waves_played, turns=s.turns, captain=s.captain,
         cursed=s.cursed, current_seat=None if over else s.current, to_act=acting,
         coffer=s.coffer, coffer_text=money(s.coffer), carry=sum(s.carry), ante=ante_at(s),
@@ -347,18 +347,21 @@ def view(s: StonesAndBonesState, seat: int | None) -> StonesAndBonesView:
                      if s.table_stone else None),
         claim=(ClaimView(seat=claim.seat, kind=claim.kind, crossbones=claim.crossbones,
                          plunder=claim.plunder, grumbler=claim.grumbler) if claim else None),
-        mutiny=_mutiny_view(s, seat), tide_choices=_tide_view(s, seat), ledger=rows,
-        question=_question(s), options=s.options,
+        ledger=rows, question=_question(s), options=s.options,
         roller_choices=[a.kind for a in legal_actions(s, s.current)] if s.phase == "turn" else [],
-        decision_window=decision_window(s),
+        decision_window=decision_window(s), **_seen_by(s, None),
     )
+    return public if seat is None else seat_view(s, seat, public)
+
+
+def _seen_by(s: StonesAndBonesState, seat: int | None) -> dict[str, Any]:
+    """The only fields that depend on who looks: the sealed choices, each shown to its own seat."""
+    return {"viewer": seat, "mutiny": _mutiny_view(s, seat), "tide_choices": _tide_view(s, seat)}
 
 
 def seat_view(s: StonesAndBonesState, seat: int, public: StonesAndBonesView) -> StonesAndBonesView:
-    """``view(s, seat)`` from the public view of the same state: a seat sees its own sealed
-    choices, and nothing else differs."""
-    return public.model_copy(update={"viewer": seat, "mutiny": _mutiny_view(s, seat),
-                                     "tide_choices": _tide_view(s, seat)})
+    """``view(s, seat)`` from the public view of the same state."""
+    return public.model_copy(update=_seen_by(s, seat))
 
 
 def scramble_hidden(s: StonesAndBonesState, viewer: int | None, rng: random.Random
