@@ -141,7 +141,7 @@ class LiveFigures(Collector):
         for status in ("lobby", "active", "finished", "cancelled"):
             games.add_metric([status], self.games.get(status, 0))
         yield games
-        yield GaugeMetricFamily("boneyard_deadlines_due", "Turn timers whose time has come and not fired yet",
+        yield GaugeMetricFamily("boneyard_deadlines_due", "Turn timers whose time has come that no process is firing yet",
                                 value=self.due)
 
 

@@ -380,10 +380,13 @@ async def test_deadlines_replace_and_keep(store: Store) -> None:
     table.version = 2
     await store.save(table, 1, deadline=200.0)
     assert await store.due_deadlines(150.0) == []
+    assert await store.deadlines_due(199.0) == 0 and await store.deadlines_due(200.0) == 1
     assert await store.due_deadlines(250.0) == [(table.id, 2)]
     # claimed: it does not come back while the claim lasts, and says when the claim ends
     assert await store.due_deadlines(251.0) == []
+    assert await store.deadlines_due(251.0) == 0  # being fired
     assert await store.next_deadline() == (table.id, 2, 250.0 + CLAIM_SECONDS)
+    assert await store.deadlines_due(250.0 + CLAIM_SECONDS) == 1  # its firing died with its process
     # a new deadline for the game is a new, unclaimed row
     table.version = 3
     await store.save(table, 2, deadline=260.0)
@@ -396,6 +399,34 @@ async def test_deadlines_replace_and_keep(store: Store) -> None:
     table.version = 4
     await store.save(table, 3, deadline=300.0)
     assert await store.next_deadline() is None
+
+
+async def test_the_deadline_loop_reads_only_the_next_timers(tmp_path: Path) -> None:
+    """Each question about timers (the next one, the due ones, the overdue, how many are due)
+    is read from the deadlines_next index, not by scanning every live game's timer: the loop
+    asks on every deadline written, and the metrics on every scrape."""
+    store = await SqliteStore.open(tmp_path / "plans.sqlite3")
+    asked: list[str] = []
+    try:
+        for conn in (store._conn, store._reader):  # each on its own thread
+            await conn._execute(conn._conn.set_trace_callback, asked.append)
+        store._quick.set_trace_callback(asked.append)
+        await store.next_deadline()
+        await store.due_deadlines(100.0)
+        await store.postpone_overdue(100.0, 200.0)
+        await store.deadlines_due(100.0)
+    finally:
+        plans = {}
+        with sqlite3.connect(tmp_path / "plans.sqlite3") as conn:
+            for sql in asked:
+                if "deadlines" in sql:
+                    plans[sql] = " ".join(str(r[3]) for r in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+        await store.close()
+    assert len(plans) == 4
+    for sql, plan in plans.items():
+        # searched by its bounds, or (the next one) its first row read in the index's order
+        assert plan.startswith("SEARCH deadlines USING INDEX deadlines_next (<expr><") or (
+            plan == "SCAN deadlines USING INDEX deadlines_next" and sql.endswith("LIMIT 1")), (sql, plan)
 
 
 async def test_results_feed_stats_and_the_leaderboard(store: Store) -> None:

@@ -287,7 +287,7 @@ class Store(ABC):
 
     @abstractmethod
     async def deadlines_due(self, now: float) -> int:
-        """Turn timers whose time has come (for the metrics)."""
+        """Turn timers whose time has come and that no process has claimed (for the metrics)."""
 
     @abstractmethod
     async def ping(self) -> None:

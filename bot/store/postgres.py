@@ -46,6 +46,8 @@ LOCK_SPACE = 0x426F6E65
 MIGRATION_LOCK = 0x426F6E65_00000000
 #: NOTIFY channel that carries each newly written deadline
 DEADLINE_CHANNEL = "boneyard_deadlines"
+#: as the SQLite store's _NEXT: the expression of the deadlines_next index
+_NEXT = "GREATEST(due_at, COALESCE(claimed_until, 0))"
 #: first key of the advisory lock held while one owner's saved rolls are counted and written
 SAVED_ROLLS_LOCK = LOCK_SPACE + 1
 
@@ -424,11 +426,7 @@ class PostgresStore(Store):
         return [int(r[0]) for r in rows]
 
     async def next_deadline(self) -> tuple[int, int, float] | None:
-        # the expression of the deadlines_next index, word for word, so the first row is read from it
-        row = await self._pool.fetchrow(
-            "SELECT game_id, version, GREATEST(due_at, COALESCE(claimed_until, 0)) FROM deadlines"
-            " ORDER BY GREATEST(due_at, COALESCE(claimed_until, 0)) LIMIT 1"
-        )
+        row = await self._pool.fetchrow(f"SELECT game_id, version, {_NEXT} FROM deadlines ORDER BY {_NEXT} LIMIT 1")
         return (row[0], row[1], row[2]) if row else None
 
     async def deadline_of(self, game_id: int) -> float | None:
@@ -436,18 +434,14 @@ class PostgresStore(Store):
         return float(due) if due is not None else None
 
     async def postpone_overdue(self, now: float, until: float) -> int:
-        status = await self._pool.execute(
-            "UPDATE deadlines SET due_at=$1 WHERE due_at<$2 AND (claimed_until IS NULL OR claimed_until<$2)",
-            until, now,
-        )
+        status = await self._pool.execute(f"UPDATE deadlines SET due_at=$1 WHERE {_NEXT}<$2", until, now)
         return int(status.split()[-1])
 
     async def due_deadlines(self, now: float) -> list[tuple[int, int]]:
         rows = await self._pool.fetch(
             "UPDATE deadlines d SET claimed_until=$2"
-            " FROM (SELECT game_id FROM deadlines"
-            "       WHERE due_at<=$1 AND (claimed_until IS NULL OR claimed_until<=$1)"
-            "       ORDER BY due_at LIMIT 500 FOR UPDATE SKIP LOCKED) due"
+            f" FROM (SELECT game_id FROM deadlines WHERE {_NEXT}<=$1"
+            f"       ORDER BY {_NEXT} LIMIT 500 FOR UPDATE SKIP LOCKED) due"
             " WHERE d.game_id=due.game_id RETURNING d.game_id, d.version, d.due_at",
             now, now + CLAIM_SECONDS,
         )
@@ -482,7 +476,7 @@ class PostgresStore(Store):
         return {row[0]: int(row[1]) for row in rows}
 
     async def deadlines_due(self, now: float) -> int:
-        return int(await self._pool.fetchval("SELECT COUNT(*) FROM deadlines WHERE due_at<=$1", now) or 0)
+        return int(await self._pool.fetchval(f"SELECT COUNT(*) FROM deadlines WHERE {_NEXT}<=$1", now) or 0)
 
     async def ping(self) -> None:
         await self._pool.fetchval("SELECT 1")

@@ -50,6 +50,10 @@ BUSY_TIMEOUT = 5.0
 CHECKPOINT_EVERY = 500
 #: checkpoints in a row overtaken by a write before the next holds the writer's lock (see _checkpoint)
 OVERTAKEN_BEFORE_HOLDING = 2
+#: when a timer is next to be looked at: its time, or the end of a claim on it, whichever is
+#: later; the deadlines_next index holds this very expression, so every question the deadline
+#: loop asks is read from it ("due and claimed by nobody" is this, up to now)
+_NEXT = "MAX(due_at, COALESCE(claimed_until, 0))"
 
 T = TypeVar("T")
 
@@ -300,10 +304,7 @@ class SqliteStore(Store):
         return [int(r[0]) for r in rows]
 
     async def next_deadline(self) -> tuple[int, int, float] | None:
-        # the expression of the deadlines_next index, word for word, so the first row is read from it
-        rows = await self._read(
-            "SELECT game_id, version, MAX(due_at, COALESCE(claimed_until, 0)) FROM deadlines"
-            " ORDER BY MAX(due_at, COALESCE(claimed_until, 0)) LIMIT 1")
+        rows = await self._read(f"SELECT game_id, version, {_NEXT} FROM deadlines ORDER BY {_NEXT} LIMIT 1")
         return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
 
     async def deadline_of(self, game_id: int) -> float | None:
@@ -314,17 +315,14 @@ class SqliteStore(Store):
     async def postpone_overdue(self, now: float, until: float) -> int:
         async with self._writing():
             cur = await self._conn.execute(
-                "UPDATE deadlines SET due_at=? WHERE due_at<? AND (claimed_until IS NULL OR claimed_until<?)",
-                (until, now, now),
-            )
+                f"UPDATE deadlines SET due_at=? WHERE {_NEXT}<?", (until, now))
             return cur.rowcount
 
     async def due_deadlines(self, now: float) -> list[tuple[int, int]]:
         async with self._writing():
             cur = await self._conn.execute(
-                "UPDATE deadlines SET claimed_until=? WHERE due_at<=? AND (claimed_until IS NULL OR claimed_until<=?)"
-                " RETURNING game_id, version, due_at",
-                (now + CLAIM_SECONDS, now, now),
+                f"UPDATE deadlines SET claimed_until=? WHERE {_NEXT}<=? RETURNING game_id, version, due_at",
+                (now + CLAIM_SECONDS, now),
             )
             rows = await cur.fetchall()
         return [(r[0], r[1]) for r in sorted(rows, key=lambda r: (r[2], r[0]))]
@@ -354,7 +352,7 @@ class SqliteStore(Store):
         return {row[0]: int(row[1]) for row in rows}
 
     async def deadlines_due(self, now: float) -> int:
-        rows = await self._read("SELECT COUNT(*) FROM deadlines WHERE due_at<=?", (now,))
+        rows = await self._read(f"SELECT COUNT(*) FROM deadlines WHERE {_NEXT}<=?", (now,))
         return int(rows[0][0]) if rows else 0
 
     async def ping(self) -> None:
