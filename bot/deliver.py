@@ -106,6 +106,10 @@ REFUSED = (discord.Forbidden, discord.DiscordServerError)
 Refused = discord.Forbidden | discord.DiscordServerError
 
 
+#: a click's answers that are the clicked message itself, so that editing the answer edits it
+EDITED_CLICKED = (discord.InteractionResponseType.message_update, discord.InteractionResponseType.deferred_message_update)
+
+
 def why(exc: Refused) -> str:
     """The refusal in a log line (a 502's text is Cloudflare's HTML page)."""
     return f"{exc.code} {exc.text}" if isinstance(exc, discord.Forbidden) else f"{exc.status} from Discord's servers"
@@ -200,7 +204,9 @@ class Deliverer:
         """Answer, DM, post; then record the book, once. ``replan`` presents the step again when
         a DM's outcome changed what the table must say (its player must press My hand). The
         book counts the step as shown only once the channel shows it: else a press on the table
-        that fell behind posts it again (``TableRuntime._stale``), as does the next start."""
+        that fell behind posts it again (``TableRuntime._stale``), as does the next start.
+        ``interaction``: whoever set the plan off, given its answer if it has one, and told
+        privately when the table cannot be posted (None: nobody asked; a timer fired, say)."""
         caught_up = False
         try:
             if plan.answer is not None and interaction is not None:
@@ -349,7 +355,7 @@ class Deliverer:
         if book.message_id is not None:
             try:
                 if interaction is not None and interaction.message is not None \
-                        and interaction.message.id == book.message_id:
+                        and interaction.message.id == book.message_id and interaction.response.type in EDITED_CLICKED:
                     await interaction.edit_original_response(**await self.kwargs(
                         shown, edit=True, book=book, legacy=legacy_message(interaction.message)))
                 else:

@@ -183,7 +183,7 @@ class Lobby:
                 shown, edit=True, book=book, legacy=legacy_message(interaction.message)))
         else:
             await reply(interaction, content=said or notice or "Done.", ephemeral=True)
-            await self.deliverer.run(present.redraw(after, channel), table, book, None)
+            await self.deliverer.run(present.redraw(after, channel), table, book, interaction)
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """A new lobby with the same players and options, seats in reverse order (KB-7), so the

@@ -205,7 +205,8 @@ class TableRuntime(Lobby):
                     origin: Origin, *, said: str | None = None) -> None:
         """Save the step once, then show it: the second half of every step's straight line.
         ``said``: the interaction's private answer, given once the step is stored; the step
-        itself is then shown as if nobody asked (someone left: the table says so)."""
+        itself is then shown as if nobody asked (someone left: the table says so), though the
+        one who asked still hears should the table not post."""
         table = result.table
         # an untimed game had no deadline row to remove: its saves leave that table alone
         timed = table.deadline is not None or result.before.table.deadline is not None
@@ -216,7 +217,7 @@ class TableRuntime(Lobby):
         self.deadline_written(table.deadline)
         if said is not None and interaction is not None:
             await reply(interaction, content=said, ephemeral=True)
-            interaction, origin = None, NOBODY
+            origin = NOBODY
         channel = self.deliverer.channel(table, book)
         await self.deliverer.run(present.present(result, channel, origin), table, book, interaction,
                                  replan=lambda now: present.present(result, now, origin, answered=True))
@@ -294,7 +295,7 @@ class TableRuntime(Lobby):
             await reply(interaction, ephemeral=True,
                         content="This table had fallen behind the game; here it is again, up to date.")
             plan = present.again(now, self.deliverer.channel(table, book), notify=now.humans)
-            await self.deliverer.run(plan, table, book, None)
+            await self.deliverer.run(plan, table, book, interaction)
             return
         copy = book.dm_copies.get(interaction.user.id)
         if private and copy is not None:
@@ -324,7 +325,7 @@ class TableRuntime(Lobby):
                 await announce(interaction, said)
                 notice = None
             plan = present.redraw(result.after, self.deliverer.channel(table, book), notice=notice)
-            await self.deliverer.run(plan, table, book, None)
+            await self.deliverer.run(plan, table, book, interaction)
 
     async def pause(self, interaction: discord.Interaction, paused: bool) -> None:
         """The host (a game-master, say) stops the clock and the moves, and starts them again."""

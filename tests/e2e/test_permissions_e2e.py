@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.e2e import play
-from tests.e2e.channel import clean, is_table, live_table, said, settle
+from tests.e2e.channel import actor, clean, is_table, live_table, said, settle
 from tests.e2e.fuzz import replays
 from tests.e2e.refusals import (
     CHANNEL, comes_back, last_move, moves, press_until_a_new_table, private, still_playable,
@@ -148,3 +148,72 @@ async def test_a_table_redrawn_from_a_dm_where_it_can_no_longer_be_posted_corrup
         clean(fd, bot)
     replayed, wrong = replays(db)
     assert replayed == 1 and wrong == []
+
+
+async def test_a_table_behind_the_game_that_cannot_be_posted_again_says_what_is_missing(tmp_path: Path) -> None:
+    """The process stopped after storing a step and before showing it; meanwhile an admin took
+    Send Messages away. The next press on the old table hears that it had fallen behind, and
+    then, since it cannot be posted again, which permission is missing; the old table shows the
+    game as it stands, and the game goes on there, then below once the permission is back."""
+    from bot.store import open_store
+    from rules.knucklebones import ENGINE
+
+    db = tmp_path / "perm.sqlite3"
+    async with running_fake() as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, {}, db) as first:
+            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            who, pressed = actor(table, players), moves(fd, table)[-1]
+        clean(fd, first)
+        store = await open_store(db)  # the step the stopped process stored and never showed
+        try:
+            game = await store.live_in_channel(fd.channel(CHANNEL).id)
+            assert game is not None and game.state is not None
+            state = ENGINE.State.model_validate(game.state)
+            seat = ENGINE.to_act(state)[0]
+            state, _ = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
+            game.state, game.version = state.model_dump(mode="json"), game.version + 1
+            await store.save(game, game.version - 1)
+            acting = players[ENGINE.to_act(state)[0]]
+        finally:
+            await store.close()
+        fd.deny(CHANNEL, "Send Messages")
+        async with running_bot(fd, {}, db) as second:
+            it = await fd.click(who, table, pressed)
+            assert "fallen behind" in said((await it.wait_response())["data"])
+            await settle(fd)
+            told = private(it)
+            assert "could not post" in told and "**Send Messages**" in told, told
+            stuck = live_table(fd, CHANNEL)
+            assert stuck is not None and stuck["id"] == table["id"] and moves(fd, stuck), \
+                "the old table shows the game, with its moves"
+            assert actor(stuck, players) == acting, "the old table shows the game as it stands"
+            fd.grant(CHANNEL)
+            await settle(fd)
+            await comes_back(fd, players, stuck, by_move=True, why="Send Messages")
+        clean(fd, second)
+
+
+async def test_a_pause_whose_table_cannot_be_posted_tells_whoever_paused(tmp_path: Path) -> None:
+    """The table scrolled away under the chat, so a pause posts it again below; without Send
+    Messages that post is refused: whoever paused hears which permission is missing, and the
+    game is paused all the same."""
+    async with running_fake() as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, {}, tmp_path / "perm.sqlite3") as bot:
+            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            for n in range(6):  # the table scrolls away under the chat
+                await fd.post_user_message(players[n % 2], CHANNEL, f"chatter {n}")
+            await settle(fd)
+            fd.deny(CHANNEL, "Send Messages")
+            await settle(fd)
+            before = len(fd.calls)
+            it = await fd.slash(players[0], CHANNEL, "game pause")
+            await it.wait_response()
+            await settle(fd)
+            assert any(c["method"] == "POST" and c["status"] == 403 and c["path"].endswith("/messages")
+                       for c in fd.calls[before:]), "the pause tried to post the table below"
+            told = private(it)
+            assert "could not post" in told and "**Send Messages**" in told, told
+            assert "paused" in said(fd.message(table["id"]) or {}).lower()
+        clean(fd, bot)
