@@ -149,10 +149,11 @@ class _EphemeralCopy:
 
 class Deliverer:
     def __init__(self, client: discord.Client, store: Store, *,
-                 fell_behind: Callable[[int, int], None] = lambda game_id, version: None) -> None:
+                 fell_behind: Callable[[int, int, discord.Interaction | None], None] = lambda *_: None) -> None:
         self.client = client
         self.store = store
-        #: called with a game and its move number when Discord's servers refused its table
+        #: called with a game, its move number and whoever set it off when Discord's servers
+        #: refused its table
         self.fell_behind = fell_behind
         self.pictures = PictureCache()
         # channel id -> messages seen since our table message there (in memory: after a restart a
@@ -301,7 +302,7 @@ class Deliverer:
                 return await self._not_posted(table, book, op.shown, interaction, exc)
             except discord.DiscordServerError as exc:  # the table fell behind: posted again soon
                 book.repost = True
-                self.fell_behind(table.id or 0, table.version)
+                self.fell_behind(table.id or 0, table.version, interaction)
                 log.warning("game %s: could not edit its table in channel %s (%s)", table.id, table.channel_id,
                             why(exc))
                 return None
@@ -325,12 +326,20 @@ class Deliverer:
 
     def _lacking(self, table: Table, interaction: discord.Interaction) -> list[str]:
         """What the bot lacks in the table's channel: as Discord says with an interaction from
-        there, else as the channel's overwrites in the cache say (a choice made in a DM)."""
+        there, else as the channel's overwrites in the cache say (a choice made in a DM, or an
+        interaction from before the permission was taken: a table posted again a while later)."""
         if interaction.channel_id == table.channel_id:
-            return lacking(interaction.app_permissions, thread=isinstance(interaction.channel, discord.Thread))
+            missing = lacking(interaction.app_permissions, thread=isinstance(interaction.channel, discord.Thread))
+            if missing:
+                return missing
         channel = self.client.get_channel(table.channel_id)
         if isinstance(channel, discord.abc.GuildChannel | discord.Thread) and channel.guild.me is not None:
-            return lacking(channel.permissions_for(channel.guild.me), thread=isinstance(channel, discord.Thread))
+            missing = lacking(channel.permissions_for(channel.guild.me), thread=isinstance(channel, discord.Thread))
+            if any(m.startswith("Send Messages") for m in missing):
+                # discord.py counts links and files as denied to whoever may not send at all,
+                # which says nothing of whether the channel denies them
+                missing = [m for m in missing if m not in ("Embed Links", "Attach Files")]
+            return missing
         return []
 
     async def _tell(self, interaction: discord.Interaction, table: Table, text: str) -> None:
@@ -350,7 +359,7 @@ class Deliverer:
         book.repost = True
         log.warning("game %s: cannot post its table in channel %s (%s)", table.id, table.channel_id, why(exc))
         if isinstance(exc, discord.DiscordServerError):
-            self.fell_behind(table.id or 0, table.version)
+            self.fell_behind(table.id or 0, table.version, interaction)
         redrawn: bool | None = None
         if book.message_id is not None:
             try:

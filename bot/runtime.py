@@ -160,37 +160,41 @@ class TableRuntime(Lobby):
 
     # -- a table left behind ------------------------------------------------------------------
 
-    async def catch_up(self, game_id: int, *, notify: bool, at: int | None = None) -> bool:
+    async def catch_up(self, game_id: int, *, notify: bool, at: int | None = None,
+                       asker: discord.Interaction | None = None) -> bool:
         """Post the table of a game its channel shows an older move of (the old one loses its
         buttons), pinging whoever must act; ``notify``: their private views go out again too;
-        ``at``: only while the game is still at that move. Whether it was tried. Under the
-        game's lock, so a step still being shown is waited for, and not shown twice."""
+        ``at``: only while the game is still at that move; ``asker``: told should it not post.
+        Whether it was tried. Under the game's lock, so a step still being shown is waited
+        for, and not shown twice."""
         async with self.lock(game_id):
             now, book = await self.load(game_id)
             if not behind(now.table, book) or at not in (None, now.table.version):
                 return False
             plan = present.again(now, self.deliverer.channel(now.table, book), notify=now.humans if notify else ())
-            await self.deliverer.run(plan, now.table, book, None)
+            await self.deliverer.run(plan, now.table, book, asker)
             return True
 
-    def fell_behind(self, game_id: int, version: int) -> None:
+    def fell_behind(self, game_id: int, version: int, asker: discord.Interaction | None) -> None:
         """Discord's servers refused the table of this move: it is posted again in a few seconds,
         then later, unless a move or a press on the table has posted it by then. Those are the
-        only ways back otherwise, and the player who must act next may not be looking."""
+        only ways back otherwise, and the player who must act next may not be looking. Should
+        a try be refused too (a permission taken meanwhile, say), ``asker``, whose step it was,
+        hears why: their interaction lives 15 minutes, the tries take about one."""
         if (game_id, version) in self._catching_up or not GATE.open:
             return  # already to be tried again (a try that failed once more lands here)
-        task = asyncio.create_task(self._catch_up_soon(game_id, version), name=f"catch up game {game_id}")
+        task = asyncio.create_task(self._catch_up_soon(game_id, version, asker), name=f"catch up game {game_id}")
         self._catching_up[(game_id, version)] = task
         task.add_done_callback(lambda _: self._catching_up.pop((game_id, version), None))
 
-    async def _catch_up_soon(self, game_id: int, version: int) -> None:
+    async def _catch_up_soon(self, game_id: int, version: int, asker: discord.Interaction | None) -> None:
         for wait in CATCH_UP_AFTER:
             await asyncio.sleep(wait)
             if not GATE.open:
                 return  # stopping: the next process posts what is behind as it starts
             try:
                 async with GATE.step():
-                    if not await self.catch_up(game_id, notify=False, at=version):
+                    if not await self.catch_up(game_id, notify=False, at=version, asker=asker):
                         return  # shown by now, or moved on (the move that did posts it, or tries itself)
             except discord.HTTPException as exc:  # its channel deleted, say: the next move or start tries again
                 log.warning("game %s: could not post its table again (%s %s)", game_id, exc.status, exc.code)

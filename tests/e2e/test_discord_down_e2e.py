@@ -123,6 +123,35 @@ async def test_a_table_discord_would_not_post_is_posted_again_shortly_and_pings(
     assert replayed == 1 and wrong == []
 
 
+async def test_a_table_refused_again_when_posted_again_tells_whoever_moved(tmp_path: Path) -> None:
+    """The new table's post fails (503), and before the bot posts it again an admin takes Send
+    Messages away: that second post is refused too, and the player whose move it was, told
+    first that it would be posted again shortly, now hears which permission is missing. Once
+    it is granted, the next move posts the table."""
+    db = tmp_path / "down.sqlite3"
+    async with running_fake() as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, {}, db) as bot:
+            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            fd.fail("POST", POSTS, 503)
+            posted = await press_until_a_new_table(fd, players, table)
+            assert "I will post it again shortly" in private(posted) and "Send Messages" not in private(posted)
+            fd.deny(CHANNEL, "Send Messages")
+            stuck = still_playable(fd, posted)
+            await fd.wait_until(lambda: "**Send Messages**" in private(posted), timeout=10,
+                                what="the mover told that the table could not be posted again")
+            assert "**Embed Links**" not in private(posted), "only what the channel took is named"
+            refused = [c for c in fd.calls if c["method"] == "POST" and c["path"].endswith("/messages")
+                       and c["status"] == 403]
+            assert len(refused) == 1, "posted again once, by the bot itself, and refused"
+            fd.grant(CHANNEL)
+            await settle(fd)
+            await comes_back(fd, players, live_table(fd, CHANNEL) or stuck, by_move=True, why="Send Messages")
+        clean(fd, bot)
+    replayed, wrong = replays(db)
+    assert replayed == 1 and wrong == []
+
+
 async def test_a_move_whose_answer_discord_keeps_failing_is_shown_within_seconds(tmp_path: Path) -> None:
     """Discord's servers answer a click's answer with 503s for as long as it is tried. Past
     Discord's three seconds it can only fail, so it is given up then, not after discord.py's
