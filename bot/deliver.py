@@ -93,11 +93,12 @@ def _listed(missing: list[str]) -> str:
     return ", ".join(f"**{m}**" for m in missing) or "a permission I need"
 
 
-def missing_permissions(missing: list[str]) -> str:
-    """Which permission the bot lacks here, in words the person who can fix it recognises."""
-    return (f"I could not post the new table here: I am missing {_listed(missing)} in this "
-            "channel. The table above is up to date; once a server admin grants that, the next move or "
-            "`/game status` posts it again.")
+def missing_permissions(missing: list[str], *, above: bool = True) -> str:
+    """Which permission the bot lacks here, in words the person who can fix it recognises.
+    ``above``: the old table shows the game meanwhile (it was redrawn)."""
+    return (f"I could not post the new table here: I am missing {_listed(missing)} in this channel. "
+            + ("The table above is up to date; once" if above else "Once")
+            + " a server admin grants that, the next move or `/game status` posts it again.")
 
 
 #: what keeps a message from being posted and is not ours to fix: the bot may not post there
@@ -115,10 +116,12 @@ def why(exc: Refused) -> str:
     return f"{exc.code} {exc.text}" if isinstance(exc, discord.Forbidden) else f"{exc.status} from Discord's servers"
 
 
-def table_not_taken(exc: discord.DiscordServerError) -> str:
-    """Why the new table is not below, and where the game goes on meanwhile."""
-    return (f"I could not post the new table here: {servers_failed(exc)}. The table above is up to date: "
-            "play on there. I will post it again shortly, as will the next move.")
+def table_not_taken(exc: discord.DiscordServerError, *, above: bool = True) -> str:
+    """Why the new table is not below, and where the game goes on meanwhile (``above``: in the
+    old table, redrawn)."""
+    return (f"I could not post the new table here: {servers_failed(exc)}. "
+            + ("The table above is up to date: play on there. " if above else "")
+            + "I will post it again shortly, as will the next move.")
 
 
 def cannot_host(interaction: discord.Interaction) -> str | None:
@@ -291,14 +294,16 @@ class Deliverer:
                 return await self._not_posted(table, book, op.shown, interaction, exc)
         elif isinstance(op, Edit):
             try:
+                live = op.message_id == book.message_id
+                await wire.edit(self.client, table.channel_id, op.message_id,
+                                **await self.kwargs(op.shown, edit=True, book=book if live else None,
+                                                    legacy=live and not book.layout))
+            except discord.NotFound:  # deleted: the table is posted anew
                 try:
-                    live = op.message_id == book.message_id
-                    await wire.edit(self.client, table.channel_id, op.message_id,
-                                    **await self.kwargs(op.shown, edit=True, book=book if live else None,
-                                                        legacy=live and not book.layout))
-                except discord.NotFound:
                     await self._post(table, book, op.shown)
-            except discord.Forbidden as exc:  # its new picture (Attach Files), or the post that replaces it
+                except REFUSED as exc:
+                    return await self._not_posted(table, book, op.shown, interaction, exc)
+            except discord.Forbidden as exc:  # its new picture (Attach Files)
                 return await self._not_posted(table, book, op.shown, interaction, exc)
             except discord.DiscordServerError as exc:  # the table fell behind: posted again soon
                 book.repost = True
@@ -374,8 +379,9 @@ class Deliverer:
             except discord.HTTPException:
                 log.info("game %s: could not redraw its table either", table.id)
         if interaction is not None:
-            await self._tell(interaction, table, missing_permissions(self._lacking(table, interaction))
-                             if isinstance(exc, discord.Forbidden) else table_not_taken(exc))
+            above = redrawn is not None
+            await self._tell(interaction, table, missing_permissions(self._lacking(table, interaction), above=above)
+                             if isinstance(exc, discord.Forbidden) else table_not_taken(exc, above=above))
         return redrawn
 
     async def _post(self, table: Table, book: Book, shown: Shown, *, strip: int | None = None,

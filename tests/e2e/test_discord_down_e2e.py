@@ -94,6 +94,36 @@ async def test_a_table_edit_discord_would_not_take_is_posted_again_at_the_next_s
 
 
 
+async def test_a_deleted_table_whose_new_post_fails_tells_the_chooser_and_comes_back(tmp_path: Path) -> None:
+    """A sealed choice made in a DM redraws the channel's table, which someone deleted (10008):
+    the table is posted anew instead, and that post fails (503). The chooser hears that it
+    will be posted again shortly, and is not pointed at a table above that is gone; a few
+    seconds later the bot posts it, up to date."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, SEALED, tmp_path / "down.sqlite3") as bot:
+            lobby = await (await fd.slash(ann, CHANNEL, "sealedpick new")).response_message()
+            await (await fd.click(bob, lobby, play.button(fd, lobby, "Join"))).wait_response()
+            await (await fd.click(ann, lobby, play.button(fd, lobby, "Start"))).wait_response()
+            dm = await fd.wait_until(lambda: fd.dm_messages(ann) and fd.dm_messages(ann)[-1])
+            await settle(fd)
+            table = live_table(fd, CHANNEL)
+            assert table is not None
+            fd.fail("PATCH", rf"^/channels/\d+/messages/{table['id']}$", 404, 10008, times=None)  # gone for good
+            fd.fail("POST", POSTS, 503)
+            pick = await fd.click(ann, dm, play.button(fd, dm, "4"))
+            assert (await pick.wait_response())["type"] == 7
+            await settle(fd)
+            assert [hit.method for hit in fd.fault_hits] == ["PATCH", "POST", "PATCH"], "edited, posted, redrawn"
+            told = private(pick)
+            assert "could not post" in told and "I will post it again shortly" in told, told
+            assert "above" not in told, told
+            fresh = await fd.wait_until(lambda: (m := live_table(fd, CHANNEL)) and m["id"] != table["id"] and m,
+                                        timeout=10, what="the table posted again")
+            assert "chosen" in said(fresh), "the table comes back up to date"
+        clean(fd, bot)
+
+
 async def test_a_table_discord_would_not_post_is_posted_again_shortly_and_pings(tmp_path: Path) -> None:
     """The new table's post fails (503) and nobody moves: a few seconds later the bot posts it
     again by itself, pinging the player who must act (the old table, redrawn by an edit, could
