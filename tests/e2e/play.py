@@ -81,3 +81,24 @@ async def play_to_end(fd: FakeDiscord, channel: str, step: Callable[[dict[str, A
             return table
         await step(table)
     raise AssertionError("the game did not end")
+
+
+async def store_a_step_never_shown(db: Any, channel_id: int) -> int:
+    """What a process that stopped between storing a step and showing it leaves behind: the
+    Knucklebones game in the channel one move further on than its table shows. The seat now
+    asked to act."""
+    from bot.store import open_store
+    from rules.knucklebones import ENGINE
+
+    store = await open_store(db)
+    try:
+        game = await store.live_in_channel(channel_id)
+        assert game is not None and game.state is not None
+        state = ENGINE.State.model_validate(game.state)
+        seat = ENGINE.to_act(state)[0]
+        state, _ = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
+        game.state, game.version = state.model_dump(mode="json"), game.version + 1
+        await store.save(game, game.version - 1)
+        return ENGINE.to_act(state)[0]
+    finally:
+        await store.close()

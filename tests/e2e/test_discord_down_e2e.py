@@ -15,7 +15,7 @@ from tests.e2e.fuzz import replays
 from tests.e2e.refusals import (
     CHANNEL, comes_back, last_move, moves, press_until_a_new_table, private, still_playable,
 )
-from tests.fakediscord import FakeDiscord, running_bot, running_fake
+from tests.fakediscord import FakeDiscord, FakeUser, Interaction, running_bot, running_fake
 
 POSTS = r"^/channels/\d+/messages$"
 #: the small Sealed Pick test game: its DM choices redraw the channel's table in place
@@ -24,6 +24,26 @@ SEALED = {"EXTRA_COGS": "tests.fixtures.sealed_game"}
 
 def posts_failed(fd: FakeDiscord) -> int:
     return sum(1 for hit in fd.fault_hits if hit.method == "POST")
+
+
+async def a_sealed_pick(fd: FakeDiscord, ann: FakeUser, bob: FakeUser) -> tuple[dict, dict | None]:
+    """A Sealed Pick game started by ann with bob: ann's choice in her DM, and the table."""
+    lobby = await (await fd.slash(ann, CHANNEL, "sealedpick new")).response_message()
+    await (await fd.click(bob, lobby, play.button(fd, lobby, "Join"))).wait_response()
+    await (await fd.click(ann, lobby, play.button(fd, lobby, "Start"))).wait_response()
+    dm = await fd.wait_until(lambda: fd.dm_messages(ann) and fd.dm_messages(ann)[-1])
+    await settle(fd)
+    return dm, live_table(fd, CHANNEL)
+
+
+async def a_post_refused_once(fd: FakeDiscord, players: list[FakeUser]) -> Interaction:
+    """A Knucklebones table whose next new table Discord's servers fail (503): the press that
+    wanted it, whose player heard it would be posted again shortly."""
+    table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+    fd.fail("POST", POSTS, 503)
+    posted = await press_until_a_new_table(fd, players, table)
+    assert "I will post it again shortly" in private(posted), private(posted)
+    return posted
 
 
 async def test_a_table_discord_would_not_post_stays_playable_in_the_old_message(tmp_path: Path) -> None:
@@ -65,12 +85,7 @@ async def test_a_table_edit_discord_would_not_take_is_posted_again_at_the_next_s
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         async with running_bot(fd, SEALED, db) as bot:
-            lobby = await (await fd.slash(ann, CHANNEL, "sealedpick new")).response_message()
-            await (await fd.click(bob, lobby, play.button(fd, lobby, "Join"))).wait_response()
-            await (await fd.click(ann, lobby, play.button(fd, lobby, "Start"))).wait_response()
-            dm = await fd.wait_until(lambda: fd.dm_messages(ann) and fd.dm_messages(ann)[-1])
-            await settle(fd)
-            table = live_table(fd, CHANNEL)
+            dm, table = await a_sealed_pick(fd, ann, bob)
             assert table is not None and "chosen" not in said(table)
             fd.fail("PATCH", rf"^/channels/\d+/messages/{table['id']}$", 503)
             pick = await fd.click(ann, dm, play.button(fd, dm, "4"))
@@ -102,12 +117,7 @@ async def test_a_deleted_table_whose_new_post_fails_tells_the_chooser_and_comes_
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         async with running_bot(fd, SEALED, tmp_path / "down.sqlite3") as bot:
-            lobby = await (await fd.slash(ann, CHANNEL, "sealedpick new")).response_message()
-            await (await fd.click(bob, lobby, play.button(fd, lobby, "Join"))).wait_response()
-            await (await fd.click(ann, lobby, play.button(fd, lobby, "Start"))).wait_response()
-            dm = await fd.wait_until(lambda: fd.dm_messages(ann) and fd.dm_messages(ann)[-1])
-            await settle(fd)
-            table = live_table(fd, CHANNEL)
+            dm, table = await a_sealed_pick(fd, ann, bob)
             assert table is not None
             fd.fail("PATCH", rf"^/channels/\d+/messages/{table['id']}$", 404, 10008, times=None)  # gone for good
             fd.fail("POST", POSTS, 503)
@@ -133,10 +143,7 @@ async def test_a_table_discord_would_not_post_is_posted_again_shortly_and_pings(
     async with running_fake() as fd:
         players = [fd.add_user("ann"), fd.add_user("bob")]
         async with running_bot(fd, {}, db) as bot:
-            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
-            fd.fail("POST", POSTS, 503)
-            posted = await press_until_a_new_table(fd, players, table)
-            assert "I will post it again shortly" in private(posted), private(posted)
+            posted = await a_post_refused_once(fd, players)
             history = said((await posted.wait_response())["data"])  # what the answer made the old table
             stuck = still_playable(fd, posted)
             since = len(fd.calls)
@@ -162,10 +169,8 @@ async def test_a_table_refused_again_when_posted_again_tells_whoever_moved(tmp_p
     async with running_fake() as fd:
         players = [fd.add_user("ann"), fd.add_user("bob")]
         async with running_bot(fd, {}, db) as bot:
-            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
-            fd.fail("POST", POSTS, 503)
-            posted = await press_until_a_new_table(fd, players, table)
-            assert "I will post it again shortly" in private(posted) and "Send Messages" not in private(posted)
+            posted = await a_post_refused_once(fd, players)
+            assert "Send Messages" not in private(posted)
             fd.deny(CHANNEL, "Send Messages")
             stuck = still_playable(fd, posted)
             await fd.wait_until(lambda: "**Send Messages**" in private(posted), timeout=10,

@@ -311,9 +311,6 @@ async def test_a_step_stored_but_never_shown_is_shown_at_the_next_click(tmp_path
     """The process stops after storing a step and before showing it: the channel's table still
     offers the moment before. Its next click says so in one private line and posts the table as
     the game stands, pinging whoever must act, and the game plays on from there."""
-    from bot.store import open_store
-    from rules.knucklebones import ENGINE
-
     db = tmp_path / "kb.sqlite3"
     async with running_fake() as fd:
         players = [fd.add_user(n) for n in ("ann", "bob")]
@@ -323,19 +320,7 @@ async def test_a_step_stored_but_never_shown_is_shown_at_the_next_click(tmp_path
             table = table_now(fd)
             who, custom_id = actor(table, players), action_buttons(fd, table)[-1]["custom_id"]
         clean(fd, first)
-        store = await open_store(db)  # the step the stopped process stored and never showed
-        try:
-            game = await store.live_in_channel(fd.channel(CHANNEL).id)
-            assert game is not None and game.state is not None
-            state = ENGINE.State.model_validate(game.state)
-            seat = ENGINE.to_act(state)[0]
-            state, _ = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
-            expected = game.version
-            game.state, game.version = state.model_dump(mode="json"), expected + 1
-            await store.save(game, expected)
-            acting = players[ENGINE.to_act(state)[0]]
-        finally:
-            await store.close()
+        acting = players[await play.store_a_step_never_shown(db, fd.channel(CHANNEL).id)]
         async with running_bot(fd, {}, db) as second:
             since = len(fd.calls)
             answer = await (await fd.click(who, table, custom_id)).wait_response()

@@ -155,9 +155,6 @@ async def test_a_table_behind_the_game_that_cannot_be_posted_again_says_what_is_
     Send Messages away. The next press on the old table hears that it had fallen behind, and
     then, since it cannot be posted again, which permission is missing; the old table shows the
     game as it stands, and the game goes on there, then below once the permission is back."""
-    from bot.store import open_store
-    from rules.knucklebones import ENGINE
-
     db = tmp_path / "perm.sqlite3"
     async with running_fake() as fd:
         players = [fd.add_user("ann"), fd.add_user("bob")]
@@ -165,18 +162,7 @@ async def test_a_table_behind_the_game_that_cannot_be_posted_again_says_what_is_
             table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
             who, pressed = actor(table, players), moves(fd, table)[-1]
         clean(fd, first)
-        store = await open_store(db)  # the step the stopped process stored and never showed
-        try:
-            game = await store.live_in_channel(fd.channel(CHANNEL).id)
-            assert game is not None and game.state is not None
-            state = ENGINE.State.model_validate(game.state)
-            seat = ENGINE.to_act(state)[0]
-            state, _ = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
-            game.state, game.version = state.model_dump(mode="json"), game.version + 1
-            await store.save(game, game.version - 1)
-            acting = players[ENGINE.to_act(state)[0]]
-        finally:
-            await store.close()
+        acting = players[await play.store_a_step_never_shown(db, fd.channel(CHANNEL).id)]
         fd.deny(CHANNEL, "Send Messages")
         async with running_bot(fd, {}, db) as second:
             it = await fd.click(who, table, pressed)
