@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.e2e import play
 from tests.e2e.channel import actor, clean, is_table, live_table, said, settle
 from tests.e2e.fuzz import replays
@@ -180,26 +182,43 @@ async def test_a_table_behind_the_game_that_cannot_be_posted_again_says_what_is_
         clean(fd, second)
 
 
-async def test_a_pause_whose_table_cannot_be_posted_tells_whoever_paused(tmp_path: Path) -> None:
-    """The table scrolled away under the chat, so a pause posts it again below; without Send
-    Messages that post is refused: whoever paused hears which permission is missing, and the
-    game is paused all the same."""
+#: what someone does that shows the table again without a move of theirs: the game, the
+#: command, its options, who does it (the host, or the other player), whether the game is
+#: started first, and where the change then shows (on the table above, or in their answer)
+CHANGES = {
+    "pause": ("knucklebones", "game pause", {}, 0, True, "paused"),
+    "leave": ("knucklebones", "game leave", {}, 1, True, "Bob left the table"),
+    "npc": ("bare-bones", "bare-bones npc", {"name": "Old Marrow"}, 0, False, "Old Marrow takes seat"),
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+async def test_a_change_whose_table_cannot_be_posted_tells_whoever_made_it(tmp_path: Path, change: str) -> None:
+    """A pause, a player leaving or an NPC seated in a game-master's lobby shows the table
+    again; the game's table scrolled away under the chat, and someone deleted the lobby's
+    message, so each is posted anew below. Without Send Messages that post is refused: whoever
+    made the change hears which permission is missing, and the change is made all the same."""
+    game, command, options, who, started, shown = CHANGES[change]
     async with running_fake() as fd:
         players = [fd.add_user("ann"), fd.add_user("bob")]
         async with running_bot(fd, {}, tmp_path / "perm.sqlite3") as bot:
-            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
-            for n in range(6):  # the table scrolls away under the chat
-                await fd.post_user_message(players[n % 2], CHANNEL, f"chatter {n}")
+            if started:
+                table = await play.open_table(fd, CHANNEL, f"{game} new", players[0], players[1:])
+                for n in range(6):  # the table scrolls away under the chat
+                    await fd.post_user_message(players[n % 2], CHANNEL, f"chatter {n}")
+            else:
+                table = await (await fd.slash(players[0], CHANNEL, f"{game} new", {"gm_mode": True})).response_message()
+                fd.fail("PATCH", rf"^/channels/\d+/messages/{table['id']}$", 404, 10008, times=None)
             await settle(fd)
             fd.deny(CHANNEL, "Send Messages")
             await settle(fd)
             before = len(fd.calls)
-            it = await fd.slash(players[0], CHANNEL, "game pause")
+            it = await fd.slash(players[who], CHANNEL, command, options)
             await it.wait_response()
             await settle(fd)
             assert any(c["method"] == "POST" and c["status"] == 403 and c["path"].endswith("/messages")
-                       for c in fd.calls[before:]), "the pause tried to post the table below"
+                       for c in fd.calls[before:]), "the table was to be posted below"
             told = private(it)
             assert "could not post" in told and "**Send Messages**" in told, told
-            assert "paused" in said(fd.message(table["id"]) or {}).lower()
+            assert shown in said(fd.message(table["id"]) or {}) + told, (said(fd.message(table["id"]) or {}), told)
         clean(fd, bot)
