@@ -22,7 +22,6 @@ from bot.models import Book, LogEntry, Seat, Table
 from bot.store import (
     CLAIM_SECONDS, ChannelBusy, DuplicateInteraction, SqliteStore, Store, VersionConflict, _migrations, open_store, parse_target,
 )
-from bot.store import base as store_base
 from bot.store import postgres as postgres_store
 from bot.store import sqlite as sqlite_store
 from bot.store.base import INTERACTIONS_KEPT, book_text, first_id_at, table_text
@@ -480,7 +479,6 @@ async def test_old_interaction_ids_are_pruned_in_batches_by_each_round(
         backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
     """A long-running process forgets old clicks too, and a day of them goes a batch at a
     time; the ids just inside INTERACTIONS_KEPT stay."""
-    monkeypatch.setattr(store_base, "INTERACTIONS_BATCH", 2)
     monkeypatch.setattr(sqlite_store, "INTERACTIONS_BATCH", 2)
     monkeypatch.setattr(postgres_store, "INTERACTIONS_BATCH", 2)
     store = await backend.open()
