@@ -173,6 +173,11 @@ class Deliverer:
         if seen is not None and not author_is_me:
             self._since_table[channel_id] = seen + 1
 
+    def posted(self, channel_id: int) -> None:
+        """A table (or a lobby) was just posted in the channel: the newest message there, until
+        chat scrolls it away."""
+        self._since_table[channel_id] = 0
+
     def channel(self, table: Table, book: Book) -> Channel:
         scrolled = self._since_table.get(table.channel_id, 0) >= SCROLLED_AWAY
         return Channel(book, scrolled)
@@ -391,7 +396,7 @@ class Deliverer:
         posted = await wire.post(self.client, table.channel_id, **await self.kwargs(shown, edit=False))
         book.message_id, book.picture, book.layout = posted, picture_digest(shown.pictures), True
         book.owed = ""  # the old message shows it now (stripped below, or by the answer or a Shrink)
-        self._since_table[table.channel_id] = 0
+        self.posted(table.channel_id)
         if strip is not None and strip != posted:
             try:
                 await wire.edit(self.client, table.channel_id, strip, **text_kwargs(strip_text, legacy=legacy))

@@ -100,6 +100,7 @@ class Lobby:
             if message is None:
                 message = await interaction.original_response()
             book.message_id, book.layout = message.id, True
+            self.deliverer.posted(table.channel_id)
             await self.store.put_book(table.id or 0, book)
         advice = cannot_host(interaction)
         if advice is not None:  # the lobby is out either way: the game may go on in its message
@@ -170,17 +171,22 @@ class Lobby:
     async def _lobby_changed(self, interaction: discord.Interaction, before: Moment, table: Table, book: Book, *,
                              notice: str | None = None, said: str | None = None) -> None:
         """A lobby's one save, then its message redrawn: in place when it was clicked, else
-        below a private answer (a command such as /game leave or an NPC seat)."""
+        below a private answer (a command such as /game leave or an NPC seat). A lobby that chat
+        has scrolled away comes back below either way, as a table does: whoever is gathering
+        players looks at the newest messages."""
         table.version = before.table.version + 1
         text = await in_time(interaction, self.store.save(table, before.table.version,
                                                           interaction_id=interaction.id, deadline=None))
         after = Moment(before.spec, table, pictures=before.pictures)
         self.keep(text, after)
         channel = self.deliverer.channel(table, book)
-        if interaction.message is not None and interaction.message.id == book.message_id:
+        clicked = interaction.message is not None and interaction.message.id == book.message_id
+        if clicked and not channel.scrolled:
             shown = present.table_message(after, book, notice=notice)
             await update(interaction, **await self.deliverer.kwargs(
                 shown, edit=True, book=book, legacy=legacy_message(interaction.message)))
+        elif clicked:
+            await self.deliverer.run(present.moved_below(after, channel, notice=notice), table, book, interaction)
         else:
             await reply(interaction, content=said or notice or "Done.", ephemeral=True)
             await self.deliverer.run(present.redraw(after, channel), table, book, interaction)

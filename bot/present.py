@@ -255,6 +255,14 @@ def redraw(moment: Moment, now: Channel, *, notice: str | None = None) -> Plan:
                 turn_events=now.book.turn_events, look=look(moment, now.book))
 
 
+def moved_below(moment: Moment, now: Channel, *, notice: str | None = None) -> Plan:
+    """A change pressed on a table that chat has scrolled away (a lobby's button): the pressed
+    message says where the table went, and the table comes back as the newest message."""
+    book = now.book
+    return Plan(answer=Update(history=Post.strip_text), channel=[Post(table_message(moment, book, notice=notice))],
+                chapter=book.chapter, turn_events=book.turn_events, look=look(moment, book))
+
+
 def again(moment: Moment, now: Channel, *, notify: list[int] | tuple[int, ...] = ()) -> Plan:
     """The table posted afresh as the newest message (/game status, or a table that had fallen
     behind the game); the old one loses its buttons. ``notify`` get their private view again."""

@@ -307,6 +307,51 @@ async def test_the_table_is_edited_while_recent_and_posted_again_once_it_scrolle
         clean(fd, bot)
 
 
+async def test_a_lobby_scrolled_away_comes_back_below_when_it_changes(tmp_path: Path) -> None:
+    """A lobby is a table too: while it is among the newest messages, a press edits it in
+    place; once chat has scrolled it away, a press, or a command that changes it, posts it again
+    as the newest message, and the old one says where it went and keeps no buttons."""
+    async with running_fake() as fd:
+        ann, bob, cy = (fd.add_user(n) for n in ("ann", "bob", "cy"))
+        async with running_bot(fd, {}, tmp_path / "kb.sqlite3") as bot:
+            lobby = await (await fd.slash(ann, CHANNEL, "knucklebones new")).response_message()
+            answer = await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
+            assert answer["type"] == 7 and lobby_seats(answer["data"])[-1].endswith("Bob"), "edited in place"
+
+            async def chatter() -> None:
+                await settle(fd)  # the lobby's post is done: what follows is chat since it
+                for n in range(4):
+                    await fd.post_user_message(ann, CHANNEL, f"chatter {n}")
+                await asyncio.sleep(0.5)  # the bot has seen them (gateway MESSAGE_CREATE)
+
+            await chatter()
+            answer = await (await fd.click(cy, lobby, button(fd, lobby, "Join"))).wait_response()
+            assert answer["type"] == 7 and said(answer["data"]) == "The table moved below."
+            fresh = await fd.wait_until(
+                lambda: (m := fd.last_message(CHANNEL)) is not None and is_table(m) and m["id"] != lobby["id"] and m,
+                timeout=3, what="the lobby posted again below")
+            assert [s.split(". ", 1)[1] for s in lobby_seats(fresh)] == ["Ann (host)", "Bob", "Cy"]
+            assert button(fd, fresh, "Start") and fd.buttons(fd.message(lobby["id"])) == []
+
+            await chatter()
+            left = await (await fd.slash(cy, CHANNEL, "game leave")).wait_response()
+            assert "Cy left the lobby" in left["data"]["content"]
+            newest = await fd.wait_until(
+                lambda: (m := fd.last_message(CHANNEL)) is not None and is_table(m) and m["id"] != fresh["id"] and m,
+                timeout=3, what="the lobby posted again below after a command")
+            assert len(lobby_seats(newest)) == 2
+            await fd.wait_until(lambda: said(fd.message(fresh["id"])) == "The table moved below.", timeout=3,
+                                what="the old lobby to say where it went")
+            assert fd.buttons(fd.message(fresh["id"])) == []
+
+            # the new lobby is recent: a press edits it where it is, and the game starts from it
+            await (await fd.click(cy, newest, button(fd, newest, "Join"))).wait_response()
+            assert fd.last_message(CHANNEL)["id"] == newest["id"] and len(lobby_seats(fd.message(newest["id"]))) == 3
+            await (await fd.click(ann, newest, button(fd, newest, "Start"))).wait_response()
+            assert action_buttons(fd, await next_table(fd, CHANNEL))
+        clean(fd, bot)
+
+
 async def test_a_step_stored_but_never_shown_is_shown_at_the_next_click(tmp_path: Path) -> None:
     """The process stops after storing a step and before showing it: the channel's table still
     offers the moment before. Its next click says so in one private line and posts the table as
