@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import discord
 
@@ -116,12 +116,20 @@ def why(exc: Refused) -> str:
     return f"{exc.code} {exc.text}" if isinstance(exc, discord.Forbidden) else f"{exc.status} from Discord's servers"
 
 
-def table_not_taken(exc: discord.DiscordServerError, *, above: bool = True) -> str:
-    """Why the new table is not below, and where the game goes on meanwhile (``above``: in the
-    old table, redrawn)."""
+#: what follows a table that Discord's servers refused (``Deliverer.fell_behind``): the bot
+#: posts it again by itself in a few seconds ("soon"); this was one of those tries, and more
+#: follow, so whoever set it off has heard already ("trying"); no try follows, as the last one
+#: failed or the bot is stopping ("over")
+Again = Literal["soon", "trying", "over"]
+
+
+def table_not_taken(exc: discord.DiscordServerError, *, above: bool = True, soon: bool = True) -> str:
+    """Why the new table is not below, where the game goes on meanwhile (``above``: in the
+    old table, redrawn), and what posts it (``soon``: the bot itself in a few seconds)."""
     return (f"I could not post the new table here: {servers_failed(exc)}. "
             + ("The table above is up to date: play on there. " if above else "")
-            + "I will post it again shortly, as will the next move.")
+            + ("I will post it again shortly, as will the next move." if soon else
+               "The next move or `/game status` posts it again."))
 
 
 def cannot_host(interaction: discord.Interaction) -> str | None:
@@ -152,11 +160,11 @@ class _EphemeralCopy:
 
 class Deliverer:
     def __init__(self, client: discord.Client, store: Store, *,
-                 fell_behind: Callable[[int, int, discord.Interaction | None], None] = lambda *_: None) -> None:
+                 fell_behind: Callable[[int, int, discord.Interaction | None], Again] = lambda *_: "over") -> None:
         self.client = client
         self.store = store
         #: called with a game, its move number and whoever set it off when Discord's servers
-        #: refused its table
+        #: refused its table: what follows
         self.fell_behind = fell_behind
         self.pictures = PictureCache()
         # channel id -> messages seen since our table message there (in memory: after a restart a
@@ -368,8 +376,9 @@ class Deliverer:
         redrawn either."""
         book.repost = True
         log.warning("game %s: cannot post its table in channel %s (%s)", table.id, table.channel_id, why(exc))
+        again: Again = "over"
         if isinstance(exc, discord.DiscordServerError):
-            self.fell_behind(table.id or 0, table.version, interaction)
+            again = self.fell_behind(table.id or 0, table.version, interaction)
         redrawn: bool | None = None
         if book.message_id is not None:
             try:
@@ -383,10 +392,11 @@ class Deliverer:
                 redrawn = False
             except discord.HTTPException:
                 log.info("game %s: could not redraw its table either", table.id)
-        if interaction is not None:
+        if interaction is not None and again != "trying":
             above = redrawn is not None
             await self._tell(interaction, table, missing_permissions(self._lacking(table, interaction), above=above)
-                             if isinstance(exc, discord.Forbidden) else table_not_taken(exc, above=above))
+                             if isinstance(exc, discord.Forbidden) else table_not_taken(exc, above=above,
+                                                                                         soon=again == "soon"))
         return redrawn
 
     async def _post(self, table: Table, book: Book, shown: Shown, *, strip: int | None = None,

@@ -17,12 +17,13 @@ import logging
 import time
 import weakref
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot import metrics, present, step
-from bot.deliver import Deliverer
+from bot.deliver import Again, Deliverer
 from bot.errors import GATE, Refusal
 from bot.games import GameSpec, Page
 from bot.lobby import Lobby
@@ -51,6 +52,21 @@ CATCH_UP_AFTER = (3.0, 15.0, 60.0)
 MOMENTS_KEPT = 256
 
 
+@dataclass
+class _Tries:
+    """The bot's own tries to post a table that Discord's servers refused."""
+
+    #: whose step it was: told should a try be refused for a new reason, or the last one fail
+    asker: discord.Interaction | None
+    #: tries still to come after the one under way
+    left: int
+    task: asyncio.Task[None] | None = None
+    #: a try is under way: a refusal for this move and asker is its own
+    trying: bool = False
+    #: Discord's servers refused the try under way (waiting may mend it: the next try follows)
+    refused: bool = False
+
+
 def behind(table: Table, book: Book) -> bool:
     """A game its channel shows an older move of, or a lobby that was never posted (a lobby's
     own book is not rewritten when someone joins: its buttons carry no move), or whose table
@@ -75,7 +91,7 @@ class TableRuntime(Lobby):
         #: when the deadline task wakes next anyway; only an earlier deadline needs to wake it
         self.next_wake = 0.0
         #: (game, move number) whose table Discord's servers refused, each posted again soon
-        self._catching_up: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self._catching_up: dict[tuple[int, int], _Tries] = {}
         #: each live game's last moment written, with the text the store holds of it: read again
         #: only while the store still holds that text. Nothing changes a moment's table or state
         #: in place (a step drafts a copy), so what was read of it stays true.
@@ -175,26 +191,38 @@ class TableRuntime(Lobby):
             await self.deliverer.run(plan, now.table, book, asker)
             return True
 
-    def fell_behind(self, game_id: int, version: int, asker: discord.Interaction | None) -> None:
+    def fell_behind(self, game_id: int, version: int, asker: discord.Interaction | None) -> Again:
         """Discord's servers refused the table of this move: it is posted again in a few seconds,
         then later, unless a move or a press on the table has posted it by then. Those are the
         only ways back otherwise, and the player who must act next may not be looking. Should
         a try be refused too (a permission taken meanwhile, say), ``asker``, whose step it was,
-        hears why: their interaction lives 15 minutes, the tries take about one."""
-        if (game_id, version) in self._catching_up or not GATE.open:
-            return  # already to be tried again (a try that failed once more lands here)
-        task = asyncio.create_task(self._catch_up_soon(game_id, version, asker), name=f"catch up game {game_id}")
-        self._catching_up[(game_id, version)] = task
-        task.add_done_callback(lambda _: self._catching_up.pop((game_id, version), None))
+        hears why: their interaction lives 15 minutes, the tries take about one. What follows,
+        for the deliverer to tell: a try refused by the servers again has been told of already,
+        unless it was the last."""
+        key = (game_id, version)
+        tries = self._catching_up.get(key)
+        if tries is not None and tries.trying and asker is tries.asker:  # a try below, refused once more
+            tries.refused = True
+            return "trying" if tries.left else "over"
+        if tries is not None:
+            return "soon"  # another press of the same move: the tries below post it
+        if not GATE.open:
+            return "over"  # stopping: the next process posts it as it starts
+        tries = self._catching_up[key] = _Tries(asker, left=len(CATCH_UP_AFTER))
+        tries.task = asyncio.create_task(self._catch_up_soon(game_id, version, tries), name=f"catch up game {game_id}")
+        tries.task.add_done_callback(lambda _: self._catching_up.pop(key, None))
+        return "soon"
 
-    async def _catch_up_soon(self, game_id: int, version: int, asker: discord.Interaction | None) -> None:
+    async def _catch_up_soon(self, game_id: int, version: int, tries: _Tries) -> None:
         for wait in CATCH_UP_AFTER:
             await asyncio.sleep(wait)
             if not GATE.open:
                 return  # stopping: the next process posts what is behind as it starts
+            tries.left -= 1
+            tries.trying, tries.refused = True, False
             try:
                 async with GATE.step():
-                    if not await self.catch_up(game_id, notify=False, at=version, asker=asker):
+                    if not await self.catch_up(game_id, notify=False, at=version, asker=tries.asker):
                         return  # shown by now, or moved on (the move that did posts it, or tries itself)
             except discord.HTTPException as exc:  # its channel deleted, say: the next move or start tries again
                 log.warning("game %s: could not post its table again (%s %s)", game_id, exc.status, exc.code)
@@ -202,6 +230,13 @@ class TableRuntime(Lobby):
             except Exception:
                 log.exception("could not post again the table of game %s", game_id)
                 return
+            finally:
+                tries.trying = False
+            if not tries.refused:
+                # posted; or refused for a reason that waiting does not mend (a permission taken),
+                # which the player has heard, with what brings the table back
+                return
+
 
     # -- the one path of a step ------------------------------------------------------------------
 

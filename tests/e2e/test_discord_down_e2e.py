@@ -6,6 +6,7 @@ Nothing is logged as an error: it is Discord's outage, not a fault of ours."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
@@ -20,6 +21,8 @@ from tests.fakediscord import FakeDiscord, FakeUser, Interaction, running_bot, r
 POSTS = r"^/channels/\d+/messages$"
 #: the small Sealed Pick test game: its DM choices redraw the channel's table in place
 SEALED = {"EXTRA_COGS": "tests.fixtures.sealed_game"}
+#: the bot's own tries to post a refused table again, all within a second
+QUICK = {"EXTRA_COGS": "tests.fixtures.quick_catch_up"}
 
 
 def posts_failed(fd: FakeDiscord) -> int:
@@ -185,6 +188,55 @@ async def test_a_table_refused_again_when_posted_again_tells_whoever_moved(tmp_p
         clean(fd, bot)
     replayed, wrong = replays(db)
     assert replayed == 1 and wrong == []
+
+
+async def test_a_table_discord_keeps_refusing_is_left_to_the_next_move_after_the_bots_tries(tmp_path: Path) -> None:
+    """Discord's servers fail every new table for a while: the bot's own tries to post it
+    again are refused too. The player whose move it was hears it once as it happens (it will
+    be posted again shortly) and once more when the last try has failed (the next move or
+    `/game status` posts it), not at every try; the old table plays on, and once Discord takes
+    posts again the next move posts the table."""
+    db = tmp_path / "down.sqlite3"
+    async with running_fake() as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, QUICK, db) as bot:
+            table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
+            fd.fail("POST", POSTS, 503, times=None)
+            posted = await press_until_a_new_table(fd, players, table)
+            await fd.wait_until(lambda: posts_failed(fd) == 4, timeout=10, what="the bot's three tries")
+            await settle(fd)
+            told = [line for line in private(posted).splitlines() if line.startswith("I could not post")]
+            assert len(told) == 2, told
+            assert "I will post it again shortly" in told[0]
+            assert "shortly" not in told[1] and "The next move or `/game status` posts it again." in told[1]
+            assert "The table above is up to date" in told[1]
+            fd.clear_faults()
+            stuck = still_playable(fd, posted)
+            await comes_back(fd, players, stuck, by_move=True, why="Discord taking posts again")
+            assert posts_failed(fd) == 4, "no try after the last"
+        clean(fd, bot)
+    replayed, wrong = replays(db)
+    assert replayed == 1 and wrong == []
+
+
+async def test_a_try_refused_for_a_permission_is_the_last_and_told_once(tmp_path: Path) -> None:
+    """The bot's first try to post a refused table again meets a permission an admin took
+    meanwhile: waiting does not mend that, so no other try follows (each would tell the player
+    the same again); the player hears which permission is missing, once."""
+    async with running_fake() as fd:
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, QUICK, tmp_path / "down.sqlite3") as bot:
+            posted = await a_post_refused_once(fd, players)
+            fd.deny(CHANNEL, "Send Messages")
+            await fd.wait_until(lambda: "**Send Messages**" in private(posted), timeout=10,
+                                what="the mover told which permission is missing")
+            await asyncio.sleep(1.5)  # the two tries that would have followed
+            await settle(fd)
+            refused = [c for c in fd.calls if c["method"] == "POST" and c["path"].endswith("/messages")
+                       and c["status"] == 403]
+            assert len(refused) == 1, "one try, refused; none after it"
+            assert private(posted).count("**Send Messages**") == 1
+        clean(fd, bot)
 
 
 async def test_a_move_whose_answer_discord_keeps_failing_is_shown_within_seconds(tmp_path: Path) -> None:
