@@ -237,7 +237,6 @@ class TableRuntime(Lobby):
                 # which the player has heard, with what brings the table back
                 return
 
-
     # -- the one path of a step ------------------------------------------------------------------
 
     async def carry(self, interaction: discord.Interaction | None, result: StepResult, book: Book,
