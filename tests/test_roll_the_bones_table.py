@@ -194,7 +194,7 @@ def test_dice_of_each_kind_look_different() -> None:
     boxes = []
     for index in range(len(kinds)):
         x = 14 + index * (120 + 14)
-        boxes.append(image.crop((x, 30, x + 120, 150)).convert("RGB").tobytes())
+        boxes.append(image.crop((x, 30, x + 120, 150)).convert("RGBA").tobytes())
     assert len(set(boxes)) == len(kinds)
 
 
