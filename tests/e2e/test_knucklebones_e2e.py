@@ -322,7 +322,8 @@ async def test_a_lobby_scrolled_away_comes_back_below_when_it_changes(tmp_path: 
                 await settle(fd)  # the lobby's post is done: what follows is chat since it
                 for n in range(4):
                     await fd.post_user_message(ann, CHANNEL, f"chatter {n}")
-                await asyncio.sleep(0.5)  # the bot has seen them (gateway MESSAGE_CREATE)
+                await asyncio.sleep(0.5)
+                await settle(fd)  # the bot has seen them (gateway MESSAGE_CREATE)
 
             await chatter()
             answer = await (await fd.click(cy, lobby, button(fd, lobby, "Join"))).wait_response()
