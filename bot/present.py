@@ -223,7 +223,7 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
             if answered:
                 plan.channel.append(Edit(book.message_id, plan.answer.shown))  # type: ignore[arg-type]
         elif public_click and live:
-            plan.answer = Update()  # scrolled away: the table comes back below
+            plan.answer = Update(history=Post.strip_text)  # scrolled away: it comes back below
             plan.channel.append(Post(table_message(after, book, notice=step.notice)))
         else:
             if public_click:

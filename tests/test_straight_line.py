@@ -325,6 +325,27 @@ def test_a_turn_that_changes_hands_shrinks_the_clicked_table_and_posts_the_next(
     assert [type(op) for op in plan.channel] == [Post, Shrink]
 
 
+def test_a_click_within_a_turn_on_a_table_scrolled_away_says_where_the_table_went() -> None:
+    """A decision that keeps the turn where it is, pressed on a live table that chat has
+    scrolled away: the table comes back as the newest message, and the pressed one says so, as
+    a lobby pressed there does (the game has not moved on: it moved below)."""
+    before = _moment(_knucklebones_table())
+    seat = before.acting[0]
+    for _ in range(20):
+        result = step.play(before, seat, before.legal(seat)[0], 0.0)
+        if not result.newly and result.history is None:
+            break
+        before, seat = result.after, result.after.acting[0]
+    else:
+        raise AssertionError("no decision within a turn came up")
+    book = Book(message_id=77, shown=3, chapter=result.after.chapter, look="x")
+    recent = present.present(result, Channel(book), Origin(message_id=77, seat=seat))
+    assert isinstance(recent.answer, present.Update) and recent.answer.shown is not None and recent.channel == []
+    scrolled = present.present(result, Channel(book, scrolled=True), Origin(message_id=77, seat=seat))
+    assert scrolled.answer == present.Update(history="The table moved below.")
+    assert [type(op) for op in scrolled.channel] == [Post] and scrolled.channel[0].strip is None  # type: ignore[union-attr]
+
+
 def test_a_step_nobody_can_see_costs_the_channel_nothing() -> None:
     """A timer step that changes nothing public (here: the same moment presented twice) leaves
     the channel alone; the same step with a notice redraws the table to say it."""
