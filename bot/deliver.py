@@ -8,6 +8,7 @@ what a failure means for the book.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import logging
@@ -145,8 +146,14 @@ def cannot_host(interaction: discord.Interaction) -> str | None:
 
 
 #: channels whose chat since their table is counted (the least recent forgotten: a forgotten
-#: table counts as not scrolled away, which at worst edits one message that was)
+#: channel's count is asked of Discord again)
 CHANNELS_KEPT = 20_000
+#: seconds the chat below a table is asked of Discord for, at most: the question stands before
+#: a click's answer, which Discord takes for three seconds (past this, the table counts as recent)
+CHAT_ASKED_WITHIN = 1.0
+#: messages below a table read to count others' chat (the bot's own, /roll answers say, are
+#: read and not counted)
+CHAT_READ = 50
 #: My hand copies kept to retire later (the oldest forgotten first; past 15 minutes their
 #: tokens are dead anyway)
 COPIES_KEPT = 20_000
@@ -167,8 +174,8 @@ class Deliverer:
         #: refused its table: what follows
         self.fell_behind = fell_behind
         self.pictures = PictureCache()
-        # channel id -> messages seen since our table message there (in memory: after a restart a
-        # table counts as recent, which at worst edits one message that scrolled away)
+        # channel id -> messages others posted since our table message there (in memory: after a
+        # restart, asked of Discord once per channel)
         self._since_table: Recent[int, int] = Recent(CHANNELS_KEPT)
         # (game id, user id) -> the newest My hand copy, whose buttons are stripped when a newer
         # copy goes out (only while its token lives; in memory, as the token is)
@@ -186,9 +193,25 @@ class Deliverer:
         chat scrolls it away."""
         self._since_table[channel_id] = 0
 
-    def channel(self, table: Table, book: Book) -> Channel:
-        scrolled = self._since_table.get(table.channel_id, 0) >= SCROLLED_AWAY
-        return Channel(book, scrolled)
+    async def channel(self, table: Table, book: Book) -> Channel:
+        """What the channel shows now. The chat below a table is counted as it comes; a table
+        this process has not posted (one from before a restart) has it asked of Discord once."""
+        seen = self._since_table.get(table.channel_id)
+        if seen is None and book.message_id is not None:
+            seen = self._since_table[table.channel_id] = await self._chat_below(table.channel_id, book.message_id)
+        return Channel(book, (seen or 0) >= SCROLLED_AWAY)
+
+    async def _chat_below(self, channel_id: int, message_id: int) -> int:
+        """How many messages others posted below the table; 0 when Discord does not say in time
+        (the table then counts as recent: at worst one change edits a message scrolled away)."""
+        try:
+            async with asyncio.timeout(CHAT_ASKED_WITHIN):
+                below = await self.client.http.logs_from(channel_id, CHAT_READ, after=message_id)
+        except (discord.HTTPException, TimeoutError) as exc:
+            log.info("could not read the chat below the table in channel %s (%s)", channel_id, type(exc).__name__)
+            return 0
+        me = self.client.user.id if self.client.user is not None else 0
+        return sum(int(m["author"]["id"]) != me for m in below)
 
     async def kwargs(self, shown: Shown, *, edit: bool, book: Book | None = None,
                      legacy: bool = False) -> dict[str, Any]:
@@ -248,7 +271,7 @@ class Deliverer:
             for dm in plan.dms:
                 await self._dm(table, book, dm)
             if replan is not None and set(book.dm_closed) != closed:
-                plan = replan(self.channel(table, book))
+                plan = replan(await self.channel(table, book))
             book.repost = False
             drawn: bool | None = True
             for op in plan.channel:

@@ -179,7 +179,7 @@ class Lobby:
                                                           interaction_id=interaction.id, deadline=None))
         after = Moment(before.spec, table, pictures=before.pictures)
         self.keep(text, after)
-        channel = self.deliverer.channel(table, book)
+        channel = await self.deliverer.channel(table, book)
         clicked = interaction.message is not None and interaction.message.id == book.message_id
         if clicked and not channel.scrolled:
             shown = present.table_message(after, book, notice=notice)

@@ -263,10 +263,9 @@ def moved_below(moment: Moment, now: Channel, *, notice: str | None = None) -> P
                 chapter=book.chapter, turn_events=book.turn_events, look=look(moment, book))
 
 
-def again(moment: Moment, now: Channel, *, notify: list[int] | tuple[int, ...] = ()) -> Plan:
+def again(moment: Moment, book: Book, *, notify: list[int] | tuple[int, ...] = ()) -> Plan:
     """The table posted afresh as the newest message (/game status, or a table that had fallen
     behind the game); the old one loses its buttons. ``notify`` get their private view again."""
-    book = now.book
     return Plan(dms=dms(moment, book, list(notify)), channel=[_moved(table_message(moment, book), book)],
                 chapter=moment.chapter, look=look(moment, book),
                 turn_events=book.turn_events if moment.chapter == book.chapter else [])

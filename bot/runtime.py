@@ -187,7 +187,7 @@ class TableRuntime(Lobby):
             now, book = await self.load(game_id)
             if not behind(now.table, book) or at not in (None, now.table.version):
                 return False
-            plan = present.again(now, self.deliverer.channel(now.table, book), notify=now.humans if notify else ())
+            plan = present.again(now, book, notify=now.humans if notify else ())
             await self.deliverer.run(plan, now.table, book, asker)
             return True
 
@@ -256,7 +256,7 @@ class TableRuntime(Lobby):
         if said is not None and interaction is not None:
             await reply(interaction, content=said, ephemeral=True)
             origin = NOBODY
-        channel = self.deliverer.channel(table, book)
+        channel = await self.deliverer.channel(table, book)
         await self.deliverer.run(present.present(result, channel, origin), table, book, interaction,
                                  replan=lambda now: present.present(result, now, origin, answered=True))
 
@@ -332,7 +332,7 @@ class TableRuntime(Lobby):
         if behind:
             await reply(interaction, ephemeral=True,
                         content="This table had fallen behind the game; here it is again, up to date.")
-            plan = present.again(now, self.deliverer.channel(table, book), notify=now.humans)
+            plan = present.again(now, book, notify=now.humans)
             await self.deliverer.run(plan, table, book, interaction)
             return
         copy = book.dm_copies.get(interaction.user.id)
@@ -362,7 +362,7 @@ class TableRuntime(Lobby):
             else:
                 await announce(interaction, said)
                 notice = None
-            plan = present.redraw(result.after, self.deliverer.channel(table, book), notice=notice)
+            plan = present.redraw(result.after, await self.deliverer.channel(table, book), notice=notice)
             await self.deliverer.run(plan, table, book, interaction)
 
     async def pause(self, interaction: discord.Interaction, paused: bool) -> None:
@@ -417,7 +417,7 @@ class TableRuntime(Lobby):
             now, book = await self.load(table.id or 0, interaction)
             await reply(interaction, content="Here is the table.", ephemeral=True)
             # with the interaction: should the table not post, its asker hears which permission is missing
-            await self.deliverer.run(present.again(now, self.deliverer.channel(now.table, book)), now.table, book,
+            await self.deliverer.run(present.again(now, book), now.table, book,
                                      interaction)
 
     # -- private answers -------------------------------------------------------------------------

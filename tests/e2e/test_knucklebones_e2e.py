@@ -353,6 +353,47 @@ async def test_a_lobby_scrolled_away_comes_back_below_when_it_changes(tmp_path: 
         clean(fd, bot)
 
 
+async def test_after_a_restart_the_chat_below_a_lobby_is_asked_of_discord(tmp_path: Path) -> None:
+    """A new process has not seen the chat that scrolled a lobby away (it came while the bot
+    was down): the first change to it asks Discord, once, what lies below, and posts the lobby
+    again below if chat has scrolled it away. With nothing below, a press still edits in place."""
+    db = tmp_path / "kb.sqlite3"
+    async with running_fake() as fd:
+        ann, bob, cy = (fd.add_user(n) for n in ("ann", "bob", "cy"))
+        async with running_bot(fd, {}, db) as bot:
+            lobby = await (await fd.slash(ann, CHANNEL, "knucklebones new")).response_message()
+            await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
+            await settle(fd)
+        clean(fd, bot)
+        # the bot's own messages below (a /roll's answer) are not chat that scrolls a table away
+        for n in range(3):
+            await fd.post_user_message(ann, CHANNEL, f"chatter while the bot was away {n}")
+        await fd.post_user_message(fd.bot_user, CHANNEL, "🎲 Ann rolled 1d6: 4")
+        async with running_bot(fd, {}, db) as bot:
+            asked = len(fd.calls)
+            answer = await (await fd.click(cy, lobby, button(fd, lobby, "Join"))).wait_response()
+            assert answer["type"] == 7 and said(answer["data"]) != "The table moved below.", "three lines: recent"
+            assert fd.last_message(CHANNEL)["id"] != lobby["id"] and len(lobby_seats(fd.message(lobby["id"]))) == 3
+            reads = [c for c in fd.calls[asked:] if c["method"] == "GET" and c["path"].endswith("/messages")]
+            assert len(reads) == 1
+        clean(fd, bot)
+        await fd.post_user_message(bob, CHANNEL, "one more line while the bot was away")
+        async with running_bot(fd, {}, db) as bot:
+            asked = len(fd.calls)
+            answer = await (await fd.click(cy, lobby, button(fd, lobby, "Leave"))).wait_response()
+            assert answer["type"] == 7 and said(answer["data"]) == "The table moved below."
+            fresh = await fd.wait_until(
+                lambda: (m := fd.last_message(CHANNEL)) is not None and is_table(m) and m["id"] != lobby["id"] and m,
+                timeout=3, what="the lobby posted again below")
+            assert [s.split(". ", 1)[1] for s in lobby_seats(fresh)] == ["Ann (host)", "Bob"]
+            # asked once: the next press knows the lobby is the newest message, and edits it in place
+            await (await fd.click(cy, fresh, button(fd, fresh, "Join"))).wait_response()
+            assert fd.last_message(CHANNEL)["id"] == fresh["id"] and len(lobby_seats(fd.message(fresh["id"]))) == 3
+            reads = [c for c in fd.calls[asked:] if c["method"] == "GET" and c["path"].endswith("/messages")]
+            assert len(reads) == 1
+        clean(fd, bot)
+
+
 async def test_a_step_stored_but_never_shown_is_shown_at_the_next_click(tmp_path: Path) -> None:
     """The process stops after storing a step and before showing it: the channel's table still
     offers the moment before. Its next click says so in one private line and posts the table as
