@@ -148,9 +148,10 @@ def cannot_host(interaction: discord.Interaction) -> str | None:
 #: channels whose chat since their table is counted (the least recent forgotten: a forgotten
 #: channel's count is asked of Discord again)
 CHANNELS_KEPT = 20_000
-#: seconds the chat below a table is asked of Discord for, at most: the question stands before
-#: a click's answer, which Discord takes for three seconds (past this, the table counts as recent)
-CHAT_ASKED_WITHIN = 1.0
+#: seconds the chat below a table is asked of Discord for, at most (past this, the table counts
+#: as recent): the question stands before a click's answer, which Discord takes for three
+#: seconds, of which the game's lock and the save may each have taken almost one
+CHAT_ASKED_WITHIN = 0.5
 #: messages below a table read to count others' chat (the bot's own, /roll answers say, are
 #: read and not counted)
 CHAT_READ = 50
