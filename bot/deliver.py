@@ -404,7 +404,9 @@ class Deliverer:
         if isinstance(exc, discord.DiscordServerError):
             again = self.fell_behind(table.id or 0, table.version, interaction)
         redrawn: bool | None = None
-        if book.message_id is not None:
+        if book.message_id is not None and book.shown >= table.version:
+            redrawn = False  # it shows this move already (redrawn as an earlier post was refused)
+        elif book.message_id is not None:
             try:
                 if interaction is not None and interaction.message is not None \
                         and interaction.message.id == book.message_id and interaction.response.type in EDITED_CLICKED:

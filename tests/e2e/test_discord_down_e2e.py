@@ -198,8 +198,8 @@ async def test_a_table_discord_keeps_refusing_is_left_to_the_next_move_after_the
     """Discord's servers fail every new table for a while: the bot's own tries to post it
     again are refused too. The player whose move it was hears it once as it happens (it will
     be posted again shortly) and once more when the last try has failed (the next move or
-    `/game status` posts it), not at every try; the old table plays on, and once Discord takes
-    posts again the next move posts the table."""
+    `/game status` posts it), not at every try; the old table, redrawn once, plays on, and once
+    Discord takes posts again the next move posts the table."""
     db = tmp_path / "down.sqlite3"
     async with running_fake() as fd:
         players = [fd.add_user("ann"), fd.add_user("bob")]
@@ -207,8 +207,12 @@ async def test_a_table_discord_keeps_refusing_is_left_to_the_next_move_after_the
             table = await play.open_table(fd, CHANNEL, "knucklebones new", players[0], players[1:])
             fd.fail("POST", POSTS, 503, times=None)
             posted = await press_until_a_new_table(fd, players, table)
+            await settle(fd)
+            tries_began = len(fd.calls)
             await fd.wait_until(lambda: posts_failed(fd) == 4, timeout=10, what="the bot's three tries")
             await settle(fd)
+            # the pressed table was redrawn with the game as the post failed: the tries leave it be
+            assert [c["path"] for c in fd.calls[tries_began:] if c["method"] == "PATCH"] == []
             told = [line for line in private(posted).splitlines() if line.startswith("I could not post")]
             assert len(told) == 2, told
             assert "I will post it again shortly" in told[0]
