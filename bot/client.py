@@ -92,7 +92,7 @@ class Boneyard(commands.AutoShardedBot):
         # Nothing here reads message edits, and each of the bot's own table edits comes back as
         # MESSAGE_UPDATE, for which discord.py builds a whole Message: on every click, a cost
         # with no use. A new message only tells whether a table scrolled away (the reason the
-        # guild-messages intent stays): where it is and who wrote it, read off the event as is.
+        # guild-messages intent stays): where it is and its id, read off the event as is.
         self._connection.parsers["MESSAGE_UPDATE"] = lambda data: None
         self._connection.parsers["MESSAGE_CREATE"] = self._message_posted
         # A click carries its whole message, whose layout discord.py would build into component
@@ -238,8 +238,7 @@ class Boneyard(commands.AutoShardedBot):
 
     def _message_posted(self, data: dict[str, Any]) -> None:
         if self.runtime is not None:
-            author = int((data.get("author") or {}).get("id") or 0)
-            self.runtime.note_message(int(data["channel_id"]), author == (self.user.id if self.user else 0))
+            self.runtime.note_message(int(data["channel_id"]), int(data["id"]))
 
     async def shut_down(self, patience: float) -> None:
         """A clean stop (SIGTERM, SIGINT): no new clicks, the steps in flight saved and shown,

@@ -145,16 +145,13 @@ def cannot_host(interaction: discord.Interaction) -> str | None:
             "Channel → Permissions).")
 
 
-#: channels whose chat since their table is counted (the least recent forgotten: a forgotten
+#: channels whose chat below their table is counted (the least recent forgotten: a forgotten
 #: channel's count is asked of Discord again)
 CHANNELS_KEPT = 20_000
 #: seconds the chat below a table is asked of Discord for, at most (past this, the table counts
 #: as recent): the question stands before a click's answer, which Discord takes for three
 #: seconds, of which the game's lock and the save may each have taken almost one
 CHAT_ASKED_WITHIN = 0.5
-#: messages below a table read to count others' chat (the bot's own, /roll answers say, are
-#: read and not counted)
-CHAT_READ = 50
 #: My hand copies kept to retire later (the oldest forgotten first; past 15 minutes their
 #: tokens are dead anyway)
 COPIES_KEPT = 20_000
@@ -175,44 +172,50 @@ class Deliverer:
         #: refused its table: what follows
         self.fell_behind = fell_behind
         self.pictures = PictureCache()
-        # channel id -> messages others posted since our table message there (in memory: after a
-        # restart, asked of Discord once per channel)
-        self._since_table: Recent[int, int] = Recent(CHANNELS_KEPT)
+        # channel id -> (our table message there, messages posted below it since); in memory:
+        # a table this process has not posted has it asked of Discord once
+        self._below: Recent[int, tuple[int, int]] = Recent(CHANNELS_KEPT)
         # (game id, user id) -> the newest My hand copy, whose buttons are stripped when a newer
         # copy goes out (only while its token lives; in memory, as the token is)
         self._ephemeral: Recent[tuple[int, int], _EphemeralCopy] = Recent(COPIES_KEPT)
 
     # -- what the channel shows --------------------------------------------------------------
 
-    def note_message(self, channel_id: int, author_is_me: bool) -> None:
-        seen = self._since_table.get(channel_id)
-        if seen is not None and not author_is_me:
-            self._since_table[channel_id] = seen + 1
+    def note_message(self, channel_id: int, message_id: int) -> None:
+        """A message was posted: one more below the channel's table if it came after it. Whoever
+        wrote it (a player, another bot, this bot answering a /roll), it pushes the table up."""
+        below = self._below.get(channel_id)
+        if below is not None and message_id > below[0]:
+            self._below[channel_id] = (below[0], below[1] + 1)
 
-    def posted(self, channel_id: int) -> None:
+    def posted(self, channel_id: int, message_id: int) -> None:
         """A table (or a lobby) was just posted in the channel: the newest message there, until
         chat scrolls it away."""
-        self._since_table[channel_id] = 0
+        self._below[channel_id] = (message_id, 0)
 
     async def channel(self, table: Table, book: Book) -> Channel:
-        """What the channel shows now. The chat below a table is counted as it comes; a table
-        this process has not posted (one from before a restart) has it asked of Discord once."""
-        seen = self._since_table.get(table.channel_id)
-        if seen is None and book.message_id is not None:
-            seen = self._since_table[table.channel_id] = await self._chat_below(table.channel_id, book.message_id)
-        return Channel(book, (seen or 0) >= SCROLLED_AWAY)
+        """What the channel shows now. The messages below a table are counted as they come; a
+        table this process has not posted (one from before a restart) has them asked of Discord
+        once."""
+        if book.message_id is None:
+            return Channel(book)
+        below = self._below.get(table.channel_id)
+        if below is None or below[0] != book.message_id:
+            below = self._below[table.channel_id] = (book.message_id, await self._count_below(table.channel_id,
+                                                                                               book.message_id))
+        return Channel(book, below[1] >= SCROLLED_AWAY)
 
-    async def _chat_below(self, channel_id: int, message_id: int) -> int:
-        """How many messages others posted below the table; 0 when Discord does not say in time
-        (the table then counts as recent: at worst one change edits a message scrolled away)."""
+    async def _count_below(self, channel_id: int, message_id: int) -> int:
+        """How many messages are below the table, up to as many as scroll it away; 0 when
+        Discord does not say in time (the table then counts as recent: at worst one change edits
+        a message scrolled away)."""
         try:
             async with asyncio.timeout(CHAT_ASKED_WITHIN):
-                below = await self.client.http.logs_from(channel_id, CHAT_READ, after=message_id)
+                return len(await self.client.http.logs_from(channel_id, SCROLLED_AWAY, after=message_id))
         except (discord.HTTPException, TimeoutError) as exc:
-            log.info("could not read the chat below the table in channel %s (%s)", channel_id, type(exc).__name__)
+            log.info("could not read the messages below the table in channel %s (%s)", channel_id,
+                     type(exc).__name__)
             return 0
-        me = self.client.user.id if self.client.user is not None else 0
-        return sum(int(m["author"]["id"]) != me for m in below)
 
     async def kwargs(self, shown: Shown, *, edit: bool, book: Book | None = None,
                      legacy: bool = False) -> dict[str, Any]:
@@ -432,7 +435,7 @@ class Deliverer:
         posted = await wire.post(self.client, table.channel_id, **await self.kwargs(shown, edit=False))
         book.message_id, book.picture, book.layout = posted, picture_digest(shown.pictures), True
         book.owed = ""  # the old message shows it now (stripped below, or by the answer or a Shrink)
-        self.posted(table.channel_id)
+        self.posted(table.channel_id, posted)
         if strip is not None and strip != posted:
             try:
                 await wire.edit(self.client, table.channel_id, strip, **text_kwargs(strip_text, legacy=legacy))

@@ -100,7 +100,7 @@ class Lobby:
             if message is None:
                 message = await interaction.original_response()
             book.message_id, book.layout = message.id, True
-            self.deliverer.posted(table.channel_id)
+            self.deliverer.posted(table.channel_id, message.id)
             await self.store.put_book(table.id or 0, book)
         advice = cannot_host(interaction)
         if advice is not None:  # the lobby is out either way: the game may go on in its message

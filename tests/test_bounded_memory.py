@@ -21,9 +21,9 @@ def test_a_recent_map_forgets_the_least_recently_written() -> None:
 def test_the_deliverers_maps_are_bounded() -> None:
     deliverer = Deliverer(client=None, store=None)  # type: ignore[arg-type]
     for channel in range(CHANNELS_KEPT + 500):
-        deliverer._since_table[channel] = 0
-        deliverer.note_message(channel, author_is_me=False)
-    assert len(deliverer._since_table) == CHANNELS_KEPT
+        deliverer.posted(channel, 10)
+        deliverer.note_message(channel, 11)
+    assert len(deliverer._below) == CHANNELS_KEPT
     copies: Any = deliverer._ephemeral
     for game in range(COPIES_KEPT + 10):
         copies[(game, 1)] = object()

@@ -353,11 +353,35 @@ async def test_a_lobby_scrolled_away_comes_back_below_when_it_changes(tmp_path: 
         clean(fd, bot)
 
 
-async def test_after_a_restart_the_chat_below_a_lobby_is_asked_of_discord(tmp_path: Path) -> None:
-    """A new process has not seen the chat that scrolled a lobby away (it came while the bot
-    was down): the first change to it asks Discord, once, what lies below, and posts the lobby
-    again below if chat has scrolled it away. With little below, a press still edits in place, and
-    so it does when Discord fails the question (the press is answered in time all the same)."""
+def _reads(fd: FakeDiscord, since: int) -> int:
+    """The bot's reads of a channel's messages since the call ``since``."""
+    return sum(c["method"] == "GET" and c["path"].endswith("/messages") for c in fd.calls[since:])
+
+
+async def _moved_below(fd: FakeDiscord, who: FakeUser, lobby: dict, label: str) -> dict:
+    """A press on a lobby chat has scrolled away: the pressed one says where it went, and the
+    lobby is the newest message again; that one."""
+    answer = await (await fd.click(who, lobby, button(fd, lobby, label))).wait_response()
+    assert answer["type"] == 7 and said(answer["data"]) == "The table moved below."
+    return await fd.wait_until(
+        lambda: (m := fd.last_message(CHANNEL)) is not None and is_table(m) and m["id"] != lobby["id"] and m,
+        timeout=3, what="the lobby posted again below")
+
+
+async def _edited_in_place(fd: FakeDiscord, who: FakeUser, lobby: dict, label: str, seats: int) -> None:
+    """A press on a lobby still counted as recent: it is edited where it is, nothing posted."""
+    before = len(fd.messages(CHANNEL))
+    answer = await (await fd.click(who, lobby, button(fd, lobby, label))).wait_response()
+    assert answer["type"] == 7 and len(lobby_seats(answer["data"])) == seats
+    await settle(fd)
+    assert len(fd.messages(CHANNEL)) == before, "edited where it is"
+
+
+async def test_whatever_is_posted_below_a_lobby_scrolls_it_away_and_a_restart_asks_discord(tmp_path: Path) -> None:
+    """Four messages below a lobby scroll it away, whoever wrote them: a /roll's answer (this
+    bot's own) counts as a player's line does. A new process has not seen what came while the
+    bot was down: the first change to a lobby it did not post asks Discord, once, what lies
+    below. Should Discord not say, the lobby counts as recent, and the press is answered in time."""
     db = tmp_path / "kb.sqlite3"
     async with running_fake() as fd:
         ann, bob, cy = (fd.add_user(n) for n in ("ann", "bob", "cy"))
@@ -366,42 +390,40 @@ async def test_after_a_restart_the_chat_below_a_lobby_is_asked_of_discord(tmp_pa
             await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
             await settle(fd)
         clean(fd, bot)
-        # the bot's own messages below (a /roll's answer) are not chat that scrolls a table away
-        for n in range(3):
+        for n in range(2):
             await fd.post_user_message(ann, CHANNEL, f"chatter while the bot was away {n}")
-        await fd.post_user_message(fd.bot_user, CHANNEL, "🎲 Ann rolled 1d6: 4")
         async with running_bot(fd, {}, db) as bot:
             asked = len(fd.calls)
-            answer = await (await fd.click(cy, lobby, button(fd, lobby, "Join"))).wait_response()
-            assert answer["type"] == 7 and said(answer["data"]) != "The table moved below.", "three lines: recent"
-            assert fd.last_message(CHANNEL)["id"] != lobby["id"] and len(lobby_seats(fd.message(lobby["id"]))) == 3
-            reads = [c for c in fd.calls[asked:] if c["method"] == "GET" and c["path"].endswith("/messages")]
-            assert len(reads) == 1
+            await _edited_in_place(fd, cy, lobby, "Join", 3)  # two lines below: recent
+            assert _reads(fd, asked) == 1
+            roll = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d6"})).wait_response()
+            assert roll["type"] == 4 and not roll["data"].get("flags", 0) & 64  # a public answer, below the lobby
+            await settle(fd)
+            await _edited_in_place(fd, cy, lobby, "Leave", 2)  # three below
+            assert _reads(fd, asked) == 1, "asked once: then counted as they come"
         clean(fd, bot)
         await fd.post_user_message(bob, CHANNEL, "one more line while the bot was away")
         async with running_bot(fd, {}, db) as bot:
             asked = len(fd.calls)
-            answer = await (await fd.click(cy, lobby, button(fd, lobby, "Leave"))).wait_response()
-            assert answer["type"] == 7 and said(answer["data"]) == "The table moved below."
-            fresh = await fd.wait_until(
-                lambda: (m := fd.last_message(CHANNEL)) is not None and is_table(m) and m["id"] != lobby["id"] and m,
-                timeout=3, what="the lobby posted again below")
-            assert [s.split(". ", 1)[1] for s in lobby_seats(fresh)] == ["Ann (host)", "Bob"]
-            # asked once: the next press knows the lobby is the newest message, and edits it in place
-            await (await fd.click(cy, fresh, button(fd, fresh, "Join"))).wait_response()
-            assert fd.last_message(CHANNEL)["id"] == fresh["id"] and len(lobby_seats(fd.message(fresh["id"]))) == 3
-            reads = [c for c in fd.calls[asked:] if c["method"] == "GET" and c["path"].endswith("/messages")]
-            assert len(reads) == 1
-            lobby = fresh
+            # two lines, the roll and one more line: four below, the roll counted by Discord's answer too
+            fresh = await _moved_below(fd, cy, lobby, "Join")
+            assert [s.split(". ", 1)[1] for s in lobby_seats(fresh)] == ["Ann (host)", "Bob", "Cy"]
+            assert _reads(fd, asked) == 1
+            # the lobby posted by this process: what comes below is counted as it comes, a roll too
+            for n in range(3):
+                await fd.post_user_message(bob, CHANNEL, f"chatter {n}")
+            await (await fd.slash(bob, CHANNEL, "roll", {"expression": "2d6"})).wait_response()
+            await asyncio.sleep(0.5)
+            await settle(fd)  # the bot has seen them (gateway MESSAGE_CREATE)
+            newest = await _moved_below(fd, cy, fresh, "Leave")
+            assert len(lobby_seats(newest)) == 2 and _reads(fd, asked) == 1
         clean(fd, bot)
-        # Discord's servers fail the question: the lobby counts as recent, and the press is answered in time
+        # Discord's servers fail the question: the lobby counts as recent, the press is answered in time
         for n in range(4):
             await fd.post_user_message(ann, CHANNEL, f"more chatter {n}")
         fd.fail("GET", r"^/channels/\d+/messages$", 503, times=None)
         async with running_bot(fd, {}, db) as bot:
-            answer = await (await fd.click(cy, lobby, button(fd, lobby, "Leave"))).wait_response()
-            assert answer["type"] == 7 and len(lobby_seats(answer["data"])) == 2
-            assert fd.last_message(CHANNEL)["id"] != lobby["id"] and is_table(fd.message(lobby["id"]))
+            await _edited_in_place(fd, cy, newest, "Join", 3)
         fd.clear_faults()
         clean(fd, bot)
 
