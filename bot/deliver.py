@@ -195,14 +195,14 @@ class Deliverer:
 
     async def channel(self, table: Table, book: Book) -> Channel:
         """What the channel shows now. The messages below a table are counted as they come; a
-        table this process has not posted (one from before a restart) has them asked of Discord
-        once."""
+        table this process has not posted (one from before a restart, or another process's) has
+        them asked of Discord once."""
         if book.message_id is None:
             return Channel(book)
         below = self._below.get(table.channel_id)
         if below is None or below[0] != book.message_id:
-            below = self._below[table.channel_id] = (book.message_id, await self._count_below(table.channel_id,
-                                                                                               book.message_id))
+            count = await self._count_below(table.channel_id, book.message_id)
+            below = self._below[table.channel_id] = (book.message_id, count)
         return Channel(book, below[1] >= SCROLLED_AWAY)
 
     async def _count_below(self, channel_id: int, message_id: int) -> int:

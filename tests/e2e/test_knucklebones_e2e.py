@@ -410,6 +410,7 @@ async def test_whatever_is_posted_below_a_lobby_scrolls_it_away_and_a_restart_as
             assert [s.split(". ", 1)[1] for s in lobby_seats(fresh)] == ["Ann (host)", "Bob", "Cy"]
             assert _reads(fd, asked) == 1
             # the lobby posted by this process: what comes below is counted as it comes, a roll too
+            await settle(fd)  # the lobby's post is done: what follows is below it
             for n in range(3):
                 await fd.post_user_message(bob, CHANNEL, f"chatter {n}")
             await (await fd.slash(bob, CHANNEL, "roll", {"expression": "2d6"})).wait_response()
