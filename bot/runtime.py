@@ -286,6 +286,8 @@ class TableRuntime(Lobby):
             try:
                 seat, action = read(now, now.table.seat_of(interaction.user.id))
             except Stale:
+                # told it did not count, it must not count should Discord deliver it again
+                await in_time(interaction, self.store.hold_interaction(interaction.id, game_id))
                 await self._stale(interaction, now, book)
                 return
             result = step.play(now, seat, action, time.time())

@@ -336,6 +336,20 @@ async def test_duplicate_interaction_applies_once(store: Store) -> None:
     assert not await store.interaction_seen(556)
 
 
+async def test_an_interaction_answered_without_a_move_never_makes_one(store: Store) -> None:
+    """Held in the ledger (twice: a refusal delivered again), a refused click saved later as a
+    move is refused as a doubled one, and the game is as it was."""
+    table = await store.create(_table())
+    await store.hold_interaction(777, table.id or 0)
+    await store.hold_interaction(777, table.id or 0)
+    assert await store.interaction_seen(777)
+    moved = table.model_copy(deep=True, update={"version": 1, "options": {"said": ["late"]}})
+    with pytest.raises(DuplicateInteraction):
+        await store.save(moved, 0, interaction_id=777,
+                         log=[LogEntry(version=1, seat=0, user_id=7, action={"a": 1}, events=["late"])])
+    assert await store.get(table.id or 0) == table and await store.full_log(table.id or 0) == []
+
+
 async def test_the_database_always_matches_what_get_returns(store: Store, backend: Backend) -> None:
     table = await store.create(_table())
     table.status, table.version = "active", 1

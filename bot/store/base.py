@@ -322,6 +322,13 @@ class Store(ABC):
         changes the game, and the newest delivery's word is the one to keep."""
 
     @abstractmethod
+    async def hold_interaction(self, interaction_id: int, game_id: int) -> None:
+        """An interaction answered without a move (its moment had passed) goes in the ledger as
+        a move's does: should Discord deliver it again once the seat's own choices have come back
+        to that moment (a die added, then taken back), it must not make a move its player was
+        told had not counted. Bookkeeping, not the game: no version."""
+
+    @abstractmethod
     async def drop_deadline(self, game_id: int, version: int) -> None:
         """Forget a deadline that cannot be applied, so it does not fire forever."""
 

@@ -578,6 +578,10 @@ class PostgresStore(Store):
             "INSERT INTO books (game_id, book_json) VALUES ($1,$2)"
             " ON CONFLICT (game_id) DO UPDATE SET book_json=EXCLUDED.book_json", game_id, book_text(book))
 
+    async def hold_interaction(self, interaction_id: int, game_id: int) -> None:
+        await self._pool.execute("INSERT INTO interactions (id, game_id, at) VALUES ($1,$2,$3)"
+                                 " ON CONFLICT (id) DO NOTHING", interaction_id, game_id, time.time())
+
     async def drop_deadline(self, game_id: int, version: int) -> None:
         await self._pool.execute("DELETE FROM deadlines WHERE game_id=$1 AND version=$2", game_id, version)
 

@@ -471,6 +471,12 @@ class SqliteStore(Store):
         except StoreUnavailable as exc:
             log.warning("the store could not take the book of game %s, kept in memory: %s", game_id, exc)
 
+    async def hold_interaction(self, interaction_id: int, game_id: int) -> None:
+        async with self._writing():
+            await self._quickly(lambda raw: raw.execute(
+                "INSERT OR IGNORE INTO interactions (id, game_id, at) VALUES (?,?,?)",
+                (interaction_id, game_id, time.time())))
+
     async def drop_deadline(self, game_id: int, version: int) -> None:
         """Forget a deadline that cannot be applied, so it does not fire forever."""
         async with self._writing():

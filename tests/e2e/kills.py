@@ -12,7 +12,8 @@ On PostgreSQL two processes share the store, one shard each, and either may be k
 How a move is counted, exactly. Every click's interaction is kept with what the fake saw the bot
 answer. The store writes a move, its log entry and the interaction's id (the ledger that refuses
 a click applied already) in one transaction stamped with one time, so a log entry is joined to
-the interaction that made it by (game, time).
+the interaction that made it by (game, time). A click answered without a move (its moment had
+passed) is in the ledger alone: delivered again, it must make none.
 
 - LOST: the player saw the move accepted (the bot answered by redrawing the clicked message:
   the table or their private view, a type 7 answer or a deferred one filled in) but the stored
@@ -430,6 +431,8 @@ class Tally:
     applied: int = 0
     #: applied, but the answer never reached the player (the process died first)
     unseen: int = 0
+    #: answered without a move (their moment had passed), and held from making one later
+    held: int = 0
 
 
 def tally(presses: list[Press], records: Records) -> Tally:
@@ -443,6 +446,7 @@ def tally(presses: list[Press], records: Records) -> Tally:
     for press in presses:
         if press.it is not None:
             by_id[press.it.id].append(press)
+    moved: set[int] = set()
     for iid, same in by_id.items():
         press = same[0]
         if not press.move:
@@ -452,17 +456,18 @@ def tally(presses: list[Press], records: Records) -> Tally:
         out.accepted += seen
         where = records.ledger.get(iid)
         entries = [e for e in written.get(where, []) if e[3] == press.user.id] if where is not None else []
-        if where is not None:
+        if where is not None and entries:
             made.add(where)
+            moved.add(iid)
             out.applied += 1
             out.unseen += not seen
+        elif where is not None:
+            out.held += 1  # answered without a move: in the ledger alone
         if seen and not entries:
             out.lost.append(f"{press.user.name}'s {press.kind} click {press.custom_id!r} ({iid}) was shown accepted"
                             f" but {'no move' if where else 'nothing'} of it is stored")
         if len(entries) > 1:
             out.doubled.append(f"interaction {iid} wrote {len(entries)} moves: {[e[1] for e in entries]}")
-        if where is not None and not entries:
-            out.doubled.append(f"interaction {iid} is in the ledger of game {where[0]} with no move of its own")
     for key, rows in written.items():
         if key not in made:
             out.doubled.append(f"game {key[0]}: moves {[r[1] for r in rows]} were made by no click on record")
@@ -471,7 +476,7 @@ def tally(presses: list[Press], records: Records) -> Tally:
         if press.pair is not None and press.it is not None:
             pairs[press.pair].append(press)
     for clicks in pairs.values():
-        applied = [p for p in clicks if p.it is not None and p.it.id in records.ledger]
+        applied = [p for p in clicks if p.it is not None and p.it.id in moved]
         if len(applied) > 1:
             out.doubled.append(f"one double click of {clicks[0].user.name} on {clicks[0].custom_id!r} counted"
                                f" {len(applied)} times")
@@ -496,6 +501,7 @@ class KillReport:
     accepted: int
     applied: int
     unseen: int
+    held: int
     #: clicks their process died on before answering (they failed on Discord's side)
     cut_short: int
     games_ended: int
@@ -706,7 +712,7 @@ async def kill_campaign(kills: int, seed: int, *, store: StoreKind = "sqlite", p
         store=store, processes=processes, kills=len(procs.kills), seconds=time.perf_counter() - began,
         clicks=len(delivered), undelivered=sum(p.it is None for p in players.presses),
         modes=Counter(k.mode for k in procs.kills), moves=counted.moves, accepted=counted.accepted,
-        applied=counted.applied, unseen=counted.unseen, cut_short=cut,
+        applied=counted.applied, unseen=counted.unseen, held=counted.held, cut_short=cut,
         games_ended=sum(status == "finished" for status, _ in stored.games.values()), replayed=count,
         tables_behind=behind, recoveries=len(players.recoveries),
         latencies=sorted(it.latency for it in delivered if it.latency is not None) or [0.0], problems=problems)
@@ -720,8 +726,8 @@ def describe(report: KillReport, seed: int) -> list[str]:
         f"{report.kills} kills ({modes}) on {report.store} with {report.processes} process(es), seed {seed},"
         f" in {report.seconds:.0f} s",
         f"{report.clicks} clicks delivered ({report.undelivered} found no bot); {report.moves} moves pressed,"
-        f" {report.accepted} shown accepted, {report.applied} applied ({report.unseen} applied unseen);"
-        f" {report.cut_short} clicks cut short by a kill",
+        f" {report.accepted} shown accepted, {report.applied} applied ({report.unseen} applied unseen),"
+        f" {report.held} refused and held; {report.cut_short} clicks cut short by a kill",
         f"lost {len(report.lost)}, doubled {len(report.doubled)}; {report.replayed} stored games replayed,"
         f" {report.games_ended} ended; {report.tables_behind} tables behind after the last restart",
         f"first answer p50 {lat[len(lat) // 2] * 1000:.0f} ms, p99 {lat[int(len(lat) * 0.99)] * 1000:.0f} ms",

@@ -12,8 +12,10 @@ show, or change the public table, before its phase closes. Every test ends with
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import re
+import sqlite3
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -801,6 +803,42 @@ async def test_a_sealed_choice_made_twice_counts_once(tmp_path: Path) -> None:
             assert set(reveals(record)[(1, 1)]) == {"Ann", "Bob"}  # one die each, whatever was clicked
             checked = audit(record, sealed, ["Ann", "Bob"])
             assert checked["antes revealed"] >= 2 and checked["picks revealed"] >= 1, checked
+        clean(fd, bot)
+
+
+async def test_a_refused_press_delivered_again_later_is_still_refused(tmp_path: Path) -> None:
+    """Discord may deliver an interaction a second time. A double click's refused press,
+    delivered again once its player's own choices have come back to where they were (a die
+    added, then taken back: the same choice, the same buttons), makes no move: its player was
+    told it had not counted."""
+    db = tmp_path / "rtb.sqlite3"
+
+    def moves() -> int:
+        with contextlib.closing(sqlite3.connect(db)) as conn:
+            return int(conn.execute("SELECT count(*) FROM actions").fetchone()[0])
+
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob", dms_closed=True)
+        async with running_bot(fd, {}, db) as bot:
+            await open_table(fd, ann, [bob], {"max_rounds": 1})
+            shot = shot_of(await fd.wait_until(lambda: "My hand" in top_of(fd) and table_of(fd)))
+            assert shot is not None and shot.phase == "ante"
+            dm = await current_dm(fd, ann, shot)
+            add = labelled(dm, "Ante a d8")
+            presses = [await fd.click(ann, dm, add), await fd.click(ann, dm, add)]
+            answers = [await it.wait_response() for it in presses]
+            assert sorted(a["type"] for a in answers) == [4, 7], answers
+            late = next(it for it, a in zip(presses, answers, strict=True) if a["type"] == 4)
+            assert "moment has passed" in next(a for a in answers if a["type"] == 4)["data"]["content"]
+            dm = now(fd, dm)
+            await (await fd.click(ann, dm, labelled(dm, "Take back a d8"))).wait_response()
+            dm = now(fd, dm)
+            assert labelled(dm, "Ante a d8") == add, "the same choice again: the same button"
+            made = moves()
+            await fd.deliver_again(late)
+            await ch.settle(fd)
+            assert moves() == made
+            assert "d8" not in ch.said(now(fd, dm)).split("**Your ante**", 1)[1].split("\n", 1)[0]
         clean(fd, bot)
 
 
