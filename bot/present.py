@@ -223,8 +223,8 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
             if answered:
                 plan.channel.append(Edit(book.message_id, plan.answer.shown))  # type: ignore[arg-type]
         elif public_click and live:
-            plan.answer = Update(history=Post.strip_text)  # scrolled away: it comes back below
-            plan.channel.append(Post(table_message(after, book, notice=step.notice)))
+            plan.answer, posted = _back_below(after, book, step.notice)
+            plan.channel.append(posted)
         else:
             if public_click:
                 plan.answer = _acknowledge(origin, step.notice)
@@ -255,12 +255,18 @@ def redraw(moment: Moment, now: Channel, *, notice: str | None = None) -> Plan:
                 turn_events=now.book.turn_events, look=look(moment, now.book))
 
 
+def _back_below(moment: Moment, book: Book, notice: str | None) -> tuple[Update, Post]:
+    """A press on a table that chat has scrolled away: the pressed message says where the
+    table went, and the table comes back as the newest message."""
+    return Update(history=Post.strip_text), Post(table_message(moment, book, notice=notice))
+
+
 def moved_below(moment: Moment, now: Channel, *, notice: str | None = None) -> Plan:
-    """A change pressed on a table that chat has scrolled away (a lobby's button): the pressed
-    message says where the table went, and the table comes back as the newest message."""
+    """A change pressed on a table that chat has scrolled away that is no move (a lobby's button)."""
     book = now.book
-    return Plan(answer=Update(history=Post.strip_text), channel=[Post(table_message(moment, book, notice=notice))],
-                chapter=book.chapter, turn_events=book.turn_events, look=look(moment, book))
+    answer, posted = _back_below(moment, book, notice)
+    return Plan(answer=answer, channel=[posted], chapter=book.chapter, turn_events=book.turn_events,
+                look=look(moment, book))
 
 
 def again(moment: Moment, book: Book, *, notify: list[int] | tuple[int, ...] = ()) -> Plan:
