@@ -114,10 +114,15 @@ class Lobby:
             return "This channel already has a game."
         title = self.specs[table.game].engine.title if table.game in self.specs else table.game
         message_id = (await self.store.book(table.id or 0)).message_id
-        where = f" {jump_link(table, message_id)}" if message_id else ""
-        stage = "waiting in its lobby" if table.status == "lobby" else "in play"
+        lobby = table.status == "lobby"
+        if message_id:
+            # masked: a bare jump URL wraps over several lines of a phone's screen
+            link = jump_link(table, message_id)
+            stage = f"waiting in [its lobby]({link})" if lobby else f"in play: [the table]({link})"
+        else:  # its post is not recorded yet (still being sent): nothing to link to
+            stage = "waiting in its lobby" if lobby else "in play"
         return (
-            f"This channel already has a game of {title} {stage}:{where}\n"
+            f"This channel already has a game of {title} {stage}.\n"
             "Use `/game status` to see it, or open a thread to play another game alongside."
         )
 

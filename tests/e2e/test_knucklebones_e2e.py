@@ -225,6 +225,8 @@ async def test_busy_channel_and_bad_input(tmp_path: Path) -> None:
             again = await fd.slash(bob, CHANNEL, "knucklebones new")
             answer = await again.wait_response()
             assert answer["data"]["flags"] & 64 and "already has a game" in answer["data"]["content"]
+            link = f"https://discord.com/channels/{fd.guild_id}/{fd.channel(CHANNEL).id}/{lobby['id']}"
+            assert f"waiting in [its lobby]({link})." in answer["data"]["content"]
             # only the host starts; one player is not enough
             for user, label, words in ((bob, "Start", "Only the host"), (ann, "Start", "at least 2")):
                 it = await fd.click(user, lobby, button(fd, lobby, label))

@@ -1,0 +1,47 @@
+"""What players read in the host's short answers: a game already in the channel, no game yet, a
+stale click, a lobby closed, options a client sent outside what a command declares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.lobby import Lobby
+from bot.models import Book, Seat, Table
+from tests.fixtures.tables import game_specs
+
+SPECS = {spec.engine.key: spec for spec in game_specs()}
+
+
+class _Books:
+    def __init__(self, message_id: int | None) -> None:
+        self.message_id = message_id
+
+    async def book(self, game_id: int) -> Book:
+        return Book(message_id=self.message_id)
+
+
+def _lobby(message_id: int | None) -> Any:
+    runtime: Any = Lobby()
+    runtime.specs, runtime.store = SPECS, _Books(message_id)
+    return runtime
+
+
+def _table(status: str) -> Table:
+    return Table(id=1, guild_id=3, channel_id=5, game="knucklebones", host_id=1, seed=11, status=status,
+                 seats=[Seat(user_id=1, name="Ann")])
+
+
+async def test_a_busy_channel_links_its_game_with_a_short_masked_link() -> None:
+    text = await Lobby._busy_text(_lobby(77), _table("lobby"))
+    assert text.startswith("This channel already has a game of Knucklebones waiting in "
+                           "[its lobby](https://discord.com/channels/3/5/77).\n")
+    text = await Lobby._busy_text(_lobby(77), _table("active"))
+    assert text.startswith("This channel already has a game of Knucklebones in play: "
+                           "[the table](https://discord.com/channels/3/5/77).\n")
+
+
+async def test_a_busy_channel_whose_game_has_no_message_yet_does_not_end_in_a_colon() -> None:
+    text = await Lobby._busy_text(_lobby(None), _table("lobby"))
+    first = text.splitlines()[0]
+    assert first == "This channel already has a game of Knucklebones waiting in its lobby."
+    assert "https://" not in text
