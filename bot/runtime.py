@@ -161,17 +161,23 @@ class TableRuntime(Lobby):
         else:
             self._kept.pop(table.id or 0, None)
 
+    def start_hint(self) -> str:
+        """The commands that open a table, named as a player types them: the player asking where
+        a game is has none in front of them to copy from."""
+        commands = ", ".join(f"`/{command} new`" for command in sorted(spec.command for spec in self.specs.values()))
+        return f"Start one with {commands}." if commands else "No game is offered here."
+
     async def live_table(self, channel_id: int) -> Table:
         table = await self.store.live_in_channel(channel_id)
         if table is None or table.game not in self.specs:
-            raise Refusal("There is no game in this channel. Start one with `/<game> new`.")
+            raise Refusal(f"There is no game in this channel. {self.start_hint()}")
         return table
 
     async def latest_table(self, channel_id: int) -> Table:
         """For questions about the past: the live game, else the channel's last one."""
         table = await self.store.latest_in_channel(channel_id)
         if table is None or table.game not in self.specs:
-            raise Refusal("No game has been played in this channel yet. Start one with `/<game> new`.")
+            raise Refusal(f"No game has been played in this channel yet. {self.start_hint()}")
         return table
 
     # -- a table left behind ------------------------------------------------------------------
@@ -445,7 +451,7 @@ class TableRuntime(Lobby):
         here = table if table is not None and table.game in self.specs else None
         if spec is None:
             if here is None:
-                raise Refusal("No game has been played in this channel yet. Start one with `/<game> new`.")
+                raise Refusal(f"No game has been played in this channel yet. {self.start_hint()}")
             spec = self.specs[here.game]
         pages, book = self._rules_pages(spec, here)
         moment = Moment(spec, here) if here is not None and here.game == spec.engine.key else None

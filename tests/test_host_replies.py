@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from bot.errors import Refusal
 from bot.lobby import Lobby
 from bot.models import Book, Seat, Table
+from bot.runtime import TableRuntime
 from tests.fixtures.tables import game_specs
 
 SPECS = {spec.engine.key: spec for spec in game_specs()}
@@ -45,3 +49,27 @@ async def test_a_busy_channel_whose_game_has_no_message_yet_does_not_end_in_a_co
     first = text.splitlines()[0]
     assert first == "This channel already has a game of Knucklebones waiting in its lobby."
     assert "https://" not in text
+
+
+class _NoGames:
+    async def live_in_channel(self, channel_id: int) -> None:
+        return None
+
+    async def latest_in_channel(self, channel_id: int) -> None:
+        return None
+
+
+def _runtime(store: Any = None) -> TableRuntime:
+    runtime = TableRuntime(None, store, None)  # type: ignore[arg-type]
+    for spec in SPECS.values():
+        runtime.register(spec)
+    return runtime
+
+
+async def test_a_channel_without_a_game_names_the_commands_that_start_one() -> None:
+    runtime = _runtime(_NoGames())
+    for ask in (runtime.live_table, runtime.latest_table):
+        with pytest.raises(Refusal) as refused:
+            await ask(5)
+        text = str(refused.value)
+        assert "<game>" not in text and "`/knucklebones new`" in text and "`/bone-duel new`" in text, text
