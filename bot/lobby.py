@@ -7,6 +7,7 @@ other move.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import random
@@ -30,6 +31,9 @@ from bot.step import Moment, StepResult
 from bot.store import ChannelBusy, Store
 
 log = logging.getLogger(__name__)
+
+#: how long a command that finds its channel busy waits for that game's message to be recorded
+BUSY_WAIT = 1.0
 
 
 class Lobby:
@@ -114,6 +118,13 @@ class Lobby:
             return "This channel already has a game."
         title = self.specs[table.game].engine.title if table.game in self.specs else table.game
         message_id = (await self.store.book(table.id or 0)).message_id
+        if not message_id:
+            # a lobby opened a moment ago is still being posted, under its game's lock until its
+            # message is recorded: a short wait gives the asker a link rather than nothing
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(BUSY_WAIT):
+                    async with self.lock(table.id or 0):
+                        message_id = (await self.store.book(table.id or 0)).message_id
         lobby = table.status == "lobby"
         if message_id:
             # masked: a bare jump URL wraps over several lines of a phone's screen

@@ -3,6 +3,7 @@ stale click, a lobby closed, options a client sent outside what a command declar
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -24,9 +25,11 @@ class _Books:
         return Book(message_id=self.message_id)
 
 
-def _lobby(message_id: int | None) -> Any:
+def _lobby(message_id: int | None, lock: asyncio.Lock | None = None) -> Any:
     runtime: Any = Lobby()
     runtime.specs, runtime.store = SPECS, _Books(message_id)
+    held = lock or asyncio.Lock()
+    runtime.lock = lambda game_id: held
     return runtime
 
 
@@ -49,6 +52,19 @@ async def test_a_busy_channel_whose_game_has_no_message_yet_does_not_end_in_a_co
     first = text.splitlines()[0]
     assert first == "This channel already has a game of Knucklebones waiting in its lobby."
     assert "https://" not in text
+
+
+async def test_a_busy_channel_whose_lobby_is_being_posted_waits_for_its_link() -> None:
+    """The lobby's opener holds its game's lock until its message is recorded: a second
+    `new` a moment later links the lobby the channel is about to show."""
+    lock = asyncio.Lock()
+    runtime = _lobby(None, lock)
+    await lock.acquire()
+    asking = asyncio.create_task(Lobby._busy_text(runtime, _table("lobby")))
+    await asyncio.sleep(0.05)
+    runtime.store.message_id = 77
+    lock.release()
+    assert "waiting in [its lobby](https://discord.com/channels/3/5/77)." in await asking
 
 
 class _NoGames:
