@@ -76,6 +76,23 @@ def behind(table: Table, book: Book) -> bool:
     return book.shown < table.version or book.repost
 
 
+def stale_text(table: Table, book: Book, user_id: int, pressed: int | None, private: bool) -> str:
+    """The answer to a click from a past moment. Its link is masked (a bare jump URL wraps over
+    several lines of a phone's screen), and there is none when the pressed message is itself
+    where the game is now: a double click's second press finds the table already redrawn."""
+    copy = book.dm_copies.get(user_id)
+    if private and copy is not None:
+        if pressed == copy[1]:
+            return "That moment has passed: your choice shows the game as it is now."
+        return f"That moment has passed; here is [your current choice](https://discord.com/channels/@me/{copy[0]}/{copy[1]})."
+    if pressed is not None and pressed == book.message_id:
+        return "That moment has passed: the table shows the game as it is now."
+    if not book.message_id:
+        return "That moment has passed."
+    what = "the live table" if table.live else "the table"
+    return f"That moment has passed; here is [{what}]({jump_link(table, book.message_id)})."
+
+
 class TableRuntime(Lobby):
     def __init__(self, bot: discord.Client, store: Store, default_timer: int | None, *,
                  game_seed: int | None = None) -> None:
@@ -343,12 +360,8 @@ class TableRuntime(Lobby):
             plan = present.again(now, book, notify=now.humans)
             await self.deliverer.run(plan, table, book, interaction)
             return
-        copy = book.dm_copies.get(interaction.user.id)
-        if private and copy is not None:
-            where = f"your current choice is here: https://discord.com/channels/@me/{copy[0]}/{copy[1]}"
-        else:
-            where = f"the live table is here: {jump_link(table, book.message_id)}"
-        await reply(interaction, content=f"That moment has passed; {where}", ephemeral=True)
+        await reply(interaction, content=stale_text(table, book, interaction.user.id,
+                                                    message.id if message else None, private), ephemeral=True)
 
     # -- the table's settings ------------------------------------------------------------------
 

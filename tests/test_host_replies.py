@@ -11,7 +11,7 @@ import pytest
 from bot.errors import Refusal
 from bot.lobby import Lobby
 from bot.models import Book, Seat, Table
-from bot.runtime import TableRuntime
+from bot.runtime import TableRuntime, stale_text
 from tests.fixtures.tables import game_specs
 
 SPECS = {spec.engine.key: spec for spec in game_specs()}
@@ -89,3 +89,22 @@ async def test_a_channel_without_a_game_names_the_commands_that_start_one() -> N
             await ask(5)
         text = str(refused.value)
         assert "<game>" not in text and "`/knucklebones new`" in text and "`/bone-duel new`" in text, text
+
+
+def test_a_stale_click_links_where_the_game_is_now_with_a_short_masked_link() -> None:
+    table = _table("active")
+    book = Book(message_id=77, dm_copies={1: [9, 88]})
+    assert stale_text(table, book, 2, 70, private=False) == (
+        "That moment has passed; here is [the live table](https://discord.com/channels/3/5/77).")
+    assert stale_text(table, book, 1, 80, private=True) == (
+        "That moment has passed; here is [your current choice](https://discord.com/channels/@me/9/88).")
+
+
+def test_a_stale_click_on_the_message_that_is_now_the_game_does_not_link_to_itself() -> None:
+    table = _table("active")
+    book = Book(message_id=77, dm_copies={1: [9, 88]})
+    assert stale_text(table, book, 2, 77, private=False) == (
+        "That moment has passed: the table shows the game as it is now.")
+    assert stale_text(table, book, 1, 88, private=True) == (
+        "That moment has passed: your choice shows the game as it is now.")
+    assert "https://" not in stale_text(table, Book(), 2, 70, private=False)
