@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 import discord
 
@@ -95,3 +96,44 @@ def timer_text(table: Table) -> str:
 
 def footer(table: Table) -> str:
     return f"Game #{table.id} · {timer_text(table)}"
+
+
+def option_refusal(problems: list[Any]) -> str:
+    """Options a client sent outside what a command declares (a stale or modified client), in
+    a player's words: each option by the name the command shows and what it takes. Pydantic's
+    own messages name Python types and quote its literals."""
+    said = [_option_problem(problem) for problem in problems[:3]]
+    if not said:
+        return "That option is not allowed here."
+    return f"{'That option is' if len(said) == 1 else 'Those options are'} not allowed here: {'; '.join(said)}."
+
+
+def _option_problem(problem: Any) -> str:
+    loc = problem.get("loc") or ()
+    name = f"`{loc[0]}`" if loc and isinstance(loc[0], str) else "a value"
+    kind, ctx = str(problem.get("type", "")), problem.get("ctx") or {}
+    if kind in ("literal_error", "enum"):
+        allowed = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        return f"{name} must be one of: {', '.join(allowed)}" if allowed else f"{name} is not one of its choices"
+    bounds = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at most", "le"),
+              "greater_than": ("more than", "gt"), "less_than": ("less than", "lt")}
+    if kind in bounds and bounds[kind][1] in ctx:
+        words, key = bounds[kind]
+        return f"{name} must be {words} {ctx[key]}"
+    if kind.startswith("int_"):
+        return f"{name} must be a whole number"
+    if kind.startswith(("float_", "decimal_")):
+        return f"{name} must be a number"
+    if kind.startswith("bool_"):
+        return f"{name} must be true or false"
+    if kind == "string_too_long" and "max_length" in ctx:
+        return f"{name} must be at most {ctx['max_length']} characters"
+    if kind == "string_too_short" and "min_length" in ctx:
+        return f"{name} must be at least {ctx['min_length']} characters"
+    if kind == "string_type":
+        return f"{name} must be text"
+    if kind == "extra_forbidden":
+        return f"{name} is not an option of this command"
+    if kind == "missing":
+        return f"{name} is required"
+    return f"{name} is not a value it takes"

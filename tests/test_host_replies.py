@@ -7,11 +7,15 @@ import asyncio
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from bot.errors import Refusal
 from bot.lobby import Lobby
 from bot.models import Book, Seat, Table
+from bot.render import option_refusal
 from bot.runtime import TableRuntime, stale_text
+from rules.knucklebones import KnucklebonesOptions
+from rules.roll_the_bones import RollTheBonesOptions
 from tests.fixtures.tables import game_specs
 
 SPECS = {spec.engine.key: spec for spec in game_specs()}
@@ -108,3 +112,22 @@ def test_a_stale_click_on_the_message_that_is_now_the_game_does_not_link_to_itse
     assert stale_text(table, book, 1, 88, private=True) == (
         "That moment has passed: your choice shows the game as it is now.")
     assert "https://" not in stale_text(table, Book(), 2, 70, private=False)
+
+
+def _refusal(cls: Any, options: dict[str, Any]) -> str:
+    with pytest.raises(ValidationError) as refused:
+        cls.model_validate(options)
+    return option_refusal(refused.value.errors())
+
+
+def test_options_outside_a_command_are_refused_in_a_players_words() -> None:
+    assert _refusal(KnucklebonesOptions, {"min_active": "many"}) == (
+        "That option is not allowed here: `min_active` must be a whole number.")
+    assert _refusal(KnucklebonesOptions, {"min_active": 99}) == (
+        "That option is not allowed here: `min_active` must be at most 5.")
+    assert _refusal(RollTheBonesOptions, {"dice_set": "d1000"}) == (
+        "That option is not allowed here: `dice_set` must be one of: mixed, all_d6.")
+    assert _refusal(RollTheBonesOptions, {"dice_set": "d1000", "max_rounds": 0}) == (
+        "Those options are not allowed here: `dice_set` must be one of: mixed, all_d6; "
+        "`max_rounds` must be at least 1.")
+    assert "Input should" not in _refusal(KnucklebonesOptions, {"solo": "maybe"})
