@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -11,7 +12,7 @@ from discord.ext import commands
 from bot.components import EndButton
 from bot.errors import Refusal, guarded
 from bot.models import LogEntry, Table
-from bot.replies import reply
+from bot.replies import reply, update
 from bot.runtime import ENDERS
 from bot.seats import find_seat
 from bot.render import clip, safe
@@ -61,6 +62,25 @@ def leaderboard_lines(rows: list[tuple[str, int, int, int]]) -> dict[str, list[s
     return out
 
 
+class KeepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:keep:(?P<what>game|lobby)"):
+    """The way back from /game end's question. Dismissing the private question would do too, but
+    a question with one answer reads as if that answer were the only way out."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(discord.ui.Button(label="Keep playing" if what == "game" else "Keep it open",
+                                           style=discord.ButtonStyle.secondary, custom_id=f"bn:keep:{what}"))
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> KeepButton:
+        return cls(match["what"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        said = "the game goes on" if self.what == "game" else "the lobby stays open"
+        await guarded(interaction, lambda: update(interaction, content=f"Nothing changed: {said}.", view=None))
+
+
 class GameCommands(commands.GroupCog, group_name="game", group_description="The game in this channel"):
     def __init__(self, bot: Boneyard) -> None:
         self.bot = bot
@@ -80,11 +100,17 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             table = await self.runtime.live_table(interaction.channel_id or 0)
             if not self.runtime.may_manage(interaction, table, await self.runtime.servers.gm(interaction)):
                 raise Refusal(ENDERS)
+            lobby = table.status == "lobby"
+            end = EndButton(table.id or 0)
+            if lobby:
+                end.item.label = "Close the lobby"
             view = discord.ui.View(timeout=None)
-            view.add_item(EndButton(table.id or 0))
+            view.add_item(end)
+            view.add_item(KeepButton("lobby" if lobby else "game"))
             view.stop()
             await interaction.response.send_message(
-                "End the game for everyone? Nothing is recorded for an unfinished game.",
+                "Close the lobby for everyone? No game has started in it." if lobby
+                else "End the game for everyone? Nothing is recorded for an unfinished game.",
                 view=view, ephemeral=True,
             )
 
@@ -171,3 +197,4 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
 async def setup(bot: Boneyard) -> None:
     await bot.add_cog(GameCommands(bot))
+    bot.add_dynamic_items(KeepButton)

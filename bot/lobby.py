@@ -174,7 +174,7 @@ class Lobby:
             elif op == "cancel":
                 self._host_only(table, user, "cancel the game", gm)
                 table.status = "cancelled"
-                notice = f"{safe(user.display_name)} cancelled the game."
+                notice = present.closed_lobby(user.display_name)
             elif op == "start":
                 self._host_only(table, user, "start the game", gm)
                 result = step.start(now, time.time())

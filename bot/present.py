@@ -389,6 +389,12 @@ def lobby_message(spec: GameSpec[Any, Any, Any], table: Table, notice: str | Non
     return _message([notice], parts, None, controls, footer(table), spec.colour)
 
 
+def closed_lobby(who: str) -> str:
+    """The line a lobby closed before its game began carries: nothing was played, so nothing
+    "ended early"."""
+    return f"{safe(who)} closed the lobby; no game was played."
+
+
 def table_message(moment: Moment, book: Book, *, notice: str | None = None, headline: str | None = None,
                   last_words: bool = False, rematch: bool = True) -> Shown:
     """The public table: what is asked and of whom, the game's blocks, the picture, and the
@@ -401,6 +407,9 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
     if table.status == "lobby":
         return lobby_message(spec, table, notice)
 
+    if table.status == "cancelled" and moment.state is None:  # a lobby closed before its game began
+        parts = [Part(f"### {engine.title}: lobby cancelled\nStart a game with `/{spec.command} new`.")]
+        return _message(top, parts, None, [], None, discord.Colour.dark_grey())
     if table.status == "cancelled" or moment.state is None:
         parts = [Part(f"### {engine.title}: game ended\nThis game was ended before it finished. "
                       f"Start another with `/{spec.command} new`.")]

@@ -378,8 +378,10 @@ class TableRuntime(Lobby):
                 table, now.table.version, interaction_id=interaction.id, deadline=table.deadline)), result.after)
             self.deadline_written(table.deadline)
             if said is None:  # the end: the confirmation is the answer, the notice goes on the table
-                await update(interaction, content="The game was ended.", view=None)
-                notice = f"{safe(interaction.user.display_name)} ended the game early."
+                lobby = now.table.status == "lobby"
+                await update(interaction, content="The lobby was closed." if lobby else "The game was ended.", view=None)
+                notice = present.closed_lobby(interaction.user.display_name) if lobby else \
+                    f"{safe(interaction.user.display_name)} ended the game early."
             else:
                 await announce(interaction, said)
                 notice = None

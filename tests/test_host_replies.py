@@ -10,10 +10,12 @@ import pytest
 from pydantic import ValidationError
 
 from bot.errors import Refusal
+from bot import layout, present
 from bot.lobby import Lobby
 from bot.models import Book, Seat, Table
 from bot.render import option_refusal
 from bot.runtime import TableRuntime, stale_text
+from bot.step import Moment
 from rules.knucklebones import KnucklebonesOptions
 from rules.roll_the_bones import RollTheBonesOptions
 from tests.fixtures.tables import game_specs
@@ -131,3 +133,12 @@ def test_options_outside_a_command_are_refused_in_a_players_words() -> None:
         "Those options are not allowed here: `dice_set` must be one of: mixed, all_d6; "
         "`max_rounds` must be at least 1.")
     assert "Input should" not in _refusal(KnucklebonesOptions, {"solo": "maybe"})
+
+
+def test_a_lobby_closed_before_its_game_began_says_so_and_not_that_a_game_ended_early() -> None:
+    table = _table("cancelled")
+    notice = present.closed_lobby("Ann")
+    message = present.table_message(Moment(SPECS["knucklebones"], table), Book(), notice=notice)
+    shown = "\n".join(i["content"] for i in layout.items(message.layout) if i["type"] == layout.TEXT)
+    assert "Ann closed the lobby; no game was played." in shown
+    assert "Knucklebones: lobby cancelled" in shown and "ended" not in shown, shown

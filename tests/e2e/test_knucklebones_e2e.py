@@ -241,12 +241,32 @@ async def test_busy_channel_and_bad_input(tmp_path: Path) -> None:
             assert "Only the host" in (await end.wait_response())["data"]["content"]
             end = await fd.slash(ann, CHANNEL, "game end")
             confirm = await end.response_message()
-            done = await fd.click(ann, confirm, button(fd, confirm, "End the game"))
-            await done.wait_response()
-            await fd.wait_until(lambda: any("ended the game" in said(m) for m in fd.messages(CHANNEL)),
-                                timeout=3, what="the channel to be told the game ended")
+            # a lobby never started: it is closed, not "ended early"
+            assert confirm["content"].startswith("Close the lobby for everyone?")
+            done = await fd.click(ann, confirm, button(fd, confirm, "Close the lobby"))
+            assert said((await done.wait_response())["data"]) == "The lobby was closed."
+            await fd.wait_until(lambda: "Ann closed the lobby; no game was played." in said(fd.message(lobby["id"])),
+                                timeout=3, what="the lobby to say it was closed")
+            closed = said(fd.message(lobby["id"]))
+            assert "lobby cancelled" in closed and "ended before it finished" not in closed, closed
             again = await fd.slash(bob, CHANNEL, "knucklebones new")
             assert (await again.wait_response())["type"] == 4  # the channel is free again
+        clean(fd, bot)
+
+
+async def test_the_question_that_ends_a_game_has_a_way_back(tmp_path: Path) -> None:
+    """/game end asks first; its other button leaves the game as it was."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {}, tmp_path / "kb.sqlite3") as bot:
+            table = await open_table(fd, ann, [bob])
+            ask = await (await fd.slash(ann, CHANNEL, "game end")).response_message()
+            assert [b["label"] for b in fd.buttons(ask)] == ["End the game", "Keep playing"]
+            kept = await (await fd.click(ann, ask, button(fd, ask, "Keep playing"))).wait_response()
+            assert kept["type"] == 7 and said(kept["data"]) == "Nothing changed: the game goes on."
+            assert not fd.buttons(kept["data"])
+            await settle(fd)
+            assert table_now(fd)["id"] == table["id"] and action_buttons(fd, table_now(fd))
         clean(fd, bot)
 
 
