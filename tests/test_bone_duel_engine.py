@@ -265,13 +265,14 @@ def test_best_of_three_ends_after_the_last_game_allowed() -> None:
     state.game, state.wins, state.results = MATCH_GAMES, [1, 1], [0, 1, None, None]
     new, kinds, texts = place(state, 2)  # a draw
     assert kinds == ["place", "game_over", "match_over"]
-    assert texts[-1] == f"The match is a draw: 1 games each after {MATCH_GAMES} games."
+    assert texts[-1] == f"The match is a draw: 1 game won each after {MATCH_GAMES} games."
     assert new.over and ENGINE.view(new, None).winners == [0, 1]
     assert [o.rank for o in ENGINE.outcomes(new)] == [1, 1]
 
     state.wins, state.results = [1, 0], [0, None, None, None]
-    new, _, _ = place(state, 2)
+    new, _, texts = place(state, 2)
     assert new.over and ENGINE.view(new, None).winners == [0]
+    assert texts[-1] == "Seat 1 wins the match, 1 game to 0."  # one win, so "game", not "games"
 
 
 def test_a_best_of_three_match_plays_to_its_end() -> None:

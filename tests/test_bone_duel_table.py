@@ -4,6 +4,7 @@ screen."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Sequence
 
@@ -56,13 +57,71 @@ def test_the_table_asks_with_the_die_and_the_picture_shows_it_and_both_names() -
 
 def test_a_history_line_tells_the_turn_and_the_table_below_does_not_repeat_it() -> None:
     state = staged([[4], [], [2]], [[4, 4], [1], []], die=4, then=(3,))
+    state.placements = 5
     table = table_for(state)
+    chapter = SPEC.chapter(ENGINE.view(state, None))
     state, events = ENGINE.apply(state, 0, A(column=0))
-    line = present.history_line(table, SPEC.chapter(ENGINE.view(state, None)),
-                                SPEC.story(table, ENGINE.view(state, None), events))
-    assert line == "Ann put a 4 in the left column, knocking out Bob's two 4s."  # no heading to learn
+    line = present.history_line(table, chapter, SPEC.story(table, ENGINE.view(state, None), events))
+    # headed by its turn, as every game's history is
+    assert line == "**Turn 6** · Ann put a 4 in the left column, knocking out Bob's two 4s."
     below = kit.words(shown(state))
     assert "left column" not in below and "knock" not in below
+
+
+def test_a_lone_die_knocked_out_is_named_without_an_article() -> None:
+    state = staged([[], [2], []], [[], [5, 3], []], die=5, then=(1,))
+    table = table_for(state)
+    state, events = ENGINE.apply(state, 0, A(column=1))
+    story = SPEC.story(table, ENGINE.view(state, None), events)
+    assert story == "Seat 1 put a 5 in the middle column, knocking out Seat 2's 5."  # not "Seat 2's a 5"
+
+
+def test_the_roll_for_the_next_player_opens_the_next_turn_and_a_match_counts_turns_per_game() -> None:
+    state = staged([[4], [], []], [[], [], []], die=2, then=(6,))
+    state.placements = 1
+    assert SPEC.chapter(ENGINE.view(state, None)) == "Turn 2"
+    state, events = ENGINE.apply(state, 0, A(column=1))
+    assert [e.kind for e in events if SPEC.opens_chapter(e)] == ["roll"]
+    assert SPEC.chapter(ENGINE.view(state, None)) == "Turn 3"
+
+    match = staged([[6, 6], [5, 5, 5], [4, 4, 4]], [[1], [2], [3]], die=6, then=(2,), best_of_three=True)
+    match.placements = 13
+    assert SPEC.chapter(ENGINE.view(match, None)) == "Game 1 · Turn 14"
+    match, _ = ENGINE.apply(match, 0, A(column=0))
+    assert SPEC.chapter(ENGINE.view(match, None)) == "Game 2 · Turn 1"
+
+
+def test_every_line_a_played_game_writes_reads_as_a_sentence() -> None:
+    """No article after a possessive ("Bob's a 5"), no "1 games", no "lane" where the rulebook
+    says column, over many played games of every option."""
+    slips = re.compile(r"'s an? \d|\b1 (games|points|dice|columns)\b|\ba (8\d*|11|18)\b|\ban (?!8|11 |18 )\d"
+                       r"|\blanes?\b")
+    seen: set[str] = set()
+    for seed in range(60):
+        options = BoneDuelOptions(best_of_three=seed % 2 == 0, knockouts=seed % 3 != 0)
+        state = ENGINE.new_game(2, options, seed=seed)
+        table = table_for(state)
+        rng = random.Random(seed)
+        while not ENGINE.is_over(state):
+            seat = ENGINE.to_act(state)[0]
+            state, events = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+            view = ENGINE.view(state, None)
+            lines = [e.text for e in events] + [SPEC.story(table, view, events) or "",
+                                                SPEC.headline(table, view, events) or ""]
+            lines += [SPEC.action_label(view, a) for a in ENGINE.legal_actions(state, ENGINE.to_act(state)[0])
+                      ] if not ENGINE.is_over(state) else []
+            seen.update(lines)
+        seen.update(kit.words(shown(state, "finished")).splitlines())
+    found = sorted(line for line in seen if slips.search(line))
+    assert found == []
+    assert any("knocking out Seat 2's " in line for line in seen)  # the check saw knock-outs
+
+
+def test_the_lobby_blurb_says_column_as_the_rulebook_and_the_buttons_do() -> None:
+    assert SPEC.blurb.startswith("Roll one die, place it in a column, knock out")
+    state = staged([[4], [], [2]], [[4, 4], [1], []], die=4)
+    lobby = kit.words(present.lobby_message(SPEC, table_for(state, "lobby")))
+    assert "place it in a column" in lobby and "lane" not in lobby
 
 
 def test_the_end_names_the_winner_once_and_the_match_its_games() -> None:
@@ -77,10 +136,11 @@ def test_the_end_names_the_winner_once_and_the_match_its_games() -> None:
     match, events = ENGINE.apply(match, 0, A(column=0))
     headline = SPEC.headline(table_for(match), ENGINE.view(match, None), events)
     assert headline is not None and re.fullmatch(r"🏆 Seat 1 wins game 1, \d+ to 6\.", headline)
-    assert SPEC.chapter(ENGINE.view(match, None)) == "Game 2"
+    assert SPEC.chapter(ENGINE.view(match, None)) == "Game 2 · Turn 1"
     details = SPEC.details_pages(table_for(match), ENGINE.view(match, None), 1)
     assert [p.title for p in details] == ["Both grids", "The match"]
-    assert "Game 1: Ann won\nGame 2: being played" in details[1].parts[0].text
+    # each game with its score, the winner's first, as the headline gives it
+    assert "Game 1: Ann won, 135 to 6\nGame 2: being played" in details[1].parts[0].text
 
 
 def test_the_standings_count_points_in_a_game_and_games_in_a_match() -> None:
@@ -90,12 +150,16 @@ def test_the_standings_count_points_in_a_game_and_games_in_a_match() -> None:
     assert re.search(r"wins with \d+ points!", words) and "**2.** Bob: 6 points" in words
 
     match = staged([[6, 6], [5, 5, 5], [4, 4, 4]], [[1], [2], [3]], die=6, best_of_three=True)
-    match.game, match.wins, match.results = 3, [1, 1], [0, 1]
+    match.game, match.wins, match.results = 4, [1, 1], [0, None, 1]
+    match.game_totals = [[40, 12], [20, 20], [9, 31]]
     match, _ = ENGINE.apply(match, 0, A(column=0))
     assert ENGINE.is_over(match)
     words = kit.words(shown(match, "finished"))
     assert "🏆 <@1> wins with 2 games!" in words and "points" not in words.split("Final standings")[1]
     assert "**1.** Ann: 2 games" in words and "**2.** Bob: 1 game" in words
+    # the games of the match with their scores, as a single game's standings give its points
+    assert ("Game 1: Ann won, 40 to 12\nGame 2: a draw at 20 each\nGame 3: Bob won, 31 to 9\n"
+            "Game 4: Ann won, 135 to 6") in words
 
 
 def test_details_show_the_askers_grid_first_column_by_column() -> None:

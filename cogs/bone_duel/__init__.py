@@ -1,4 +1,4 @@
-"""Bone Duel at a Discord table: one die, three lanes, one tap a turn.
+"""Bone Duel at a Discord table: one die, three columns, one tap a turn.
 
 The engine (rules/bone_duel) decides everything; this module draws both grids facing each other
 and offers the three placements as buttons that say what each would score and knock out. A duel
@@ -25,9 +25,10 @@ from rules.base import Event, counted
 if TYPE_CHECKING:
     from bot.client import Boneyard
 
-#: the engine's columns, named as the rulebook does; the picture draws each as a lane across,
+#: the engine's columns, named as the rulebook does ("column", never "lane": the buttons, the
+#: history and the rules say the rulebook's word); the picture draws each as a line across,
 #: labelled with this name, the left column on top
-LANES = ("Left", "Middle", "Right")
+COLUMN_LABELS = ("Left", "Middle", "Right")
 #: each side's colour in the picture (its name's disc, its scores), as a mark in words
 SIDES = ("🔵", "🔴")
 
@@ -56,9 +57,9 @@ def grid_words(table: Table, view: bd.BoneDuelView) -> str:
     """The picture in words, for screen readers."""
     lines = []
     for seat in (0, 1):
-        lanes = ", ".join(f"{LANES[c].lower()} {faces(view.grids[seat][c]) or 'empty'} ({view.column_scores[seat][c]})"
-                          for c in range(3))
-        lines.append(f"{table.seats[seat].name}: {lanes}; total {view.totals[seat]}.")
+        columns = ", ".join(f"{COLUMN_LABELS[c].lower()} {faces(view.grids[seat][c]) or 'empty'} ({view.column_scores[seat][c]})"
+                            for c in range(3))
+        lines.append(f"{table.seats[seat].name}: {columns}; total {view.totals[seat]}.")
     if view.die is not None and not view.over:
         lines.append(f"{table.seats[view.current].name} has a {view.die} to place.")
     return " ".join(lines)
@@ -69,12 +70,23 @@ def grid_text(table: Table, view: bd.BoneDuelView, seat: int) -> str:
     lines = [f"{SIDES[seat]} **{safe(table.seats[seat].name)}**: {counted(view.totals[seat], 'point')}"]
     for c in range(3):
         dice = view.grids[seat][c]
-        lines.append(f"{LANES[c]}: {faces(dice)} = {view.column_scores[seat][c]}" if dice else f"{LANES[c]}: empty")
+        lines.append(f"{COLUMN_LABELS[c]}: {faces(dice)} = {view.column_scores[seat][c]}" if dice else f"{COLUMN_LABELS[c]}: empty")
     return "\n".join(lines)
 
 
+def game_result(table: Table, winner: int | None, scores: list[int] | None) -> str:
+    """A finished game of a match with its score, the winner's first, as the game's own
+    headline and a single game's standings give it (``scores`` None: no totals were kept for
+    that game, and the line tells only who won rather than fail the whole table)."""
+    if winner is None:
+        return f"a draw at {scores[0]} each" if scores else "a draw"
+    won = f"{safe(table.seats[winner].name)} won"
+    return f"{won}, {scores[winner]} to {scores[1 - winner]}" if scores else won
+
+
 def match_text(table: Table, view: bd.BoneDuelView) -> str:
-    played = [f"Game {n}: {'a draw' if w is None else safe(table.seats[w].name) + ' won'}"
+    totals = view.game_totals
+    played = [f"Game {n}: {game_result(table, w, totals[n - 1] if n <= len(totals) else None)}"
               for n, w in enumerate(view.results, start=1)]
     if view.over:
         return "\n".join(played)
@@ -85,7 +97,7 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
     engine = bd.ENGINE
     command = "bone-duel"
     colour = discord.Colour.from_rgb(214, 196, 150)
-    blurb = "Roll one die, place it in a lane, knock out your rival's matching dice. 2 players, about 2 minutes."
+    blurb = "Roll one die, place it in a column, knock out your rival's matching dice. 2 players, about 2 minutes."
     tavern = Tavern()
 
     def table_parts(self, table: Table, view: bd.BoneDuelView) -> list[Part]:
@@ -123,10 +135,16 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
                 Page("Words", [Part("\n".join(f"**{word}**: {meaning}" for word, meaning in bd.WORDS))])]
 
     def chapter(self, view: bd.BoneDuelView) -> str:
-        """A single game needs no heading; a match names its game."""
+        """The turn, as every game's history and log are headed; a match names its game first,
+        as its turns count again from 1 in each game."""
         if view.over:
             return "Match over" if view.best_of_three else "Game over"
-        return f"Game {view.game}" if view.best_of_three else ""
+        return f"Game {view.game} · Turn {view.turn}" if view.best_of_three else f"Turn {view.turn}"
+
+    def opens_chapter(self, event: Event) -> bool:
+        """A turn begins with the die rolled for its player, which the move that ends the turn
+        before makes: the log files that roll under the turn it opens."""
+        return event.kind == "roll"
 
     def story(self, table: Table, view: bd.BoneDuelView, events: list[Event]) -> str | None:
         """The placements while a table was live, and what each knocked out."""
@@ -135,7 +153,7 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
             if e.kind == "place" and e.seat is not None:
                 parts.append(f"Seat {e.seat + 1} put a {e.data['face']} in the {bd.column_name(e.data['column'])}")
             elif e.kind == "knock" and parts:
-                parts[-1] += f", knocking out Seat {e.seats[1] + 1}'s {bd.faces_text(list(e.data['faces']))}"
+                parts[-1] += f", knocking out Seat {e.seats[1] + 1}'s {bd.faces_text(list(e.data['faces']), owned=True)}"
         return "; ".join(parts) + "." if parts else None
 
     def headline(self, table: Table, view: bd.BoneDuelView, events: list[Event]) -> str | None:
@@ -153,9 +171,9 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
     def action_label(self, view: bd.BoneDuelView, action: bd.BoneDuelAction) -> str:
         preview = next((p for p in view.previews if p.column == action.column), None)
         if preview is None:
-            return LANES[action.column]
+            return COLUMN_LABELS[action.column]
         knock = knock_words(preview.knocks)
-        return f"{LANES[action.column]}: +{preview.gain}" + (f", {knock}" if knock else "")
+        return f"{COLUMN_LABELS[action.column]}: +{preview.gain}" + (f", {knock}" if knock else "")
 
     def action_style(self, view: bd.BoneDuelView, action: bd.BoneDuelAction) -> discord.ButtonStyle:
         best = max((p.gain for p in view.previews), default=0)

@@ -104,10 +104,14 @@ class BoneDuelView(BaseModel):
     #: for the current player's legal columns, in column order (empty when over)
     previews: list[Preview]
     game: int
+    #: 1-based number of the turn in progress in its game, a turn being one player's die
+    turn: int
     wins: list[int]
     best_of_three: bool
     knockouts: bool
     results: list[int | None]
+    #: each finished game's final totals, per seat (a match's results read with their scores)
+    game_totals: list[list[int]]
     over: bool
     #: empty until over; both seats on a draw
     winners: list[int]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.base import seat_name
+from rules.base import counted, seat_name
 from rules.bone_duel.models import COLUMNS, GAME_PLACEMENTS, MATCH_GAMES, ROWS, BoneDuelOptions
 
 COLUMN_NAMES = ("left", "middle", "right")
@@ -20,10 +20,13 @@ def column_name(column: int) -> str:
     return f"{COLUMN_NAMES[column]} column"
 
 
-def faces_text(faces: list[int]) -> str:
-    """"a 4", "two 4s", "three 4s"."""
+def faces_text(faces: list[int], *, owned: bool = False) -> str:
+    """"a 4", "two 4s", "three 4s". ``owned``: the words follow a possessive ("Ann's 4",
+    never "Ann's a 4"), where a lone die takes no article."""
     face = faces[0]
-    return f"a {face}" if len(faces) == 1 else f"{('two', 'three')[len(faces) - 2]} {face}s"
+    if len(faces) == 1:
+        return str(face) if owned else f"a {face}"
+    return f"{('two', 'three')[len(faces) - 2]} {face}s"
 
 
 def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> str:
@@ -32,9 +35,9 @@ def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> st
         return _game_over_text(seats, data)
     if kind == "match_over":
         wins = data["wins"]
-        if len(seats) == 1:
-            return (f"{seat_name(seats[0])} wins the match, {max(wins)} games to {min(wins)}.")
-        return f"The match is a draw: {wins[0]} games each after {data['games']} games."
+        if len(seats) == 1:  # a run of draws can end a match won 1 game to 0
+            return f"{seat_name(seats[0])} wins the match, {counted(max(wins), 'game')} to {min(wins)}."
+        return f"The match is a draw: {counted(wins[0], 'game')} won each after {data['games']} games."
     who = seat_name(seats[0])
     if kind == "timeout":
         return f"{who} {TIMEOUT}"

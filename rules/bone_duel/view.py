@@ -33,10 +33,12 @@ def view(state: BoneDuelState) -> BoneDuelView:
         last=state.last,
         previews=previews(state),
         game=state.game,
+        turn=state.placements + 1,
         wins=list(state.wins),
         best_of_three=state.options.best_of_three,
         knockouts=state.options.knockouts,
         results=list(state.results),
+        game_totals=[list(t) for t in state.game_totals],
         over=state.over,
         winners=winners(state),
     )
