@@ -644,6 +644,20 @@ def test_hot_potato_goes_on_top_of_an_opponents_draw_pile_and_costs_15() -> None
     assert f.total == f.subtotal + f.fpv - 15
 
 
+def test_two_hot_potatoes_are_told_apart() -> None:
+    """Each Hot Potato played asks where it goes, so two make two events: their lines say which
+    is which, not the same words twice."""
+    state, seat = staged(3, ["hot_potato", "hot_potato"], "hot_potato", draw=["red", "green", "blue", "white"])
+    state, _ = play(state, "hot_potato", "hot_potato")
+    state, _ = act(state, "roll")
+    target = [s for s in state.order if s != seat][0]
+    state, first = act(state, "potato", seat=target)
+    state, second = act(state, "potato", seat=-1)
+    told = [e.text for e in first + second if e.kind == "potato"]
+    assert told == [f"Seat {seat + 1} puts their first Hot Potato on top of Seat {target + 1}'s draw pile.",
+                    f"Seat {seat + 1} keeps their second Hot Potato: it goes on their discard pile."]
+
+
 def test_hot_potato_may_stay_on_its_owners_discard_pile() -> None:
     state, seat = staged(2, ["hot_potato"], "hot_potato", draw=["red", "green"])
     state, _ = play(state, "hot_potato")

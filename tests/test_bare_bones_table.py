@@ -185,8 +185,8 @@ def test_custom_action_names_become_options() -> None:
 
 
 def test_a_turn_reads_as_one_short_line_of_history() -> None:
-    """The Hot Potato passed on is the next table's headline (it pings its victim), so the line
-    of history above that table does not tell it again."""
+    """A Hot Potato put on a draw pile is told in the line of history, its victim named; two
+    sent to the same pile are counted, not told twice."""
     events = [
         Event(kind="turn", text="Round 3: Seat 2's turn."),
         Event(kind="match", seat=1, text="Seat 2 bonus matches Seat 1's Blue Dice Cards."),
@@ -195,11 +195,33 @@ def test_a_turn_reads_as_one_short_line_of_history() -> None:
         Event(kind="buy", seat=1, seats=(1,), data={"card": "purple", "name": "Purple Dice Card", "cost": 10},
               text="Seat 2 buys Purple Dice Card for 10 coins."),
         Event(kind="potato", seat=1, seats=(1, 2), data={"to": 2},
-              text="Seat 2 puts the Hot Potato on top of Seat 3's draw pile."),
+              text="Seat 2 puts their first Hot Potato on top of Seat 3's draw pile."),
+        Event(kind="potato", seat=1, seats=(1, 2), data={"to": 2},
+              text="Seat 2 puts their second Hot Potato on top of Seat 3's draw pile."),
     ]
     table = table_for(ENGINE.new_game(3, bb.BareBonesOptions(), 1), 3)
-    assert SPEC.story(table, kit.public(SPEC, table), events) == "Seat 2: 7 points and 10 coins, 1 bonus match, bought Purple"
-    assert SPEC.headline(table, kit.public(SPEC, table), events) == "🥔 Seat 2 puts the Hot Potato on top of Seat 3's draw pile."
+    assert SPEC.story(table, kit.public(SPEC, table), events) == (
+        "Seat 2: 7 points and 10 coins, 1 bonus match, bought Purple, "
+        "put 2 Hot Potatoes on top of Seat 3's draw pile")
+    assert SPEC.story(table, kit.public(SPEC, table), events[:-1] + [
+        Event(kind="potato", seat=1, seats=(1,), data={"to": None}, text="Seat 2 keeps their second Hot Potato.")]
+    ).endswith("bought Purple, put a Hot Potato on top of Seat 3's draw pile")
+
+
+def test_a_hot_potato_passed_on_pings_nobody() -> None:
+    """The channel pings only whom it asks to act: a Hot Potato's victim (and its sender) are
+    named in the line of history, and no headline over the next table mentions them."""
+    events = [Event(kind="potato", seat=1, seats=(1, 2), data={"to": 2},
+                    text="Seat 2 puts the Hot Potato on top of Seat 3's draw pile."),
+              Event(kind="potato", seat=2, seats=(2, 1), data={"to": 1},
+                    text="Seat 3 puts the Hot Potato on top of Seat 2's draw pile.")]
+    table = table_for(ENGINE.new_game(3, bb.BareBonesOptions(), 1), 3)
+    view = kit.public(SPEC, table)
+    assert SPEC.headline(table, view, events) is None
+    line = present.history_line(table, "Round 3", SPEC.story(table, view, events))
+    assert "<@" not in line
+    assert line == ("**Round 3** · Bartholomew: put a Hot Potato on top of Cordelia's draw pile · "
+                    "Cordelia: put a Hot Potato on top of Bartholomew's draw pile")
 
 
 # -- every decision with its subject (issue 19) ------------------------------------------------

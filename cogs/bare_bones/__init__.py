@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from bot.client import Boneyard
 
 #: event kinds that tell the story of a turn
-STORY_KINDS = ("draft", "timeout", "match", "score", "buy", "block")
+STORY_KINDS = ("draft", "timeout", "match", "score", "potato", "buy", "block")
 
 
 class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesOptions]):
@@ -100,8 +100,9 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
 
     def story(self, table: Table, view: bb.BareBonesView, events: list[Event]) -> str | None:
         """Each turn in a few words: "Seat 2: 7 points and 10 coins, bought Greed". The roll,
-        the cards played and the working are in /game log; a Hot Potato passed on is the next
-        table's headline, so it is not told twice."""
+        the cards played and the working are in /game log. A Hot Potato put on a draw pile is
+        told here, its victim named: a line of history pings nobody, and the table below pings
+        only whom it asks to act."""
         order: list[int] = []
         said: dict[int, dict[str, list[Event]]] = {}
         for e in events:
@@ -120,6 +121,8 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
                 bits.append(f"{len(got['match'])} bonus match{'es' if len(got['match']) > 1 else ''}")
             if got["buy"]:
                 bits.append("bought " + ", ".join(short(e.data["name"]) for e in got["buy"]))
+            passed = bb.potatoes_passed([e.data["to"] for e in got["potato"] if e.data.get("to") is not None])
+            bits += [passed] if passed else []
             if got["block"]:
                 bits.append("blocks " + " and ".join(f"every {e.data['value']}" for e in got["block"]))
             if got["timeout"]:
@@ -127,12 +130,6 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
             if bits:
                 parts.append(f"{seat_name(seat)}: " + ", ".join(bits))
         return clip(" · ".join(parts), 300) if parts else super().story(table, view, events)
-
-    def headline(self, table: Table, view: bb.BareBonesView, events: list[Event]) -> str | None:
-        """A Hot Potato put on someone's draw pile concerns them: say so and ping them."""
-        news = [f"🥔 {seat_name(e.seats[0])} puts the Hot Potato on top of {seat_name(e.data['to'])}'s "
-                "draw pile." for e in events if e.kind == "potato" and e.data.get("to") is not None]
-        return clip(" ".join(news), 300) if news else None
 
     def score_text(self, score: int, view: bb.BareBonesView) -> str:
         return counted(score, "point")

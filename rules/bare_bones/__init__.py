@@ -67,6 +67,7 @@ from rules.bare_bones.text import (
     card_help,
     glossary,
     how_to_play,
+    potatoes_passed,
     rules_sections,
     rules_summary,
     scoresheet_lines,
@@ -83,6 +84,6 @@ __all__ = [
     "PlayerView", "PrivateView", "RevealView", "ScoreOption", "ScoreView", "SheetColumn",
     "SheetRow", "Stage", "StackView", "TurnView", "action", "action_label", "answers",
     "card_help", "card_short", "card_text", "glossary", "how_to_play", "load_cards", "load_dice",
-    "opponents", "rules_sections", "rules_summary", "score_options", "scoresheet_lines", "scramble_hidden", "sheet_rows", "tally",
+    "opponents", "potatoes_passed", "rules_sections", "rules_summary", "score_options", "scoresheet_lines", "scramble_hidden", "sheet_rows", "tally",
     "units", "working",
 ]

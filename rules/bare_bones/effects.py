@@ -250,13 +250,29 @@ def hot_potato_place(s: BareBonesState, pending: Pending, action: BareBonesActio
     t = turn_of(s)
     assert pending.index is not None and action.seat is not None
     t.play[pending.index].potato_to = action.seat
+    which = _which_potato(s, pending.index)
     if action.seat < 0:
-        emit(events, "potato", f"{who(t.seat)} keeps the Hot Potato: it goes on their discard "
+        emit(events, "potato", f"{who(t.seat)} keeps {which}: it goes on their discard "
                                "pile.", t.seat, to=None)
     else:
-        emit(events, "potato", f"{who(t.seat)} puts the Hot Potato on top of "
+        emit(events, "potato", f"{who(t.seat)} puts {which} on top of "
                                f"{who(action.seat)}'s draw pile.", t.seat, also=(action.seat,),
              to=action.seat)
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _which_potato(s: BareBonesState, index: int) -> str:
+    """Each Hot Potato played is sent on by a question of its own, so a turn with two would
+    log two lines word for word alike, as if one had been told twice: the log counts them."""
+    t = turn_of(s)
+    mine = [i for i, x in enumerate(t.play)
+            if x.owner == t.seat and CARDS[x.card].kind == "hot_potato"]
+    if len(mine) < 2:
+        return "the Hot Potato"
+    n = mine.index(index)
+    return f"their {_ORDINALS[n]} Hot Potato" if n < len(_ORDINALS) else f"Hot Potato {n + 1}"
 
 
 @effect("joyride")

@@ -175,6 +175,24 @@ def action_label(view: BareBonesView, action: BareBonesAction) -> str:
     return k
 
 
+# -- what the channel is told ---------------------------------------------------------------------
+
+
+def potatoes_passed(sent: list[int]) -> str | None:
+    """The Hot Potatoes a seat put on opponents' draw piles, as a few words of the turn's line
+    of history ("put 2 Hot Potatoes on top of Seat 3's draw pile"): one phrase an opponent,
+    the potatoes counted, since a turn's two potatoes are two questions and two events. The
+    victim is named, not pinged: the channel pings only whom it asks to act."""
+    counts: dict[int, int] = {}
+    for seat in sent:
+        counts[seat] = counts.get(seat, 0) + 1
+    if not counts:
+        return None
+    piles = [f"{'a Hot Potato' if n == 1 else f'{n} Hot Potatoes'} on top of {_who(seat)}'s draw pile"
+             for seat, n in counts.items()]
+    return "put " + " and ".join(piles)
+
+
 # -- the scoresheet -------------------------------------------------------------------------------
 
 

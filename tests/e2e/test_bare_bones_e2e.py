@@ -62,10 +62,25 @@ def public_text(fd: FakeDiscord) -> str:
     return json.dumps([m for m in fd.messages(CHANNEL)], ensure_ascii=False)
 
 
-def posted_text(fd: FakeDiscord) -> str:
-    """Everything the bot ever sent to the channel, edits included."""
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def pinged_unasked(fd: FakeDiscord) -> list[str]:
+    """Lines of new channel messages that ping someone they do not ask to act ("<@id>: …" asks;
+    the host's line naming the winner is the end's one ping). Edits ping nobody."""
     channel_id = fd.channel(CHANNEL).id
-    return json.dumps([c["json"] for c in fd.calls if f"/channels/{channel_id}/" in c["path"]], ensure_ascii=False)
+    out = []
+    for call in fd.calls:
+        body = call["json"] or {}
+        if call["method"] != "POST" or call["path"] != f"/channels/{channel_id}/messages" or call["status"] >= 400:
+            continue
+        allowed = body.get("allowed_mentions")
+        if allowed is not None and "users" not in (allowed.get("parse") or []) and not allowed.get("users"):
+            continue
+        for line in ch.said(body).splitlines():
+            if MENTION.search(line) and not (re.match(r"<@!?\d+>:", line) or re.search(r"wins with|share the win", line)):
+                out.append(line)
+    return out
 
 
 async def open_table(fd: FakeDiscord, host: FakeUser, others: list[FakeUser], bots: int,
@@ -246,8 +261,12 @@ async def test_three_players_play_to_the_end_by_dm_and_my_hand(tmp_path: Path) -
                     continue
                 story = said.split("** · ", 1)[-1]
                 assert story.strip() and story not in ch.said(below), (said, ch.said(below)[:300])
-            # a Hot Potato put on a draw pile was news for its victim, above a table
-            assert "puts the Hot Potato on top of" in posted_text(fd)
+            # a Hot Potato put on a draw pile is told in the turn's line of history, by name: a
+            # new message pings only whom it asks to act
+            assert any(re.search(r"put (a Hot Potato|\d Hot Potatoes) on top of \w[\w ]*'s draw pile", line)
+                       for line in history)
+            assert not [line for line in history if MENTION.search(line)]
+            assert not pinged_unasked(fd), pinged_unasked(fd)[:3]
             # Details opens on the scoresheet, the Supply a page away
             details = await (await fd.click(ann, final, button(fd, final, "Details"))).response_message()
             assert details["flags"] & 64 and "### Scoresheet" in ch.said(details)
