@@ -9,6 +9,8 @@ The doctor reads the same settings the bot does and says, a line per problem, wh
 from __future__ import annotations
 
 import asyncio
+import errno
+import os
 import socket
 import sqlite3
 import sys
@@ -17,15 +19,21 @@ from pathlib import Path
 import asyncpg
 from pydantic import ValidationError
 
-from bot.config import Settings, StoreSettings
-from bot.store import _migrations
+from bot.config import Settings, StoreSettings, said
+from bot.startup import store_failure
+from bot.store import SchemaTooNew, _migrations
 
 
 def backup(argv: list[str]) -> int:
     if len(argv) != 1 or argv[0].startswith("-"):
         print("usage: boneyard backup PATH   (a consistent copy of the running SQLite store)", file=sys.stderr)
         return 2
-    target = StoreSettings().store_target
+    try:
+        target = StoreSettings().store_target
+    except ValidationError as exc:
+        print("boneyard backup: " + "; ".join(f"{'.'.join(str(p) for p in err['loc']).upper()}: {said(err)}"
+                                             for err in exc.errors(include_input=False)), file=sys.stderr)
+        return 2
     if target.dialect == "postgres":
         print("boneyard backup: the games are in PostgreSQL; back them up with its own tool, e.g. "
               "pg_dump --format=custom --file=boneyard.dump \"$DATABASE_URL\"", file=sys.stderr)
@@ -36,6 +44,9 @@ def backup(argv: list[str]) -> int:
         return 2
     if copy.exists():
         print(f"boneyard backup: {copy} exists already; give a new file", file=sys.stderr)
+        return 2
+    if not copy.parent.is_dir():
+        print(f"boneyard backup: there is no folder {copy.parent}; create it, or give a path in one", file=sys.stderr)
         return 2
     with sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30) as src, sqlite3.connect(copy) as dst:
         src.backup(dst, pages=256, sleep=0.005)  # in steps, so the bot's writes go on meanwhile
@@ -52,9 +63,13 @@ def backup(argv: list[str]) -> int:
 def doctor(argv: list[str]) -> int:
     """One line per problem and what to do about it; exit 1 if there is any."""
     problems = settings_problems()
-    stored = StoreSettings()
-    problems += asyncio.run(store_problems(stored))
-    problems += port_problems(stored)
+    try:
+        stored = StoreSettings()
+    except ValidationError:
+        stored = None  # its problems are listed already: the store and port cannot be looked at
+    if stored is not None:
+        problems += asyncio.run(store_problems(stored))
+        problems += port_problems(stored)
     for line in problems:
         print(f"✗ {line}")
     if problems:
@@ -77,12 +92,13 @@ def settings_problems() -> list[str]:
                 out.append("DISCORD_TOKEN does not look like a bot token (three parts with dots): copy it again "
                            "from the developer portal, not the client secret or the application id")
             else:
-                out.append(f"{name}: {err['msg']}; fix it in the environment or .env")
+                out.append(f"{name}: {said(err)}; fix it in the environment or .env")
         return out
     return []
 
 
 async def store_problems(stored: StoreSettings) -> list[str]:
+    """What would stop the bot opening its store, worded as the bot itself would say it."""
     target = stored.store_target
     latest = _migrations("postgres" if target.dialect == "postgres" else "sqlite")[-1][0]
     try:
@@ -95,15 +111,19 @@ async def store_problems(stored: StoreSettings) -> list[str]:
                 await conn.close()
         else:
             path = Path(target.location)
-            if not path.exists():
-                return []  # a fresh install: the bot creates the file at its first start
+            if not path.exists():  # a fresh install: the bot creates the file at its first start, if it may
+                folder = path.parent
+                if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+                    raise PermissionError(errno.EACCES, "the folder is missing, or the bot may not write there")
+                return []
+            if not os.access(path, os.R_OK | os.W_OK) or not os.access(path.parent, os.W_OK | os.X_OK):
+                raise PermissionError(errno.EACCES, "the bot may not write the file or its folder")
             with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
                 have = conn.execute("PRAGMA user_version").fetchone()[0]
-    except (TimeoutError, OSError, asyncpg.PostgresError, sqlite3.Error) as exc:
-        return [f"the database ({target.shown}) cannot be reached: {type(exc).__name__}; check DATABASE_URL "
-                "(host, port, user, password) and that the server runs"]
+    except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError, sqlite3.Error) as exc:
+        return [str(store_failure(target, exc))]
     if have > latest:
-        return [f"the database is at schema {have}, newer than this Boneyard knows ({latest}): upgrade Boneyard"]
+        return [str(SchemaTooNew(have, latest))]
     if have < latest:
         return [f"the database is at schema {have} of {latest}: back it up (boneyard backup), then start the "
                 "bot once; it migrates the schema as it starts"]
@@ -116,7 +136,13 @@ def port_problems(stored: StoreSettings) -> list[str]:
     with socket.socket() as probe:
         try:
             probe.bind((stored.metrics_host, stored.metrics_port))
-        except OSError:
+        except socket.gaierror:
+            return [f"METRICS_HOST {stored.metrics_host} is no address of this machine: use 127.0.0.1, or 0.0.0.0 "
+                    "for every interface"]
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                return [f"METRICS_PORT {stored.metrics_port} on {stored.metrics_host} cannot be served "
+                        f"({exc.strerror}): choose another port, or fix METRICS_HOST"]
             return [f"METRICS_PORT {stored.metrics_port} on {stored.metrics_host} is taken (another Boneyard, or "
                     "another service): stop it or choose another port"]
     return []

@@ -15,6 +15,7 @@ import pkgutil
 import time
 from typing import Any
 
+import aiohttp
 import discord
 from aiohttp import web
 from discord import app_commands
@@ -28,7 +29,8 @@ from bot.errors import GATE, Refusal, guarded, tell
 from bot.left_behind import show_tables_left_behind
 from bot.replies import let_go
 from bot.runtime import TableRuntime
-from bot.store import Store, open_store
+from bot.startup import CannotStart, opened
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +67,14 @@ YOUNG_OBJECTS_COLLECTED = 20_000
 
 class Boneyard(commands.AutoShardedBot):
     def __init__(self, settings: Settings) -> None:
-        intents = discord.Intents.default()
-        intents.message_content = False
+        # no voice here: discord.py's two warnings that it would not work only send admins looking
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        # Servers (to know where the bot is, and when it leaves one) and their new messages (to
+        # know when a table has scrolled away), and nothing else: every other event Discord would
+        # send (typing, reactions, voice, DMs...) is only work and traffic here.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        intents.guild_messages = True
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -101,6 +109,7 @@ class Boneyard(commands.AutoShardedBot):
         self._parse_interaction = self._connection.parsers["INTERACTION_CREATE"]
         self._connection.parsers["INTERACTION_CREATE"] = self._interaction_created
         self.runtime: TableRuntime = None  # type: ignore[assignment]  # set in setup_hook
+        self._store: Store | None = None  # opened at login
         #: every persistent item registered, the host's and the cogs' (the dice tools' buttons)
         self.claimed: list[type[discord.ui.DynamicItem[Any]]] = []
         self._deadline_task: asyncio.Task[Any] | None = None
@@ -110,9 +119,21 @@ class Boneyard(commands.AutoShardedBot):
         #: the tables a stopped process left behind, posted again once connected
         self._left_behind: asyncio.Task[Any] | None = None
 
+    async def login(self, token: str) -> None:
+        """The store first: a database that cannot be opened stops the bot before it says a word
+        to Discord; then Discord, whose being out of reach is said in a line, not a traceback."""
+        self._store = await opened(self.settings.store_target)
+        try:
+            await super().login(token)
+        except (aiohttp.ClientError, OSError) as exc:
+            raise CannotStart(f"cannot reach Discord ({type(exc).__name__}): check this machine's network and "
+                              "DNS", again=True) from None
+
     async def setup_hook(self) -> None:
         target = self.settings.store_target
-        store: Store = await open_store(target)
+        if self._store is None:
+            self._store = await opened(target)
+        store = self._store
         if self.settings.metrics_port is not None:
             store = metrics.TimedStore(store)  # type: ignore[assignment]
         log.info("games are kept in %s", target.shown)
@@ -122,13 +143,30 @@ class Boneyard(commands.AutoShardedBot):
         await self.load_extension("bot.commands")
         await self.load_extension("bot.server_commands")
         for name in extensions(self.settings.extra_cogs):
-            await self.load_extension(name)
+            try:
+                await self.load_extension(name)
+            except (commands.ExtensionNotFound, ModuleNotFoundError) as exc:
+                missing = getattr(exc, "name", None) or name  # a package on its path may be what is missing
+                if not (name == missing or name.startswith(f"{missing}.")):
+                    raise
+                raise CannotStart(f"EXTRA_COGS: {name} is no module this Python can import", again=False) from None
+            except commands.ExtensionError as exc:
+                if not name.startswith("cogs."):  # a cog of our own that fails is a bug: its traceback shows
+                    cause = exc.__cause__ or exc
+                    raise CannotStart(f"EXTRA_COGS: {name} failed to load ({type(cause).__name__}: {cause})",
+                                      again=False) from None
+                raise
         self.add_dynamic_items(*ALL_ITEMS, *privacy.ITEMS)
         self._deadline_task = asyncio.create_task(run_deadlines(self.runtime), name="deadlines")
         self._retention_task = asyncio.create_task(
             retention.run_retention(store, self.settings.keep_finished_days), name="retention")
         if self.settings.metrics_port is not None:
-            self._metrics = await metrics.serve(self, store, self.settings.metrics_host, self.settings.metrics_port)
+            host, port = self.settings.metrics_host, self.settings.metrics_port
+            try:
+                self._metrics = await metrics.serve(self, store, host, port)
+            except OSError as exc:
+                raise CannotStart(f"cannot serve metrics on {host}:{port} ({exc.strerror or type(exc).__name__}): "
+                                  "choose another METRICS_PORT, or fix METRICS_HOST", again=False) from None
         if not self.settings.syncs_commands:
             log.info("games: %s; the process with shard 0 syncs the commands", ", ".join(sorted(self.runtime.specs)))
             return
@@ -257,5 +295,6 @@ class Boneyard(commands.AutoShardedBot):
             await self._metrics.cleanup()
             self._metrics = None
         await super().close()
-        if self.runtime is not None:
-            await self.runtime.store.close()
+        if self._store is not None:
+            await self._store.close()
+            self._store = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote, urlsplit
 from pathlib import Path
-from typing import Annotated, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -21,7 +21,9 @@ class StoreSettings(BaseSettings):
     """Where the games are kept: all that the admin commands (backup, doctor) need, so they run
     without a token."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    # hide_input_in_errors: a settings error that reaches a traceback must not print a URL's password
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore",
+                                      hide_input_in_errors=True)
 
     #: sqlite:///path or postgresql://…; secret, because a PostgreSQL URL may carry a password
     database_url: SecretStr | None = None
@@ -83,7 +85,8 @@ class Settings(StoreSettings):
         if token.lower().startswith("bot "):
             token = token[4:]
         if not _TOKEN_SHAPE.match(token):
-            raise ValueError("DISCORD_TOKEN does not look like a bot token")
+            raise ValueError("it does not look like a bot token (three parts with dots): copy it again from the "
+                             "developer portal (Bot → Reset Token), not the client secret or the application id")
         return SecretStr(token)
 
     @field_validator("log_level")
@@ -138,6 +141,12 @@ class Settings(StoreSettings):
             return "all shards"
         ids = self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
         return f"shard{'s' if len(ids) > 1 else ''} {format_shard_ids(ids)}/{self.shard_count}"
+
+
+def said(err: Any) -> str:
+    """A setting's problem as its validator words it, without pydantic's "Value error, " before it."""
+    cause = err.get("ctx", {}).get("error") if err["type"] == "value_error" else None
+    return str(cause) if cause is not None else str(err["msg"])
 
 
 def parse_shard_ids(text: str) -> tuple[int, ...]:

@@ -14,7 +14,8 @@ import yarl
 from pydantic import ValidationError
 
 from bot import logs
-from bot.config import Settings
+from bot.config import Settings, said
+from bot.startup import CannotStart
 
 def load_settings() -> Settings:
     try:
@@ -22,7 +23,7 @@ def load_settings() -> Settings:
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']).upper() or 'settings'}: "
-            + ("missing (set it in the environment or .env)" if err["type"] == "missing" else err["msg"])
+            + ("missing (set it in the environment or .env)" if err["type"] == "missing" else said(err))
             for err in exc.errors(include_input=False)
         )
         print(f"boneyard: cannot start: {problems}", file=sys.stderr)
@@ -82,6 +83,12 @@ def main(argv: list[str] | None = None) -> None:
     point_at(settings.discord_api_base, settings.discord_gateway_url)
     try:
         asyncio.run(_run(settings))
+    except CannotStart as exc:
+        line = str(exc)
+        for secret in settings.secrets:
+            line = line.replace(secret, "***")
+        print(f"boneyard: cannot start: {line}", file=sys.stderr)
+        raise SystemExit(exc.exit_code) from None
     except discord.LoginFailure:
         print("boneyard: Discord refused the token (DISCORD_TOKEN); reset it in the developer portal.", file=sys.stderr)
         raise SystemExit(2) from None

@@ -20,7 +20,8 @@ import pytest
 
 from bot.models import Book, LogEntry, Seat, Table
 from bot.store import (
-    CLAIM_SECONDS, ChannelBusy, DuplicateInteraction, SqliteStore, Store, VersionConflict, _migrations, open_store, parse_target,
+    CLAIM_SECONDS, ChannelBusy, DuplicateInteraction, SchemaTooNew, SqliteStore, Store, VersionConflict, _migrations, open_store,
+    parse_target,
 )
 from bot.store import postgres as postgres_store
 from bot.store import sqlite as sqlite_store
@@ -92,6 +93,37 @@ def test_targets() -> None:
     assert "s3cret" not in pg.shown
     with pytest.raises(ValueError):
         parse_target("mysql://x/y")
+    # several hosts (a failover list, as asyncpg reads it), and an IPv6 one
+    assert parse_target("postgresql://bone:pw@h1:5432,h2:5433/b").shown == "postgresql://bone@h1:5432,h2:5433/b"
+    assert parse_target("postgresql://bone:pw@[::1]:5432/b").shown == "postgresql://bone@[::1]:5432/b"
+
+
+@pytest.mark.parametrize("url", ["postgresql://bone:Hunter2Secret/x@127.0.0.1/b",
+                                 "postgresql://bone:Hunter2#Secret@127.0.0.1/b",
+                                 "postgresql://bone:pw@db.example:99999/b"])
+def test_a_postgres_url_that_reads_wrong_is_refused_without_its_password(url: str) -> None:
+    """An unescaped / or # in a password ends the host early, and what follows is read as the
+    port: the refusal says what to do, and quotes no part of the URL."""
+    with pytest.raises(ValueError, match="percent-encode") as refused:
+        parse_target(url)
+    assert "Hunter2" not in str(refused.value) and "Secret" not in str(refused.value)
+
+
+async def test_a_database_a_newer_boneyard_migrated_is_refused(backend: Backend) -> None:
+    """Rolled back to an older Boneyard, the bot would misread or overwrite what it does not know
+    of: it does not open the store, and says why (the store stays as it was)."""
+    latest = _migrations(backend.name)[-1][0]
+    await (await backend.open()).close()
+    if backend.name == "sqlite":
+        with sqlite3.connect(backend.url.removeprefix("sqlite:///")) as conn:
+            conn.execute(f"PRAGMA user_version={latest + 1}")
+    else:
+        await backend.sql("INSERT INTO boneyard_schema (version, applied_at) VALUES (?, 0)", latest + 1)
+    with pytest.raises(SchemaTooNew, match=f"schema {latest + 1}, newer than this Boneyard knows \\({latest}\\)"):
+        await backend.open()
+    if backend.name == "sqlite":
+        with sqlite3.connect(backend.url.removeprefix("sqlite:///")) as conn:
+            assert conn.execute("PRAGMA user_version").fetchone()[0] == latest + 1
 
 
 async def _stored_before(backend: Backend, schema: int, rows: list[tuple[str, tuple[object, ...]]]) -> None:

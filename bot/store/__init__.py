@@ -8,7 +8,7 @@ the bot knows which one it runs on.
 from pathlib import Path
 
 from bot.store.base import (
-    CLAIM_SECONDS, INTERACTIONS_KEPT, ChannelBusy, DuplicateInteraction, LimitReached, Store, StoreError,
+    CLAIM_SECONDS, INTERACTIONS_KEPT, ChannelBusy, DuplicateInteraction, LimitReached, SchemaTooNew, Store, StoreError,
     StoreUnavailable, Target, VersionConflict, _migrations, parse_target,
 )
 from bot.store.postgres import PostgresStore
@@ -25,6 +25,6 @@ async def open_store(target: str | Path | Target) -> Store:
 
 __all__ = [
     "CLAIM_SECONDS", "INTERACTIONS_KEPT", "LIVE_CACHE", "ChannelBusy", "DuplicateInteraction", "LimitReached",
-    "Luck", "RollAsked", "RolledDie", "SavedRoll", "ServerSettings", "SqliteStore", "Store", "StoreError",
+    "Luck", "RollAsked", "RolledDie", "SavedRoll", "SchemaTooNew", "ServerSettings", "SqliteStore", "Store", "StoreError",
     "StoreUnavailable", "StoredRoll", "Target", "VersionConflict", "_migrations", "open_store", "parse_target",
 ]

@@ -58,6 +58,15 @@ class StoreUnavailable(StoreError):
     may simply be tried again."""
 
 
+class SchemaTooNew(StoreError):
+    """The database was migrated by a newer Boneyard. This one would misread, or overwrite, what
+    it does not know of: it does not start on it (a downgrade is the backup taken before)."""
+
+    def __init__(self, have: int, known: int) -> None:
+        super().__init__(f"the database is at schema {have}, newer than this Boneyard knows ({known}): "
+                         "run the Boneyard that migrated it, or upgrade this one")
+
+
 class LimitReached(StoreError):
     """A new saved roll would take its owner past the number they may keep."""
 
@@ -105,10 +114,27 @@ class Target:
         if self.dialect == "sqlite":
             return f"sqlite:///{self.location}"
         parts = urlsplit(self.location)
-        host = parts.hostname or "localhost"
-        port = f":{parts.port}" if parts.port else ""
+        hosts = ",".join(f"{_bracketed(host)}{':' if port else ''}{port}" for host, port in _hosts(self.location))
         user = f"{parts.username}@" if parts.username else ""
-        return f"postgresql://{user}{host}{port}{parts.path}"
+        return f"postgresql://{user}{hosts}{parts.path}"
+
+
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host else host or "localhost"
+
+
+def _hosts(url: str) -> list[tuple[str, str]]:
+    """A PostgreSQL URL's hosts and ports, read as asyncpg reads them (several, comma-separated,
+    for a failover list); a port as written, "" when there is none."""
+    out = []
+    for part in urlsplit(url).netloc.rpartition("@")[2].split(","):
+        if part.startswith("["):
+            host, _, rest = part[1:].partition("]")
+            out.append((host, rest.removeprefix(":")))
+        else:
+            host, _, port = part.partition(":")
+            out.append((host, port))
+    return out
 
 
 def parse_target(target: str | Path) -> Target:
@@ -119,6 +145,11 @@ def parse_target(target: str | Path) -> Target:
     text = target.strip()
     lowered = text.lower()
     if lowered.startswith(("postgresql://", "postgres://")):
+        if not all(port == "" or (port.isdigit() and 0 < int(port) < 65536) for _, port in _hosts(text)):
+            # Never the URL, nor what was read as a port: with an unescaped "/" in the password,
+            # that is a part of the password (asyncpg's own error would quote it).
+            raise ValueError("the PostgreSQL URL's host or port does not read as one: percent-encode "
+                             "/ # ? @ : in the password (%2F %23 %3F %40 %3A)")
         return Target("postgres", text)
     if lowered.startswith("sqlite://"):
         rest = text[len("sqlite://"):]

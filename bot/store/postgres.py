@@ -28,7 +28,7 @@ import asyncpg
 from bot.models import Book, LogEntry, Table
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_BATCH, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect,
-    DuplicateInteraction, LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations,
+    DuplicateInteraction, LimitReached, SchemaTooNew, Store, StoreUnavailable, Tally, VersionConflict, _migrations,
     book_without_player, book_text, first_id_at, log_rows, table_text, tally, without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
@@ -363,6 +363,9 @@ class PostgresStore(Store):
                 " (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
             )
             current = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM boneyard_schema")
+            known = _migrations("postgres")[-1][0]
+            if current > known:
+                raise SchemaTooNew(current, known)
             for number, sql in _migrations("postgres"):
                 if number <= current:
                     continue

@@ -34,7 +34,7 @@ from bot.models import LIVE, Book, LogEntry, Table
 from bot.recent import Recent
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_BATCH, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect,
-    DuplicateInteraction, LimitReached, Store, StoreUnavailable, Tally, VersionConflict, _migrations,
+    DuplicateInteraction, LimitReached, SchemaTooNew, Store, StoreUnavailable, Tally, VersionConflict, _migrations,
     book_without_player, book_text, first_id_at, log_rows, statements, table_text, tally, without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
@@ -119,6 +119,9 @@ class SqliteStore(Store):
 
     @classmethod
     async def open(cls, path: Path | str) -> SqliteStore:
+        # Opened once by hand first: a file that cannot be opened (no such folder, no right to it)
+        # then fails here, rather than in aiosqlite's worker thread, which outlives the loop.
+        sqlite3.connect(str(path)).close()
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         conn.row_factory = aiosqlite.Row
         try:
@@ -140,8 +143,12 @@ class SqliteStore(Store):
             raise
         await reader.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT * 1000:.0f}")
         store = cls(conn, reader, checkpointer, _quick_writer(path))
-        await store._migrate()
-        await store._forget_clicks(time.time())
+        try:
+            await store._migrate()
+            await store._forget_clicks(time.time())
+        except BaseException:
+            await store.close()
+            raise
         return store
 
     async def close(self) -> None:
@@ -212,6 +219,9 @@ class SqliteStore(Store):
         async with self._writing():
             row = await (await self._conn.execute("PRAGMA user_version")).fetchone()
             current = row[0] if row else 0
+            known = _migrations("sqlite")[-1][0]
+            if current > known:
+                raise SchemaTooNew(current, known)
             for number, sql in _migrations("sqlite"):
                 if number <= current:
                     continue

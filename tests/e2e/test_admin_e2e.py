@@ -243,9 +243,65 @@ def test_doctor_names_each_problem_and_what_to_do(tmp_path: Path) -> None:
     lines = bad.stdout.splitlines()
     assert bad.returncode == 1 and len(lines) == 3, bad.stdout
     assert "DISCORD_TOKEN is not set" in lines[0] and "developer portal" in lines[0]
-    assert "cannot be reached" in lines[1] and "check DATABASE_URL" in lines[1]
+    assert "cannot reach PostgreSQL" in lines[1] and "DATABASE_URL's host and port" in lines[1]
     assert f"METRICS_PORT {port}" in lines[2] and "taken" in lines[2]
     assert PASSWORD not in bad.stdout + bad.stderr
     shape = boneyard("doctor", env={"DISCORD_TOKEN": "not-a-token", "DATABASE_PATH": str(tmp_path / "n.sqlite3")},
                      cwd=tmp_path)
     assert shape.returncode == 1 and "does not look like a bot token" in shape.stdout
+    # a folder that is not there would stop the bot: not "all in order"; nor is a host that is no address
+    gone = boneyard("doctor", cwd=tmp_path, env={
+        "DISCORD_TOKEN": FAKE_TOKEN, "DATABASE_PATH": str(tmp_path / "gone" / "b.sqlite3"),
+        "METRICS_PORT": str(free_port()), "METRICS_HOST": "no.such.host.invalid"})
+    lines = gone.stdout.splitlines()
+    assert gone.returncode == 1 and len(lines) == 2, gone.stdout
+    assert "DATABASE_PATH" in lines[0] and "folder" in lines[0]
+    assert "METRICS_HOST no.such.host.invalid is no address" in lines[1]
+
+
+def test_a_bot_that_cannot_start_says_why_in_one_line(tmp_path: Path) -> None:
+    """Whatever stops the bot at start-up, the admin reads one line saying what to do, never a
+    traceback or a password; the exit code says whether trying again can help (1) or a setting
+    must change first (2: boneyard-cluster then stops instead of starting it forever)."""
+    closed = f"http://127.0.0.1:{free_port()}/api/v10"  # no Discord there
+    token = {"DISCORD_TOKEN": FAKE_TOKEN, "DISCORD_API_BASE": closed}
+    newer = tmp_path / "newer.sqlite3"
+    with sqlite3.connect(newer) as conn:
+        conn.execute("PRAGMA user_version=9999")
+    cases = [
+        ({"DATABASE_PATH": str(tmp_path / "no" / "such" / "folder.sqlite3")}, 2, "DATABASE_PATH"),
+        ({"DATABASE_PATH": str(newer)}, 2, "newer than this Boneyard knows"),
+        ({"DATABASE_URL": f"postgresql://bone:{PASSWORD}/x@127.0.0.1/games"}, 2, "percent-encode"),
+        ({"DATABASE_URL": f"postgresql://bone:{PASSWORD}@127.0.0.1:{free_port()}/games"}, 1, "cannot reach PostgreSQL"),
+        ({"DATABASE_PATH": str(tmp_path / "fine.sqlite3")}, 1, "cannot reach Discord"),
+    ]
+    for env, code, said in cases:
+        done = boneyard(env={**token, **env}, cwd=tmp_path)
+        shown = done.stdout + done.stderr
+        assert done.returncode == code, (env, shown)
+        last = shown.strip().splitlines()[-1]
+        assert last.startswith("boneyard: cannot start: ") and said in last, (env, shown)
+        assert "Traceback" not in shown and PASSWORD not in shown and "x@127" not in shown, shown
+
+
+async def test_a_metrics_port_taken_or_a_missing_cog_stops_the_bot_in_one_line(tmp_path: Path) -> None:
+    """Past Discord's door, at the bot's setup: a port another service holds, a module of
+    EXTRA_COGS that is not there. Both need a setting changed: exit 2, one line."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for env, said in (({"METRICS_PORT": str(port)}, f"cannot serve metrics on 127.0.0.1:{port}"),
+                          ({"EXTRA_COGS": "no_such_cogs.here"}, "EXTRA_COGS: no_such_cogs.here is no module")):
+            async with running_fake(channels=(CHANNEL,)) as fd:
+                bot = BotProcess(fd, env, tmp_path / "s.sqlite3")
+                try:
+                    await bot.start(timeout=20)
+                except RuntimeError:
+                    pass  # it exited before it was ready, as it should
+                code = await bot.wait(timeout=20)
+                await bot.stop()
+                shown = "\n".join(bot.lines)
+                assert code == 2, shown[-2000:]
+                assert any(line.startswith("boneyard: cannot start: ") and said in line for line in bot.lines), shown
+                assert "Traceback" not in shown, shown[-3000:]

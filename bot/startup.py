@@ -1,0 +1,47 @@
+"""Why the bot did not start, in one line that says what to do, and whether starting it again can
+help: exit 1 when it can (a database or Discord not reachable yet: a supervisor, or
+boneyard-cluster, tries again), exit 2 when a setting must change first (the cluster then stops
+instead of restarting a process that cannot start, forever). The lines name settings and places,
+never a password: what Python or a driver says is shown only where it cannot hold one."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import asyncpg
+
+from bot.store import SchemaTooNew, Store, Target, open_store
+
+
+class CannotStart(Exception):
+    def __init__(self, line: str, *, again: bool) -> None:
+        super().__init__(line)
+        self.exit_code = 1 if again else 2
+
+
+def store_failure(target: Target, exc: BaseException) -> CannotStart:
+    """What the admin is told when the store does not open (``boneyard doctor`` says the same)."""
+    if isinstance(exc, SchemaTooNew):
+        return CannotStart(str(exc), again=False)
+    if target.dialect == "sqlite":
+        return CannotStart(f"cannot open the SQLite database {target.location} ({_reason(exc)}): check that its "
+                           "folder exists and that the bot may write there (DATABASE_PATH)", again=False)
+    if isinstance(exc, OSError | TimeoutError):  # refused or unreachable: it may be starting still
+        return CannotStart(f"cannot reach PostgreSQL at {target.shown} ({type(exc).__name__}): check that it "
+                           "runs, and DATABASE_URL's host and port", again=True)
+    # the server answered and said no: a password, a database's name, a right
+    return CannotStart(f"PostgreSQL at {target.shown} refused the bot ({type(exc).__name__}): check "
+                       "DATABASE_URL's user, password and database", again=False)
+
+
+def _reason(exc: BaseException) -> str:
+    return (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or type(exc).__name__
+
+
+async def opened(target: Target) -> Store:
+    """The store, or why not."""
+    try:
+        return await open_store(target)
+    except (OSError, TimeoutError, sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError,
+            SchemaTooNew) as exc:
+        raise store_failure(target, exc) from None
