@@ -11,6 +11,7 @@ import discord
 from pydantic import ValidationError
 
 from bot import logs, metrics
+from bot.render import option_refusal
 from bot.replies import UNKNOWN_INTERACTION, NotAnswered
 from bot.store import DuplicateInteraction, StoreUnavailable, VersionConflict
 from rules.base import GameError
@@ -117,7 +118,7 @@ async def guarded(
         # options a client sent outside what the command declares (a forged or stale client)
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in exc.errors()[:3])
         log.info("refused options of interaction %s: %s", interaction.id, problems)
-        await tell(interaction, f"That option is not allowed here ({problems}).")
+        await tell(interaction, option_refusal(exc.errors()))
     except DuplicateInteraction:
         await tell(interaction, "That click was already counted.")
     except VersionConflict:

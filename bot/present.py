@@ -364,6 +364,10 @@ def _deadline(table: Table) -> str | None:
     return f"⏱ Time runs out <t:{int(table.deadline)}:R>{per_move}"
 
 
+def players(fewest: int, most: int) -> str:
+    return f"{fewest} players" if fewest == most else f"{fewest}–{most} players"
+
+
 def lobby_message(spec: GameSpec[Any, Any, Any], table: Table, notice: str | None = None) -> Shown:
     engine = spec.engine
     options = engine.Options.model_validate(table.options)
@@ -375,7 +379,7 @@ def lobby_message(spec: GameSpec[Any, Any, Any], table: Table, notice: str | Non
         for i, s in enumerate(table.seats)
     ) or "Nobody yet."
     about = f"{spec.blurb}\n" if spec.blurb else ""
-    parts = [Part(f"### {engine.title}: a new table\n{about}**Join** to take a seat ({fewest}–{most} players). "
+    parts = [Part(f"### {engine.title}: a new table\n{about}**Join** to take a seat ({players(fewest, most)}). "
                   "The host presses **Start**, or **Add AI** to fill a seat with a bot.")]
     if not table.host_plays:
         parts.append(Part(f"**Game-master:** <@{table.host_id}> runs this table and takes no seat."))

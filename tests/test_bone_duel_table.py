@@ -122,6 +122,7 @@ def test_the_lobby_blurb_says_column_as_the_rulebook_and_the_buttons_do() -> Non
     state = staged([[4], [], [2]], [[4, 4], [1], []], die=4)
     lobby = kit.words(present.lobby_message(SPEC, table_for(state, "lobby")))
     assert "place it in a column" in lobby and "lane" not in lobby
+    assert "take a seat (2 players)" in lobby and "2–2" not in lobby  # a duel is always two
 
 
 def test_the_end_names_the_winner_once_and_the_match_its_games() -> None:

@@ -121,11 +121,16 @@ async def test_stale_commands_and_options_out_of_range_get_a_refusal(tmp_path: P
                 it = await fd.slash(players[0], CHANNEL, "knucklebones new", options)
                 answer = await it.wait_response()
                 assert answer["data"]["flags"] & 64 and "Sorry" not in answer["data"]["content"], answer
+            refused: list[str] = []
             for options in ([{"name": "dice_set", "type": 3, "value": "d1000"}],
                             [{"name": "max_rounds", "type": 4, "value": 0}]):
                 it = await fd.slash(players[0], CHANNEL, "roll-the-bones new", options)
                 answer = await it.wait_response()
                 assert answer["data"]["flags"] & 64 and "Sorry" not in answer["data"]["content"], answer
+                refused.append(answer["data"]["content"])
+            # in a player's words: the option as the command names it and what it takes
+            assert refused[0] == "That option is not allowed here: `dice_set` must be one of: mixed, all_d6.", refused
+            assert "`max_rounds` must be at least" in refused[1] and "Input should" not in refused[1], refused
             assert live_table(fd, CHANNEL) is None
             await open_knucklebones(fd, players)
             it = await fd.slash(players[0], CHANNEL, "game timer", [{"name": "seconds", "type": 4, "value": -5}])
