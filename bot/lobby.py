@@ -249,7 +249,9 @@ class Lobby:
         """The host decides for their table, and so does a GM of the server (its GM role, or
         Manage Server)."""
         if user.id != table.host_id and not gm:
-            raise Refusal(f"Only the host or a GM of this server can {what}.")
+            # a game-master's table names them: a player who asked for its rematch is not its host
+            raise Refusal(f"Only the host or a GM of this server can {what}." if table.host_plays
+                          else f"Only the game-master, <@{table.host_id}>, or a GM of this server can {what}.")
 
 
 def _allowed_here(channel: object, allowed: list[int]) -> bool:

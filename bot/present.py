@@ -379,8 +379,9 @@ def lobby_message(spec: GameSpec[Any, Any, Any], table: Table, notice: str | Non
         for i, s in enumerate(table.seats)
     ) or "Nobody yet."
     about = f"{spec.blurb}\n" if spec.blurb else ""
+    starter = "host" if table.host_plays else "game-master"
     parts = [Part(f"### {engine.title}: a new table\n{about}**Join** to take a seat ({players(fewest, most)}). "
-                  "The host presses **Start**, or **Add AI** to fill a seat with a bot.")]
+                  f"The {starter} presses **Start**, or **Add AI** to fill a seat with a bot.")]
     if not table.host_plays:
         parts.append(Part(f"**Game-master:** <@{table.host_id}> runs this table and takes no seat."))
     parts.append(Part(clip(f"**Seats ({len(table.seats)}/{most})**\n{seats}", 1500)))

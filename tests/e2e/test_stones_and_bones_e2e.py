@@ -310,8 +310,9 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             assert field(again, "Seats").splitlines() == [
                 f"1. {NPC} (AI) · purse of 30 gp", "2. Bob · purse of 50 gp", "3. Ann · purse of 8 gp 5 sp"]
             assert f"<@{gm.id}> runs this table" in field(again, "Game-master")
+            assert "The game-master presses **Start**" in said(again) and "The host presses" not in said(again)
             start = await (await fd.click(ann, again, button(fd, again, "Start"))).wait_response()
-            assert start["type"] == 4 and "Only the host" in start["data"]["content"]
+            assert start["type"] == 4 and f"Only the game-master, <@{gm.id}>," in start["data"]["content"]
             answer = await slash_ok(fd, gm, "stones-and-bones npc", {"name": "Salty Pete"})
             assert answer["data"]["flags"] & 64 and "Salty Pete" in answer["data"]["content"]
         clean(fd, bot)
