@@ -393,9 +393,9 @@ async def test_only_the_gm_manages_the_lobby_and_bad_input_changes_nothing(tmp_p
             before = fd.message(lobby["id"])
             assert field(before, "Seats").splitlines() == ["1. Ann · purse of 20 gp"]
             # players cannot seat NPCs or set purses
-            await refused(fd, ann, "stones-and-bones npc", {"name": "Sly Pete"}, "Only the host")
+            await refused(fd, ann, "stones-and-bones npc", {"name": "Sly Pete"}, "Only the game-master")
             await refused(fd, ann, "stones-and-bones stake", {"seat-or-player": "1", "amount": "90gp"},
-                          "Only the host")
+                          "Only the game-master")
             # bad input from the GM is refused and changes nothing
             for amount, words in (("12 goats", "is not an amount"), ("0", "from 1 cp"),
                                   ("5gp 5gp", "Name each coin once"), ("1.5", "is not an amount"),
@@ -415,7 +415,7 @@ async def test_only_the_gm_manages_the_lobby_and_bad_input_changes_nothing(tmp_p
             await fd.wait_until(lambda: field(fd.message(lobby["id"]), "Seats").splitlines()
                                 == ["1. Ann · purse of 7 gp", "2. Sly Pete (AI) · purse of 4 gp 2 sp 1 cp"],
                                 timeout=3, what="the lobby to show both purses")
-            await refused(fd, bob, "stones-and-bones npc", {"name": "Nobody"}, "Only the host")
+            await refused(fd, bob, "stones-and-bones npc", {"name": "Nobody"}, "Only the game-master")
         clean(fd, bot)
 
 
