@@ -64,6 +64,19 @@ def where(interaction: discord.Interaction) -> int:
     return interaction.guild_id or 0
 
 
+
+#: characters of a refused expression shown back to its roller
+ECHOED = 60
+
+
+def echoed(expression: str) -> str:
+    """A refused roll as typed, in code: "`1d20+`: ". Left out when it holds a backtick, which
+    would break out of the code span."""
+    text = " ".join(expression.split())
+    if not text or "`" in text:
+        return ""
+    return f"`{text if len(text) <= ECHOED else text[:ECHOED - 1] + '…'}`: "
+
 class Poster:
     """Rolls, keeps and answers: /roll, /rolls use, Roll again and Reveal all end here."""
 
@@ -110,8 +123,12 @@ class Poster:
                    note: str | None = None) -> None:
         if secret_to is not None and secret_to.bot:
             raise Refusal("A secret roll goes to a person (your GM), not to a bot.")
-        series = notation.roll(asked.expression, repeat=asked.repeat, target=asked.target, fail=asked.fail,
-                               mode=asked.mode)
+        try:
+            series = notation.roll(asked.expression, repeat=asked.repeat, target=asked.target, fail=asked.fail,
+                                   mode=asked.mode)
+        except notation.RollError as exc:
+            # Discord shows the answer under "used /roll", not what was typed: the refusal says it
+            raise notation.RollError(f"{echoed(asked.expression)}{exc.reason}") from None
         per_row = row_length(series)
         dice = dice_of(series) if per_row and await self.pictures_on(interaction) else []
         if secret_to is not None:

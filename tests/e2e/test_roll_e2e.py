@@ -104,6 +104,9 @@ async def test_plain_private_and_bad_rolls(tmp_path: Path) -> None:
                 answer = await it.wait_response()
                 assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL, bad
                 assert why in answer["data"]["content"] and "`4d6kh3`" in answer["data"]["content"], answer
+                # what was typed is said back: Discord shows only "used /roll" above the answer
+                typed = bad if len(bad) <= 60 else bad[:59] + "…"
+                assert answer["data"]["content"].startswith(f"`{typed}`: "), answer
             it = await fd.slash(ann, CHANNEL, "roll", {"expression": "3d6", "fail": 1})
             assert "needs a `target`" in (await it.wait_response())["data"]["content"]
             # past the declared ranges: Discord's client (and so the fake) will not send them typed...
