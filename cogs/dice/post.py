@@ -71,9 +71,10 @@ ECHOED = 60
 
 def echoed(expression: str) -> str:
     """A refused roll as typed, in code: "`1d20+`: ". Left out when it holds a backtick, which
-    would break out of the code span."""
-    text = " ".join(expression.split())
-    if not text or "`" in text:
+    would break out of the code span, or a line break, which Discord's box for an option does
+    not let a player type (a raw request, whose text need not be shown back)."""
+    text = expression.strip()
+    if not text or "`" in text or "\n" in text or "\r" in text:
         return ""
     return f"`{text if len(text) <= ECHOED else text[:ECHOED - 1] + '…'}`: "
 
