@@ -331,9 +331,12 @@ def _lines(lines: list[str | None]) -> str:
 
 def _message(top: list[str | None], parts: list[Part], picture: Picture | None, controls: Sequence[layout.Component],
              foot: str | None, colour: discord.Colour | int | None, *, accessories: dict[int, layout.Component] | None = None,
-             pings: bool = False, after: list[layout.Component] | None = None) -> Shown:
+             pings: bool = False, after: list[layout.Component] | None = None,
+             utility: Sequence[layout.Component] = ()) -> Shown:
     """One container: the line that asks (it pings), the game's blocks (a seat's own control
-    beside its block), the picture, the controls, and a small footer."""
+    beside its block), the picture, the controls, and a small footer. ``utility`` (Details, My
+    hand) rows apart from the decisions: beside the last one, a thumb aiming at Details on a
+    phone could score an item instead."""
     accessories = dict(accessories or {})
     head = _lines(top)
     first = [layout.text(head)] if head else []
@@ -345,7 +348,7 @@ def _message(top: list[str | None], parts: list[Part], picture: Picture | None, 
     last: list[layout.Component] = []
     if picture is not None:
         last.append(layout.gallery(picture))
-    last += layout.rows(controls)
+    last += layout.rows(controls) + layout.rows(utility)
     if foot:
         last.append(layout.text(f"-# {foot}"))
     items = layout.fit(first, middle, last)
@@ -462,8 +465,8 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
         controls = _actions(moment, seat, public, TABLE_CONTROLS - len(utility))
     elif humans:
         top.append("Waiting for " + and_list([safe(table.seats[s].name) for s in humans]) + ".")
-    return _message(top, parts, picture, controls + utility, _deadline(table), spec.colour,
-                    accessories=accessories, pings=True, after=after)
+    return _message(top, parts, picture, controls, _deadline(table), spec.colour,
+                    accessories=accessories, pings=True, after=after, utility=utility)
 
 
 def _ride(shown: Shown, extras: list[dict[str, Any]]) -> None:

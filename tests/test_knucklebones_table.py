@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot import present
+from bot import layout, present
 from bot.models import Book, Table
 from bot.step import Moment
 from cogs.knucklebones import SPEC
@@ -212,3 +212,14 @@ def test_a_sheet_title_shows_a_name_without_markdown() -> None:
     sheets = [t for t in titles if t.endswith("'s sheet")]
     assert sorted(sheets) == ["Bo b 1 hi's sheet", "click http //evil.example/x's sheet"]
     assert "Bob_The_Brave's sheet" in details(state, ["Ann", "Bob_The_Brave"])
+
+
+def test_details_has_a_row_of_its_own_below_the_choices() -> None:
+    """Beside the last item to score, a thumb aiming at Details on a phone could score that item
+    for 0 instead: the decisions fill their rows, and Details starts its own."""
+    state = staged([6, 6, 6, 1, 1])
+    rows = [row for row in layout.items(shown(state).layout) if row["type"] == layout.ROW]
+    ids = [[b["custom_id"].split(":")[1] for b in row["components"]] for row in rows]
+    choices = [i for r in ids for i in r if i == "act"]
+    assert len(choices) > 5 and len(choices) % 5  # choices that leave room in their last row
+    assert ids[-1] == ["info"] and all("info" not in r for r in ids[:-1]), ids
