@@ -179,7 +179,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
                 embed = discord.Embed(title="Leaderboard", description=None if rows else "No finished games yet.")
                 for game, lines in leaderboard_lines(rows).items():
                     embed.add_field(name=titles.get(game, game), value=clip("\n".join(lines), 1024), inline=False)
-                embed.set_footer(text=f"Win rate shown from {MIN_GAMES_FOR_RATE} games · /game stats player: for one record")
+                embed.set_footer(text=f"A win rate shows once a player has finished {MIN_GAMES_FOR_RATE} games · "
+                                      "/game stats player: for one record")
             else:
                 rows3 = await self.runtime.store.stats(interaction.guild_id, player.id)
                 lines = [f"**{titles.get(g, g)}**: {won} won of {played} played" for g, played, won in rows3]

@@ -74,6 +74,9 @@ async def test_timer_rules_status_and_leave(tmp_path: Path) -> None:
             board = await (await fd.slash(bob, CHANNEL, "game stats")).wait_response()
             ranks = board["data"]["embeds"][0]["fields"][0]["value"].splitlines()
             assert ranks[-1] == f"2. <@{bob.id}>: 0 won of 1"  # a leaver ranks after who stayed
+            # no rate after one game each, and the footer says when one shows
+            assert board["data"]["embeds"][0]["footer"]["text"].startswith(
+                "A win rate shows once a player has finished 3 games")
         clean(fd, bot)
 
 
