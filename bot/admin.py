@@ -16,10 +16,11 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import aiohttp
 import asyncpg
 from pydantic import ValidationError
 
-from bot.config import Settings, StoreSettings, said
+from bot.config import DISCORD_API, Settings, StoreSettings, said
 from bot.startup import store_failure
 from bot.store import SchemaTooNew, _migrations
 
@@ -63,6 +64,8 @@ def backup(argv: list[str]) -> int:
 def doctor(argv: list[str]) -> int:
     """One line per problem and what to do about it; exit 1 if there is any."""
     problems = settings_problems()
+    if not problems:  # a token of the right shape: does Discord take it?
+        problems += asyncio.run(discord_problems(Settings()))
     try:
         stored = StoreSettings()
     except ValidationError:
@@ -94,6 +97,23 @@ def settings_problems() -> list[str]:
             else:
                 out.append(f"{name}: {said(err)}; fix it in the environment or .env")
         return out
+    return []
+
+
+async def discord_problems(settings: Settings) -> list[str]:
+    """Whether Discord takes the token, asked as the bot's login asks (GET /users/@me)."""
+    base = (settings.discord_api_base or DISCORD_API).rstrip("/")
+    headers = {"Authorization": f"Bot {settings.discord_token.get_secret_value()}"}
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http, \
+                http.get(f"{base}/users/@me", headers=headers) as answer:
+            if answer.status == 401:
+                return ["Discord refused DISCORD_TOKEN (it was reset, or belongs to another application): reset it "
+                        "in the developer portal (Bot → Reset Token) and copy the new one into the environment or .env"]
+            if answer.status >= 400:
+                return [f"Discord answered {answer.status} when asked about the token: try again in a while"]
+    except (aiohttp.ClientError, TimeoutError) as exc:
+        return [f"Discord cannot be reached from here ({type(exc).__name__}): check this machine's network and DNS"]
     return []
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import aiohttp
 
-from bot.config import Settings, format_shard_ids
+from bot.config import DISCORD_API, Settings, format_shard_ids
 from bot import logs
 from bot.main import load_settings
 
@@ -52,7 +52,7 @@ def spread(shard_count: int, processes: int) -> list[tuple[int, ...]]:
 
 async def recommended(settings: Settings) -> tuple[int, int]:
     """(shard count, identify concurrency) that Discord recommends for this bot."""
-    base = (settings.discord_api_base or "https://discord.com/api/v10").rstrip("/")
+    base = (settings.discord_api_base or DISCORD_API).rstrip("/")
     headers = {"Authorization": f"Bot {settings.discord_token.get_secret_value()}"}
     async with aiohttp.ClientSession() as http, http.get(f"{base}/gateway/bot", headers=headers) as resp:
         if resp.status == 401:

@@ -12,6 +12,9 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.store.base import Target, parse_target
 
+#: Discord's API, unless DISCORD_API_BASE names another
+DISCORD_API = "https://discord.com/api/v10"
+
 # Three base64url parts, as Discord issues them; checked so a pasted client secret or a
 # truncated token fails with one clear line instead of a login traceback.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{18,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")

@@ -230,33 +230,60 @@ async def test_a_backup_of_a_running_store_is_whole(tmp_path: Path) -> None:
     assert postgres.returncode == 2 and "pg_dump" in postgres.stderr
 
 
-def test_doctor_names_each_problem_and_what_to_do(tmp_path: Path) -> None:
-    good = boneyard("doctor", env={"DISCORD_TOKEN": FAKE_TOKEN, "DATABASE_PATH": str(tmp_path / "new.sqlite3")},
-                    cwd=tmp_path)
-    assert good.returncode == 0 and "all in order" in good.stdout, good.stdout + good.stderr
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        bad = boneyard("doctor", cwd=tmp_path, env={
-            "DATABASE_URL": f"postgresql://bone:{PASSWORD}@127.0.0.1:{free_port()}/games", "METRICS_PORT": str(port)})
-    lines = bad.stdout.splitlines()
-    assert bad.returncode == 1 and len(lines) == 3, bad.stdout
-    assert "DISCORD_TOKEN is not set" in lines[0] and "developer portal" in lines[0]
-    assert "cannot reach PostgreSQL" in lines[1] and "DATABASE_URL's host and port" in lines[1]
-    assert f"METRICS_PORT {port}" in lines[2] and "taken" in lines[2]
-    assert PASSWORD not in bad.stdout + bad.stderr
-    shape = boneyard("doctor", env={"DISCORD_TOKEN": "not-a-token", "DATABASE_PATH": str(tmp_path / "n.sqlite3")},
-                     cwd=tmp_path)
-    assert shape.returncode == 1 and "does not look like a bot token" in shape.stdout
-    # a folder that is not there would stop the bot: not "all in order"; nor is a host that is no address
-    gone = boneyard("doctor", cwd=tmp_path, env={
-        "DISCORD_TOKEN": FAKE_TOKEN, "DATABASE_PATH": str(tmp_path / "gone" / "b.sqlite3"),
-        "METRICS_PORT": str(free_port()), "METRICS_HOST": "no.such.host.invalid"})
-    lines = gone.stdout.splitlines()
-    assert gone.returncode == 1 and len(lines) == 2, gone.stdout
-    assert "DATABASE_PATH" in lines[0] and "folder" in lines[0]
-    assert "METRICS_HOST no.such.host.invalid is no address" in lines[1]
+async def test_doctor_names_each_problem_and_what_to_do(tmp_path: Path) -> None:
+    async with running_fake(channels=(CHANNEL,)) as fd:
+        discord = {"DISCORD_API_BASE": fd.api_base}
+
+        async def doctor(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+            return await asyncio.to_thread(boneyard, "doctor", env={**discord, **env}, cwd=tmp_path)
+
+        good = await doctor({"DISCORD_TOKEN": FAKE_TOKEN, "DATABASE_PATH": str(tmp_path / "new.sqlite3")})
+        assert good.returncode == 0 and "all in order" in good.stdout, good.stdout + good.stderr
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            bad = await doctor({"DATABASE_URL": f"postgresql://bone:{PASSWORD}@127.0.0.1:{free_port()}/games",
+                                "METRICS_PORT": str(port)})
+        lines = bad.stdout.splitlines()
+        assert bad.returncode == 1 and len(lines) == 3, bad.stdout
+        assert "DISCORD_TOKEN is not set" in lines[0] and "developer portal" in lines[0]
+        assert "cannot reach PostgreSQL" in lines[1] and "DATABASE_URL's host and port" in lines[1]
+        assert f"METRICS_PORT {port}" in lines[2] and "taken" in lines[2]
+        assert PASSWORD not in bad.stdout + bad.stderr
+        shape = await doctor({"DISCORD_TOKEN": "not-a-token", "DATABASE_PATH": str(tmp_path / "n.sqlite3")})
+        assert shape.returncode == 1 and "does not look like a bot token" in shape.stdout
+        # a folder that is not there would stop the bot: not "all in order"; nor is a host that is no address
+        gone = await doctor({"DISCORD_TOKEN": FAKE_TOKEN, "DATABASE_PATH": str(tmp_path / "gone" / "b.sqlite3"),
+                             "METRICS_PORT": str(free_port()), "METRICS_HOST": "no.such.host.invalid"})
+        lines = gone.stdout.splitlines()
+        assert gone.returncode == 1 and len(lines) == 2, gone.stdout
+        assert "DATABASE_PATH" in lines[0] and "folder" in lines[0]
+        assert "METRICS_HOST no.such.host.invalid is no address" in lines[1]
+        # a token of the right shape that Discord refuses (reset since), or no Discord at all
+        fine = {"DISCORD_TOKEN": FAKE_TOKEN, "DATABASE_PATH": str(tmp_path / "new.sqlite3")}
+        far = await doctor({**fine, "DISCORD_API_BASE": f"http://127.0.0.1:{free_port()}/api/v10"})
+        assert far.returncode == 1 and far.stdout.startswith("✗ Discord cannot be reached"), far.stdout
+        fd.fail("GET", r"^/users/@me$", 401, times=None)
+        refused = await doctor(fine)
+        assert refused.returncode == 1 and "Discord refused DISCORD_TOKEN" in refused.stdout, refused.stdout
+        assert FAKE_TOKEN not in refused.stdout + refused.stderr
+
+
+async def test_a_token_discord_refuses_stops_the_bot_in_one_line(tmp_path: Path) -> None:
+    """A token reset in the developer portal: the bot cannot log in, and another try cannot help."""
+    async with running_fake(channels=(CHANNEL,)) as fd:
+        fd.fail("GET", r"^/users/@me$", 401, times=None)
+        bot = BotProcess(fd, {}, tmp_path / "t.sqlite3")
+        try:
+            await bot.start(timeout=20)
+        except RuntimeError:
+            pass  # it exited before it was ready, as it should
+        code = await bot.wait(timeout=20)
+        await bot.stop()
+        shown = "\n".join(bot.lines)
+        assert code == 2 and "boneyard: Discord refused the token (DISCORD_TOKEN)" in shown, shown[-2000:]
+        assert "Traceback" not in shown and FAKE_TOKEN not in shown
 
 
 def test_a_bot_that_cannot_start_says_why_in_one_line(tmp_path: Path) -> None:
