@@ -274,16 +274,22 @@ async def test_a_token_discord_refuses_stops_the_bot_in_one_line(tmp_path: Path)
     """A token reset in the developer portal: the bot cannot log in, and another try cannot help."""
     async with running_fake(channels=(CHANNEL,)) as fd:
         fd.fail("GET", r"^/users/@me$", 401, times=None)
-        bot = BotProcess(fd, {}, tmp_path / "t.sqlite3")
-        try:
-            await bot.start(timeout=20)
-        except RuntimeError:
-            pass  # it exited before it was ready, as it should
-        code = await bot.wait(timeout=20)
-        await bot.stop()
-        shown = "\n".join(bot.lines)
+        code, lines = await stopped_at_start(fd, {}, tmp_path / "t.sqlite3")
+        shown = "\n".join(lines)
         assert code == 2 and "boneyard: Discord refused the token (DISCORD_TOKEN)" in shown, shown[-2000:]
         assert "Traceback" not in shown and FAKE_TOKEN not in shown
+
+
+async def stopped_at_start(fd: FakeDiscord, env: dict[str, str], db: Path) -> tuple[int, list[str]]:
+    """A bot that exits before it is ready, as one that cannot start must: its code and lines."""
+    bot = BotProcess(fd, env, db)
+    try:
+        await bot.start(timeout=20)
+    except RuntimeError:
+        pass  # it exited before it was ready
+    code = await bot.wait(timeout=20)
+    await bot.stop()
+    return code, bot.lines
 
 
 def test_a_bot_that_cannot_start_says_why_in_one_line(tmp_path: Path) -> None:
@@ -321,14 +327,8 @@ async def test_a_metrics_port_taken_or_a_missing_cog_stops_the_bot_in_one_line(t
         for env, said in (({"METRICS_PORT": str(port)}, f"cannot serve metrics on 127.0.0.1:{port}"),
                           ({"EXTRA_COGS": "no_such_cogs.here"}, "EXTRA_COGS: no_such_cogs.here is no module")):
             async with running_fake(channels=(CHANNEL,)) as fd:
-                bot = BotProcess(fd, env, tmp_path / "s.sqlite3")
-                try:
-                    await bot.start(timeout=20)
-                except RuntimeError:
-                    pass  # it exited before it was ready, as it should
-                code = await bot.wait(timeout=20)
-                await bot.stop()
-                shown = "\n".join(bot.lines)
+                code, lines = await stopped_at_start(fd, env, tmp_path / "s.sqlite3")
+                shown = "\n".join(lines)
                 assert code == 2, shown[-2000:]
-                assert any(line.startswith("boneyard: cannot start: ") and said in line for line in bot.lines), shown
+                assert any(line.startswith("boneyard: cannot start: ") and said in line for line in lines), shown
                 assert "Traceback" not in shown, shown[-3000:]
