@@ -13,9 +13,8 @@ from bot.components import EndButton
 from bot.errors import Refusal, guarded
 from bot.models import LogEntry, Table
 from bot.replies import reply, update
-from bot.runtime import ENDERS
 from bot.seats import find_seat
-from bot.render import clip, safe
+from bot.render import clip, enders, safe
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -99,7 +98,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         async def run() -> None:
             table = await self.runtime.live_table(interaction.channel_id or 0)
             if not self.runtime.may_manage(interaction, table, await self.runtime.servers.gm(interaction)):
-                raise Refusal(ENDERS)
+                raise Refusal(enders(table))
             lobby = table.status == "lobby"
             end = EndButton(table.id or 0)
             if lobby:

@@ -24,7 +24,7 @@ from bot.errors import Refusal
 from bot.games import GameSpec
 from bot.models import Book, Seat, Table
 from bot.present import Origin
-from bot.render import jump_link, safe
+from bot.render import jump_link, runner, safe
 from bot.servers import Servers
 from bot.replies import in_time, reply, update
 from bot.step import Moment, StepResult
@@ -249,9 +249,7 @@ class Lobby:
         """The host decides for their table, and so does a GM of the server (its GM role, or
         Manage Server)."""
         if user.id != table.host_id and not gm:
-            # a game-master's table names them: a player who asked for its rematch is not its host
-            raise Refusal(f"Only the host or a GM of this server can {what}." if table.host_plays
-                          else f"Only the game-master, <@{table.host_id}>, or a GM of this server can {what}.")
+            raise Refusal(f"Only {runner(table)} or a GM of this server can {what}.")
 
 
 def _allowed_here(channel: object, allowed: list[int]) -> bool:

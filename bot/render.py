@@ -41,6 +41,17 @@ def safe(text: str) -> str:
     return text.replace("<", "<\u200b").replace("://", ":\u200b//")
 
 
+def runner(table: Table) -> str:
+    """Who runs a table, as a refusal names them: "the host", or on a game-master's table the
+    game-master by name, since a player there (one who asked for its rematch, say) may take
+    themselves for its host."""
+    return "the host" if table.host_plays else f"the game-master (<@{table.host_id}>)"
+
+
+def enders(table: Table) -> str:
+    return f"Only {runner(table)}, a GM of this server or someone with Manage Channel can end the game."
+
+
 def quote(text: str, limit: int = 40) -> str:
     """What someone typed, said back to them (a refusal names what it could not read): on one
     line, cut short, shown as text and in quotation marks. Not in a code span, which a backtick

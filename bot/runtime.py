@@ -30,7 +30,7 @@ from bot.lobby import Lobby
 from bot.models import Book, Table
 from bot.present import NOBODY, Origin
 from bot.recent import Recent
-from bot.render import jump_link, safe
+from bot.render import enders, jump_link, runner, safe
 from bot.replies import announce, in_line, in_time, reply, update
 from bot.servers import Servers
 from bot.step import Moment, Stale, StepResult
@@ -40,7 +40,6 @@ log = logging.getLogger(__name__)
 
 #: seconds a click may wait for its game's lock before it is deferred (Discord allows three)
 QUEUE_PATIENCE = 1.0
-ENDERS = "Only the host, a GM of this server or someone with Manage Channel can end the game."
 #: lines of the latest moves Details shows
 RECENT_EVENTS = 6
 #: seconds after Discord's servers refused a table (a 5xx) that it is posted again, if no move
@@ -397,8 +396,8 @@ class TableRuntime(Lobby):
             if now.status != "active":
                 raise Refusal("Only a game in play can be paused.")
             if not self.may_manage(interaction, now, gm):
-                raise Refusal("Only the host, a GM of this server or someone with Manage Channel can pause "
-                              "or resume the game.")
+                raise Refusal(f"Only {runner(now)}, a GM of this server or someone with Manage Channel can "
+                              "pause or resume the game.")
             if now.paused == paused:
                 raise Refusal("The game is already paused." if paused else "The game is not paused.")
 
@@ -412,7 +411,7 @@ class TableRuntime(Lobby):
 
         def check(now: Table) -> None:
             if interaction.user.id != now.host_id and not gm:
-                raise Refusal("Only the host or a GM of this server can change the turn timer.")
+                raise Refusal(f"Only {runner(now)} or a GM of this server can change the turn timer.")
 
         said = f"{seconds} seconds per decision" if seconds else "off"
         await self._resettle(interaction, table.id or 0, f"Turn timer: {said}.", check, timer_seconds=seconds)
@@ -424,7 +423,7 @@ class TableRuntime(Lobby):
             if not now.live:
                 raise Refusal("This game has already ended.")
             if not self.may_manage(interaction, now, gm):
-                raise Refusal(ENDERS)
+                raise Refusal(enders(now))
 
         await self._resettle(interaction, game_id, None, check, status="cancelled")
 

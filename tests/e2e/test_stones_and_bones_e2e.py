@@ -312,7 +312,7 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             assert f"<@{gm.id}> runs this table" in field(again, "Game-master")
             assert "The game-master presses **Start**" in said(again) and "The host presses" not in said(again)
             start = await (await fd.click(ann, again, button(fd, again, "Start"))).wait_response()
-            assert start["type"] == 4 and f"Only the game-master, <@{gm.id}>," in start["data"]["content"]
+            assert start["type"] == 4 and f"Only the game-master (<@{gm.id}>) or a GM" in start["data"]["content"]
             answer = await slash_ok(fd, gm, "stones-and-bones npc", {"name": "Salty Pete"})
             assert answer["data"]["flags"] & 64 and "Salty Pete" in answer["data"]["content"]
         clean(fd, bot)
@@ -434,7 +434,7 @@ async def test_the_gm_pauses_and_resumes_without_a_seat(tmp_path: Path) -> None:
             # the GM has no seat, so the table's buttons are not theirs
             answer = await (await fd.click(gm, table, choices(fd, table)[0].custom_id)).wait_response()
             assert answer["data"]["flags"] & 64 and "not playing" in answer["data"]["content"]
-            await refused(fd, ann, "game pause", {}, "Only the host")
+            await refused(fd, ann, "game pause", {}, f"Only the game-master (<@{gm.id}>), a GM")
             paused = await (await fd.slash(gm, CHANNEL, "game pause")).wait_response()
             assert "paused the game" in paused["data"]["content"]
             table = await fd.wait_until(lambda: "paused" in top(live(fd)) and live(fd),
