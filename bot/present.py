@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
@@ -269,10 +269,13 @@ def moved_below(moment: Moment, now: Channel, *, notice: str | None = None) -> P
                 look=look(moment, book))
 
 
-def again(moment: Moment, book: Book, *, notify: list[int] | tuple[int, ...] = ()) -> Plan:
+def again(moment: Moment, book: Book, *, notify: list[int] | tuple[int, ...] = (), ping: bool = True) -> Plan:
     """The table posted afresh as the newest message (/game status, or a table that had fallen
-    behind the game); the old one loses its buttons. ``notify`` get their private view again."""
-    return Plan(dms=dms(moment, book, list(notify)), channel=[_moved(table_message(moment, book), book)],
+    behind the game); the old one loses its buttons. ``notify`` get their private view again.
+    ``ping=False`` (/game status): whoever is asked was pinged when they were asked, and anyone
+    may ask for the table, so it must not buzz them again at a stranger's bidding."""
+    shown = table_message(moment, book)
+    return Plan(dms=dms(moment, book, list(notify)), channel=[_moved(replace(shown, pings=shown.pings and ping), book)],
                 chapter=moment.chapter, look=look(moment, book),
                 turn_events=book.turn_events if moment.chapter == book.chapter else [])
 

@@ -437,10 +437,10 @@ class TableRuntime(Lobby):
         table = await self.live_table(interaction.channel_id or 0)
         async with self.turn(interaction, table.id or 0):
             now, book = await self.load(table.id or 0, interaction)
-            await reply(interaction, content="Here is the table.", ephemeral=True)
-            # with the interaction: should the table not post, its asker hears which permission is missing
-            await self.deliverer.run(present.again(now, book), now.table, book,
-                                     interaction)
+            # said before it is tried (an answer waits for nothing), so worded as what happens next:
+            # should the table not post, its asker hears which permission is missing
+            await reply(interaction, content="The table comes below, as the newest message.", ephemeral=True)
+            await self.deliverer.run(present.again(now, book, ping=False), now.table, book, interaction)
 
     # -- private answers -------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from tests.e2e.channel import footer, lobby_seats, read_pages, said, texts, top
+from tests.e2e.channel import footer, lobby_seats, pinged, read_pages, said, texts, top
 from tests.e2e.test_knucklebones_e2e import (
     CHANNEL, actor, button, clean, finished, open_table, play_to_end, table_now,
 )
@@ -48,11 +48,14 @@ async def test_timer_rules_status_and_leave(tmp_path: Path) -> None:
             assert "Knucklebones: rules in force" in text and "at least **3** active dice" in text
 
             # the table again, as a fresh message at the bottom of the channel
-            before = len(fd.messages(CHANNEL))
-            status = await (await fd.slash(bob, CHANNEL, "game status")).wait_response()
+            before, calls = len(fd.messages(CHANNEL)), len(fd.calls)
+            status = await (await fd.slash(stranger, CHANNEL, "game status")).wait_response()
             assert status["data"]["flags"] & FLAG_EPHEMERAL
             await fd.wait_until(lambda: len(fd.messages(CHANNEL)) > before, timeout=3, what="a re-posted table")
             assert texts(table_now(fd))[1] == texts(table)[1]  # the same table: no move was made
+            # whoever is asked was pinged when asked: a stranger's /game status does not buzz them again
+            assert f"<@{actor(table_now(fd), [ann, bob]).id}>" in texts(table_now(fd))[0]
+            assert pinged(fd, calls, fd.channel(CHANNEL).id) == set()
 
             # leaving: a stranger has no seat; Bob's seat is played by a bot from then on
             nobody = await (await fd.slash(stranger, CHANNEL, "game leave")).wait_response()
@@ -175,7 +178,7 @@ async def test_clicks_queued_behind_slow_dms_are_deferred_not_lost(tmp_path: Pat
             assert (await status.wait_response())["type"] == 5
             assert (await bob_pick.wait_response())["type"] == 6
             answered = await status.response_message(timeout=6)
-            assert answered["flags"] & FLAG_EPHEMERAL and answered["content"] == "Here is the table."
+            assert answered["flags"] & FLAG_EPHEMERAL and answered["content"] == "The table comes below, as the newest message."
             edited = await pick.response_message(timeout=6)  # the DM now shows the sealed pick
             assert f"You picked {ann_pick['label']}." in said(edited)
             await bob_pick.response_message(timeout=6)

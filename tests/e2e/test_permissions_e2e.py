@@ -98,7 +98,7 @@ async def test_a_permission_lost_mid_game_corrupts_nothing_and_the_table_comes_b
 
 
 async def test_status_where_the_table_cannot_be_posted_says_what_is_missing(tmp_path: Path) -> None:
-    """``/game status`` answers "Here is the table" and posts it; when it cannot be posted,
+    """``/game status`` says the table comes below and posts it; when it cannot be posted,
     whoever asked hears which permission is missing instead of nothing."""
     async with running_fake() as fd:
         players = [fd.add_user("ann"), fd.add_user("bob")]
