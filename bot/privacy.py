@@ -1,4 +1,4 @@
-"""/boneyard forget-me: a player is told exactly what Boneyard keeps about them, and deletes it.
+"""/forget-me: a player is told exactly what Boneyard keeps about them, and deletes it.
 
 Discord's developer policy expects a bot to delete a user's data when asked. What Boneyard keeps
 of a player is their records (/game stats), their seats in finished games, their saved rolls and
@@ -89,12 +89,12 @@ class ForgetMeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def answered(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.user_id:
-            raise Refusal("Only the player who asked can answer this.")
+            raise Refusal("Only the person who asked can answer this.")
         if self.answer == "cancel":
             await update(interaction, content="Nothing was deleted.", view=None)
         elif time.time() - self.asked > CONFIRM_SECONDS:
             await update(interaction, content="Nothing was deleted: the question expired. "
-                                              "Ask again if you still want your data deleted.", view=None)
+                                              "Ask again with `/forget-me` if you still want your data deleted.", view=None)
         else:
             done = await _store(interaction).forget_player(self.user_id)
             await update(interaction, content=answer(done), view=None)

@@ -2,8 +2,9 @@
 
 ``settings`` shows and changes the server's own settings (Manage Server): the default turn
 timer, which games may be opened, the channels or categories tables may open in, pictures on
-or off, and the GM role, whose members steer any table as its host would. ``forget-me`` is for
-everyone: it deletes what Boneyard keeps about the person asking, after they confirm.
+or off, and the GM role, whose members steer any table as its host would. ``/forget-me`` is for
+everyone, wherever they are: it deletes what Boneyard keeps about the person asking, after they
+confirm.
 """
 
 from __future__ import annotations
@@ -72,10 +73,6 @@ class ServerCommands(commands.GroupCog, group_name="boneyard", group_description
                         allowed_mentions=discord.AllowedMentions.none())
 
         await guarded(interaction, run)
-
-    @app_commands.command(name="forget-me", description="Delete what Boneyard keeps about you (asks first)")
-    async def forget_me(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: privacy.forget_me(interaction, self.runtime.store))
 
     def _changed(self, now: ServerSettings, gm_role: discord.Role | None, clear_gm_role: bool,
                  default_timer: int | None, games: str | None,
@@ -149,5 +146,21 @@ class ServerCommands(commands.GroupCog, group_name="boneyard", group_description
                 f"Tables open in: {channels}\nPictures: {'on' if settings.pictures else 'off'}")
 
 
+class ForgetMe(commands.Cog):
+    """``/forget-me`` stands alone, where its asker may be: in a server, in a DM with the bot, or
+    in a private chat by a user who installed Boneyard to their account (who may share no server
+    with it). A subcommand of ``/boneyard``, a server's command, reached none of those."""
+
+    def __init__(self, bot: Boneyard) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="forget-me", description="Delete what Boneyard keeps about you (asks first)")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: privacy.forget_me(interaction, self.bot.runtime.store))
+
+
 async def setup(bot: Boneyard) -> None:
     await bot.add_cog(ServerCommands(bot))
+    await bot.add_cog(ForgetMe(bot))

@@ -25,8 +25,8 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
     return {"DATABASE_URL": request.getfixturevalue("pg_url")}
 
 
-async def ask(fd: FakeDiscord, user: FakeUser) -> dict:
-    asked = await fd.slash(user, CHANNEL, "boneyard forget-me")
+async def ask(fd: FakeDiscord, user: FakeUser, where: object = CHANNEL) -> dict:
+    asked = await fd.slash(user, where, "forget-me")  # type: ignore[arg-type]
     answer = await asked.wait_response()
     assert answer["type"] == 4 and answer["data"]["flags"] & FLAG_EPHEMERAL, answer
     return await asked.response_message()
@@ -74,7 +74,7 @@ async def test_a_player_is_told_what_is_kept_and_deletes_it(database: dict[str, 
             # her button forged onto another player's question, and a press of a question asked
             # long ago, delete nothing
             forged = await (await fd.forge(bob, await ask(fd, bob), delete, carried=True)).wait_response()
-            assert "Only the player who asked" in forged["data"]["content"]
+            assert "Only the person who asked" in forged["data"]["content"]
             stale = delete.rsplit(":", 1)[0] + f":{int(time.time()) - 3600}"
             expired = await (await fd.forge(ann, question, stale, carried=True)).wait_response()
             assert expired["type"] == 7 and "the question expired" in expired["data"]["content"]
@@ -94,3 +94,23 @@ async def test_a_player_is_told_what_is_kept_and_deletes_it(database: dict[str, 
             assert len(await store.stats(fd.guild_id, bob.id)) == 2
         finally:
             await store.close()
+
+
+async def test_forget_me_is_asked_wherever_its_player_rolls(tmp_path: Path) -> None:
+    """A player who rolls only in a DM with the bot, or in a private chat through Boneyard
+    installed to their account, shares no server with it: they are forgotten from there too."""
+    async with running_fake(channels=(CHANNEL,)) as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        own_dm = fd.open_dm(ann)
+        party = fd.add_private_chat("the-party", [ann, bob], group=True)
+        async with running_bot(fd, {"DEV_GUILD_ID": ""}, tmp_path / "f.sqlite3") as bot:
+            await (await fd.slash(ann, own_dm, "roll", {"expression": "1d20"})).wait_response()
+            await (await fd.slash(bob, party, "roll", {"expression": "1d6"})).wait_response()
+            question = await ask(fd, ann, own_dm)
+            assert "· 1 roll you made" in said(question), said(question)
+            done = await press(fd, ann, question, "Delete my data")
+            assert done.startswith("**Your data is deleted.**"), done
+            question = await ask(fd, bob, party)
+            assert "· 1 roll you made" in said(question), said(question)
+            assert await press(fd, bob, question, "Cancel") == "Nothing was deleted."
+        clean(fd, bot)
