@@ -67,11 +67,13 @@ def test_luck_against_chance() -> None:
         "### 🎲 Ann's luck in this server",
         "**3** rolls · **7** dice of up to 100 sides",
         "**2** d20s rolled",
-        "Natural 20s: **2** (chance: 0.1): more than chance usually gives",
-        "Natural 1s: **0** (chance: 0.1)",
-        "Average per die (chance's in brackets): d4 **2.00** (2.5) · d6 **3.50** (3.5) · d20 **20.00** (10.5)"
+        "Natural 20s: **2** (expected: 0.1): more than chance usually gives",
+        "Natural 1s: **0** (expected: 0.1)",
+        "Average per die (expected in brackets): d4 **2.00** (2.5) · d6 **3.50** (3.5) · d20 **20.00** (10.5)"
         " · d7 **7.00** (4)",
         "-# Only rolls shown to everyone count, and every die rolled in them, dropped and rerolled ones too.",
     ]
+    one = luck_text(Luck(rolls=1, faces={20: {20: 1}}), "Your", "here", hidden=True).splitlines()
+    assert one[1:3] == ["**1** roll · **1** die of up to 100 sides", "**1** d20 rolled"]
     assert luck_text(Luck(), "Your", "here", hidden=True).splitlines() == ["### 🎲 Your luck here",
                                                                            "No rolls kept here yet."]

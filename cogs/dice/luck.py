@@ -60,16 +60,17 @@ def luck_text(luck: Luck, whose: str, place: str, *, hidden: bool) -> str:
         lines.append("No rolls kept here yet.")
         return "\n".join(lines)
     total = sum(dice_rolled(luck, s) for s in luck.faces)
-    lines.append(f"**{luck.rolls:,}** rolls · **{total:,}** dice of up to 100 sides")
+    lines.append(f"**{luck.rolls:,}** roll{'' if luck.rolls == 1 else 's'} · **{total:,}** "
+                 f"{'die' if total == 1 else 'dice'} of up to 100 sides")
     d20s = dice_rolled(luck, 20)
     if d20s:
-        lines.append(f"**{d20s:,}** d20s rolled")
+        lines.append(f"**{d20s:,}** d20{'' if d20s == 1 else 's'} rolled")
         for face, name in ((20, "Natural 20s"), (1, "Natural 1s")):
             count = tally(luck.faces[20].get(face, 0), d20s, 1 / 20)
             verdict = f": {count.verdict}" if count.verdict else ""
-            lines.append(f"{name}: **{count.seen:,}** (chance: {count.expected:,.1f}){verdict}")
+            lines.append(f"{name}: **{count.seen:,}** (expected: {count.expected:,.1f}){verdict}")
     averages = [f"d{s} **{average(luck, s):.2f}** ({(s + 1) / 2:g})" for s in sizes(luck)]
-    lines.append("Average per die (chance's in brackets): " + " · ".join(averages))
+    lines.append("Average per die (expected in brackets): " + " · ".join(averages))
     lines.append("-# Every die rolled counts, dropped and rerolled ones too." if hidden else
                  "-# Only rolls shown to everyone count, and every die rolled in them, dropped and rerolled ones too.")
     return "\n".join(lines)

@@ -231,7 +231,7 @@ class RollsCog(commands.GroupCog, group_name="rolls", group_description="Your sa
                 await interaction.response.send_message(f"You have no rolls kept {place_of(interaction)} yet.",
                                                         ephemeral=True)
                 return
-            lines = [f"### Your last {len(rolls)} rolls {place_of(interaction)}"]
+            lines = [f"### Your last {'roll' if len(rolls) == 1 else f'{len(rolls)} rolls'} {place_of(interaction)}"]
             for roll in rolls:
                 marks = [m for m in (roll.seen if roll.hidden else "", "revealed" if roll.revealed else "") if m]
                 what = f"`{roll.label}` " if roll.label else ""
@@ -248,6 +248,11 @@ class RollsCog(commands.GroupCog, group_name="rolls", group_description="Your sa
         async def run() -> None:
             who = player or interaction.user
             mine = who.id == interaction.user.id
+            if not mine and not where(interaction):
+                # every DM and private chat shares one tally: another player's would count rolls
+                # made in chats the asker is not in
+                raise Refusal(f"{safe(who.display_name)}'s luck in DMs and private chats is theirs to see. "
+                              "Ask in a server you share for their luck there.")
             luck = await self.store.luck(where(interaction), who.id, hidden=mine)
             whose = "Your" if mine else f"{safe(who.display_name)}'s"
             text = luck_text(luck, whose, place_of(interaction), hidden=mine)

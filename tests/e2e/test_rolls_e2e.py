@@ -161,7 +161,7 @@ async def test_history_and_luck_show_only_what_each_may_see(database: dict[str, 
             assert "20d20 volley" in lines[3] and "20d20 volley" in lines[4]
             assert lines[-1].startswith("-# Private and secret rolls are listed for you alone.")
             assert "3d6" not in history
-            assert "Your last 1 rolls in DMs and private chats" in await told(fd, ann, "rolls history", {}, own_dm)
+            assert "### Your last roll in DMs and private chats" in await told(fd, ann, "rolls history", {}, own_dm)
 
             answer = await (await fd.slash(ann, CHANNEL, "rolls stats", {})).wait_response()
             mine = said(answer["data"])
@@ -169,7 +169,7 @@ async def test_history_and_luck_show_only_what_each_may_see(database: dict[str, 
             assert "**61** d20s rolled" in mine
             assert counted(mine, "Natural 20s") == sum(naturals(m, 20) for m in rolls)
             assert counted(mine, "Natural 1s") == sum(naturals(m, 1) for m in rolls)
-            assert "(chance: 3.1)" in mine and "d20 **" in mine and "(10.5)" in mine
+            assert "(expected: 3.1)" in mine and "d20 **" in mine and "(10.5)" in mine
             assert answer["data"]["flags"] & FLAG_EPHEMERAL and "d20s.png" in str(answer["data"]["components"])
 
             theirs = await told(fd, bob, "rolls stats", {"player": ann})
@@ -178,6 +178,10 @@ async def test_history_and_luck_show_only_what_each_may_see(database: dict[str, 
                                    "dropped and rerolled ones too.")
             assert counted(theirs, "Natural 20s") == sum(naturals(m, 20) for m in rolls[:2])
             assert "d6 **" in await told(fd, bob, "rolls stats", {})
+            # every DM and private chat shares one tally: another's is not shown from there
+            bobs_dm = fd.open_dm(bob)
+            refused = await told(fd, bob, "rolls stats", {"player": ann}, bobs_dm)
+            assert refused.startswith("Ann's luck in DMs and private chats is theirs to see.") and "**" not in refused
 
             # erasing takes a second, deliberate press, and erases only her rolls here
             ask = await (await fd.slash(ann, CHANNEL, "rolls forget", {})).response_message()
@@ -189,8 +193,8 @@ async def test_history_and_luck_show_only_what_each_may_see(database: dict[str, 
             assert "someone else's" in (await forged.wait_response())["data"]["content"]
             assert await told(fd, ann, "rolls history", {}) == "You have no rolls kept in this server yet."
             assert "No rolls kept here yet." in await told(fd, ann, "rolls stats", {})
-            assert "Your last 1 rolls" in await told(fd, ann, "rolls history", {}, own_dm)
-            assert "Your last 1 rolls" in await told(fd, bob, "rolls history", {})
+            assert "Your last roll" in await told(fd, ann, "rolls history", {}, own_dm)
+            assert "Your last roll" in await told(fd, bob, "rolls history", {})
             # the roll it was is gone, so its button says so
             gone = await fd.click(bob, rolls[0], button_id(rolls[0], "Roll again"))
             assert "no longer kept" in (await gone.wait_response())["data"]["content"]
