@@ -96,7 +96,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     @app_commands.command(name="end", description="End this channel's game (host or Manage Channel)")
     async def end(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            table = await self.runtime.live_table(interaction.channel_id or 0)
+            table = await self.runtime.live_table(interaction)
             if not self.runtime.may_manage(interaction, table, await self.runtime.servers.gm(interaction)):
                 raise Refusal(enders(table))
             lobby = table.status == "lobby"
@@ -143,7 +143,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     @app_commands.command(name="log", description="The latest moves of this channel's game")
     async def log(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            table = await self.runtime.latest_table(interaction.channel_id or 0)
+            table = await self.runtime.latest_table(interaction)
             entries = await self.runtime.store.recent_log(table.id or 0, limit=LOG_ENTRIES)
             embed = discord.Embed(title=f"Game #{table.id}: latest moves",
                                   description=log_text(entries) or "No moves yet.")

@@ -50,7 +50,7 @@ class Lobby:
     def turn(self, interaction: discord.Interaction, game_id: int) -> contextlib.AbstractAsyncContextManager[None]: raise NotImplementedError
     async def load(self, game_id: int, interaction: discord.Interaction | None = None) -> tuple[Moment, Book]: raise NotImplementedError
     def keep(self, text: str, moment: Moment) -> None: raise NotImplementedError
-    async def live_table(self, channel_id: int) -> Table: raise NotImplementedError
+    async def live_table(self, interaction: discord.Interaction) -> Table: raise NotImplementedError
     @staticmethod
     def origin(interaction: discord.Interaction, table: Table) -> Origin: raise NotImplementedError
     async def carry(self, interaction: discord.Interaction | None, result: StepResult, book: Book,
@@ -67,7 +67,7 @@ class Lobby:
         if server.games is not None and spec.engine.key not in server.games:
             raise Refusal(f"This server does not offer {spec.engine.title} (its **games** setting; "
                           "someone with Manage Server changes it with `/boneyard settings`).")
-        if server.channels is not None and not _allowed_here(interaction.channel, server.channels):
+        if server.channels is not None and not allowed_here(interaction.channel, server.channels):
             where = ", ".join(f"<#{c}>" for c in server.channels[:10]) or "no channel"
             raise Refusal(f"Tables open only in {where} here (the server's **channels** setting; someone "
                           "with Manage Server changes it with `/boneyard settings`).")
@@ -235,7 +235,7 @@ class Lobby:
     async def edit_lobby(self, interaction: discord.Interaction, change: Callable[[Table], str]) -> None:
         """A host's change to the lobby from a game's own command (an NPC seat, a seat's stake):
         ``change`` edits the table or raises Refusal, and returns what to tell the host."""
-        table = await self.live_table(interaction.channel_id or 0)
+        table = await self.live_table(interaction)
         async with self.turn(interaction, table.id or 0):
             now, book = await self.load(table.id or 0, interaction)
             if now.table.status != "lobby":
@@ -252,7 +252,7 @@ class Lobby:
             raise Refusal(f"Only {runner(table)} or a GM of this server can {what}.")
 
 
-def _allowed_here(channel: object, allowed: list[int]) -> bool:
+def allowed_here(channel: object, allowed: list[int]) -> bool:
     """The channel itself, its category, or (a thread) its parent channel or that one's category."""
     ids = {getattr(channel, "id", None), getattr(channel, "category_id", None), getattr(channel, "parent_id", None)}
     parent = getattr(channel, "parent", None)

@@ -26,7 +26,7 @@ from bot import metrics, present, step
 from bot.deliver import Again, Deliverer
 from bot.errors import GATE, Refusal
 from bot.games import GameSpec, Page
-from bot.lobby import Lobby
+from bot.lobby import Lobby, allowed_here
 from bot.models import Book, Table
 from bot.present import NOBODY, Origin
 from bot.recent import Recent
@@ -177,23 +177,32 @@ class TableRuntime(Lobby):
         else:
             self._kept.pop(table.id or 0, None)
 
-    def start_hint(self) -> str:
-        """The commands that open a table, named as a player types them: the player asking where
-        a game is has none in front of them to copy from."""
-        commands = ", ".join(f"`/{command} new`" for command in sorted(spec.command for spec in self.specs.values()))
+    async def start_hint(self, interaction: discord.Interaction) -> str:
+        """The commands that open a table here, named as a player types them (the player asking
+        where a game is has none in front of them to copy from): only the games this server
+        offers, and, where tables open only in some channels, those channels instead."""
+        specs = list(self.specs.values())
+        if interaction.guild_id is not None:
+            server = await self.servers.of(interaction.guild_id)
+            if server.channels is not None and not allowed_here(interaction.channel, server.channels):
+                return "Tables open only in " + (", ".join(f"<#{c}>" for c in server.channels[:10]) or
+                                                 "no channel") + " here."
+            if server.games is not None:
+                specs = [spec for spec in specs if spec.engine.key in server.games]
+        commands = ", ".join(f"`/{command} new`" for command in sorted(spec.command for spec in specs))
         return f"Start one with {commands}." if commands else "No game is offered here."
 
-    async def live_table(self, channel_id: int) -> Table:
-        table = await self.store.live_in_channel(channel_id)
+    async def live_table(self, interaction: discord.Interaction) -> Table:
+        table = await self.store.live_in_channel(interaction.channel_id or 0)
         if table is None or table.game not in self.specs:
-            raise Refusal(f"There is no game in this channel. {self.start_hint()}")
+            raise Refusal(f"There is no game in this channel. {await self.start_hint(interaction)}")
         return table
 
-    async def latest_table(self, channel_id: int) -> Table:
+    async def latest_table(self, interaction: discord.Interaction) -> Table:
         """For questions about the past: the live game, else the channel's last one."""
-        table = await self.store.latest_in_channel(channel_id)
+        table = await self.store.latest_in_channel(interaction.channel_id or 0)
         if table is None or table.game not in self.specs:
-            raise Refusal(f"No game has been played in this channel yet. {self.start_hint()}")
+            raise Refusal(f"No game has been played in this channel yet. {await self.start_hint(interaction)}")
         return table
 
     # -- a table left behind ------------------------------------------------------------------
@@ -329,7 +338,7 @@ class TableRuntime(Lobby):
             await self.carry(None, step.expire(now, fired), book, NOBODY)
 
     async def leave(self, interaction: discord.Interaction) -> None:
-        table = await self.live_table(interaction.channel_id or 0)
+        table = await self.live_table(interaction)
         if table.status == "lobby":
             await self.lobby(interaction, table.id or 0, "leave")
             return
@@ -389,7 +398,7 @@ class TableRuntime(Lobby):
 
     async def pause(self, interaction: discord.Interaction, paused: bool) -> None:
         """The host (a game-master, say) stops the clock and the moves, and starts them again."""
-        table = await self.live_table(interaction.channel_id or 0)
+        table = await self.live_table(interaction)
         gm = await self.servers.gm(interaction)
 
         def check(now: Table) -> None:
@@ -406,7 +415,7 @@ class TableRuntime(Lobby):
         await self._resettle(interaction, table.id or 0, said, check, paused=paused)
 
     async def set_timer(self, interaction: discord.Interaction, seconds: int | None) -> None:
-        table = await self.live_table(interaction.channel_id or 0)
+        table = await self.live_table(interaction)
         gm = await self.servers.gm(interaction)
 
         def check(now: Table) -> None:
@@ -434,7 +443,7 @@ class TableRuntime(Lobby):
 
     async def show_table(self, interaction: discord.Interaction) -> None:
         """/game status: the live table again, as the newest message."""
-        table = await self.live_table(interaction.channel_id or 0)
+        table = await self.live_table(interaction)
         async with self.turn(interaction, table.id or 0):
             now, book = await self.load(table.id or 0, interaction)
             # said before it is tried (an answer waits for nothing), so worded as what happens next:
@@ -465,7 +474,7 @@ class TableRuntime(Lobby):
         here = table if table is not None and table.game in self.specs else None
         if spec is None:
             if here is None:
-                raise Refusal(f"No game has been played in this channel yet. {self.start_hint()}")
+                raise Refusal(f"No game has been played in this channel yet. {await self.start_hint(interaction)}")
             spec = self.specs[here.game]
         pages, book = self._rules_pages(spec, here)
         moment = Moment(spec, here) if here is not None and here.game == spec.engine.key else None

@@ -4,6 +4,7 @@ stale click, a lobby closed, options a client sent outside what a command declar
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from bot.models import Book, Seat, Table
 from bot.render import option_refusal
 from bot.runtime import TableRuntime, stale_text
 from bot.step import Moment
+from bot.store.records import ServerSettings
 from rules.knucklebones import KnucklebonesOptions
 from rules.roll_the_bones import RollTheBonesOptions
 from tests.fixtures.tables import game_specs
@@ -74,11 +76,25 @@ async def test_a_busy_channel_whose_lobby_is_being_posted_waits_for_its_link() -
 
 
 class _NoGames:
+    """A store with no game anywhere, and one server's settings."""
+
+    def __init__(self, settings: ServerSettings | None = None) -> None:
+        self.settings = settings
+
     async def live_in_channel(self, channel_id: int) -> None:
         return None
 
     async def latest_in_channel(self, channel_id: int) -> None:
         return None
+
+    async def server_settings(self, guild_id: int) -> ServerSettings | None:
+        return self.settings
+
+
+def _asked(channel_id: int, guild_id: int | None = None) -> Any:
+    """The interaction of a command asked in a channel (of a server, or a DM)."""
+    return SimpleNamespace(channel_id=channel_id, guild_id=guild_id,
+                           channel=SimpleNamespace(id=channel_id, category_id=None, parent_id=None, parent=None))
 
 
 def _runtime(store: Any = None) -> TableRuntime:
@@ -92,9 +108,21 @@ async def test_a_channel_without_a_game_names_the_commands_that_start_one() -> N
     runtime = _runtime(_NoGames())
     for ask in (runtime.live_table, runtime.latest_table):
         with pytest.raises(Refusal) as refused:
-            await ask(5)
+            await ask(_asked(5))
         text = str(refused.value)
         assert "<game>" not in text and "`/knucklebones new`" in text and "`/bone-duel new`" in text, text
+
+
+async def test_the_commands_named_are_those_the_server_offers_where_it_offers_them() -> None:
+    """A server that offers one game, in one channel: the hint names that game's command, and
+    elsewhere names the channel, not commands the asker would be refused."""
+    runtime = _runtime(_NoGames(ServerSettings(guild_id=1, games=["knucklebones"], channels=[5])))
+    with pytest.raises(Refusal) as here:
+        await runtime.live_table(_asked(5, guild_id=1))
+    assert str(here.value).endswith("Start one with `/knucklebones new`."), here.value
+    with pytest.raises(Refusal) as elsewhere:
+        await runtime.latest_table(_asked(6, guild_id=1))
+    assert str(elsewhere.value).endswith("Tables open only in <#5> here."), elsewhere.value
 
 
 def test_a_stale_click_links_where_the_game_is_now_with_a_short_masked_link() -> None:
