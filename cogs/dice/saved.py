@@ -77,9 +77,15 @@ def place_of(interaction: discord.Interaction) -> str:
     return "in this server" if interaction.guild_id else "in DMs and private chats"
 
 
+def in_order(name: str) -> list[tuple[int, str]]:
+    """A name's place in a list as a reader expects it: ``fire-2`` before ``fire-10``."""
+    return [(int(part), "") if part.isdigit() else (-1, part) for part in re.split(r"(\d+)", name.lower())]
+
+
 def listing(title: str, rolls: list[SavedRoll], room: int) -> str:
     lines = [f"**{title}** ({len(rolls)} of {room})"]
-    lines += [f"`{r.name}` {safe(clip(describe(r), 80))}" for r in rolls] or ["-# none yet"]
+    lines += [f"`{r.name}` {safe(clip(describe(r), 80))}" for r in sorted(rolls, key=lambda r: in_order(r.name))
+              ] or ["-# none yet"]
     return "\n".join(lines)
 
 

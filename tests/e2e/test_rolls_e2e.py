@@ -114,6 +114,9 @@ async def test_saved_rolls_with_autocomplete_shared_rolls_and_every_refusal(data
             listed = await told(fd, ann, "rolls list", {})
             assert listed.startswith("**Your saved rolls** (50 of 50)\n`attack` 1d20+8 to hit · advantage\n")
             assert len(listed) <= 2000 and listed.endswith("`/rolls use` finds them as you type.")
+            # in the order a reader counts: old-2 before old-10
+            names = [line.split("`")[1] for line in listed.splitlines() if line.startswith("`old-")]
+            assert names[:12] == [f"old-{n}" for n in range(12)], names
             listed = await told(fd, bob, "rolls list", {})
             assert "**Your saved rolls** (0 of 50)\n-# none yet" in listed
             assert "**Shared in this server, set by its GMs** (100 of 100)" in listed
