@@ -157,11 +157,13 @@ class Poster:
         name = safe(interaction.user.display_name)
         gm_name = safe(gm.display_name)
         place = f"in <#{interaction.channel_id}>" if interaction.guild_id else "in a private chat"
-        note = f"🤫 Secret roll by **{name}** for **{gm_name}** {place}"
+        # a roll kept secret from everyone else, its roller their own GM, names them once
+        to = "" if gm.id == interaction.user.id else f" for **{gm_name}**"
+        note = f"🤫 Secret roll by **{name}**{to} {place}"
         text = roll_text(series, note=note, label=label)
         await self.keep(interaction, asked, series, "secret", text, dice, per_row, label)
         await interaction.response.send_message(
-            clip(f"🤫 **{name}** made a secret roll for **{gm_name}**.", CONTENT),
+            clip(f"🤫 **{name}** made a secret roll{to}.", CONTENT),
             ephemeral=private, allowed_mentions=NO_PINGS,
         )
         to_roller = await send_private(self.bot, interaction.user.id, **await self.message(text, dice, per_row, None))

@@ -147,6 +147,13 @@ async def test_secret_roll_reaches_only_the_roller_and_the_gm(tmp_path: Path) ->
             assert fd.dm_messages(cy) == [] and it.followups == []
             channel_text = json.dumps(fd.messages(CHANNEL))
             assert "stealth" not in channel_text and "3d20" not in channel_text
+            # a roll kept from everyone, its roller their own GM: named once, one DM
+            before = len(fd.dm_messages(ann))
+            alone = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20", "secret_to": ann})
+                           ).response_message()
+            assert alone["content"] == "🤫 **Ann** made a secret roll."
+            mine = await fd.wait_until(lambda: len(fd.dm_messages(ann)) > before and fd.dm_messages(ann)[-1])
+            assert top(mine).splitlines()[0] == f"🤫 Secret roll by **Ann** in <#{fd.channel(CHANNEL).id}>"
         clean(fd, bot)
 
 
