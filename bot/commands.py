@@ -152,7 +152,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
         await guarded(interaction, run)
 
-    @app_commands.command(name="timer", description="Set the time for each decision, or turn it off (host)")
+    @app_commands.command(name="timer", description="Set the time for each decision, or turn it off (host, GM or Manage Channel)")
     @app_commands.describe(seconds="Seconds per decision (15 to 86400); leave empty or 0 for off")
     async def timer(
         self, interaction: discord.Interaction, seconds: app_commands.Range[int, 0, 86400] = 0
@@ -161,7 +161,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             if not 0 <= seconds <= 86400:  # the declared range, checked again: a client may send anything
                 raise Refusal("The timer is 15 to 86400 seconds, or 0 for off.")
             if 0 < seconds < 15:
-                raise Refusal("A timer shorter than 15 seconds is no fun; pick 15 or more, or 0 for off.")
+                raise Refusal("A turn timer is 15 seconds or more (0 turns it off).")
             await self.runtime.set_timer(interaction, seconds or None)
 
         await guarded(interaction, run)

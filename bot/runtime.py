@@ -419,8 +419,9 @@ class TableRuntime(Lobby):
         gm = await self.servers.gm(interaction)
 
         def check(now: Table) -> None:
-            if interaction.user.id != now.host_id and not gm:
-                raise Refusal(f"Only {runner(now)} or a GM of this server can change the turn timer.")
+            if not self.may_manage(interaction, now, gm):  # as for a pause: whoever may steer the table
+                raise Refusal(f"Only {runner(now)}, a GM of this server or someone with Manage Channel can "
+                              "change the turn timer.")
 
         said = f"{seconds} seconds per decision" if seconds else "off"
         await self._resettle(interaction, table.id or 0, f"Turn timer: {said}.", check, timer_seconds=seconds)

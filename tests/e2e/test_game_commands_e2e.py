@@ -22,6 +22,7 @@ async def test_timer_rules_status_and_leave(tmp_path: Path) -> None:
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         stranger = fd.add_user("dee")
+        mod = fd.add_user("mo", manager=True)  # Manage Channel, and no seat
         async with running_bot(fd, {"DEFAULT_TIMER_SECONDS": "300"}, tmp_path / "g.sqlite3") as bot:
             table = await open_table(fd, ann, [bob], options={"min_active": 3})
             assert footer(table).endswith("· 5 min per move") and "Time runs out <t:" in footer(table)
@@ -30,12 +31,15 @@ async def test_timer_rules_status_and_leave(tmp_path: Path) -> None:
             refused = await (await fd.slash(bob, CHANNEL, "game timer", {"seconds": 60})).wait_response()
             assert refused["data"]["flags"] & FLAG_EPHEMERAL and "Only the host" in refused["data"]["content"]
             short = await (await fd.slash(ann, CHANNEL, "game timer", {"seconds": 5})).wait_response()
-            assert short["data"]["flags"] & FLAG_EPHEMERAL and "15 or more" in short["data"]["content"]
+            assert short["data"]["flags"] & FLAG_EPHEMERAL and short["data"]["content"] == "A turn timer is 15 seconds or more (0 turns it off)."
             assert footer(table_now(fd)).endswith("· 5 min per move")  # refusals changed nothing
             done = await (await fd.slash(ann, CHANNEL, "game timer", {"seconds": 75})).wait_response()
             assert done["data"]["content"] == "Turn timer: 75 seconds per decision."
             await fd.wait_until(lambda: footer(fd.message(table["id"])).endswith("· 75 s per move"),
                                 timeout=3, what="the table to show the new timer")
+            # whoever may pause or end the table may set its clock too: Manage Channel here
+            moderated = await (await fd.slash(mod, CHANNEL, "game timer", {"seconds": 90})).wait_response()
+            assert moderated["data"]["content"] == "Turn timer: 90 seconds per decision."
             off = await (await fd.slash(ann, CHANNEL, "game timer")).wait_response()
             assert off["data"]["content"] == "Turn timer: off."
             await fd.wait_until(lambda: not footer(fd.message(table["id"])),  # no timer: nothing to count down
