@@ -17,6 +17,8 @@ from tests.e2e.channel import (
 )
 from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, running_bot, running_fake
 
+#: the gateway's intent bits (Discord's numbering)
+GUILDS, GUILD_MESSAGES = 1 << 0, 1 << 9
 CHANNEL = "games"
 
 
@@ -304,6 +306,8 @@ async def test_the_table_is_edited_while_recent_and_posted_again_once_it_scrolle
     async with running_fake() as fd:
         players = [fd.add_user(n) for n in ("ann", "bob")]
         async with running_bot(fd, {}, tmp_path / "kb.sqlite3") as bot:
+            # two intents and no more: servers, and their new messages (what scrolls a table away)
+            assert {s.intents for s in fd._sessions} == {GUILDS | GUILD_MESSAGES}
             table = await open_table(fd, players[0], players[1:])
             # a click within a turn (a rune decision) on a recent table edits it in place
             for _ in range(50):
