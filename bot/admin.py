@@ -20,7 +20,7 @@ import aiohttp
 import asyncpg
 from pydantic import ValidationError
 
-from bot.config import DISCORD_API, Settings, StoreSettings, said
+from bot.config import DISCORD_API, Settings, StoreSettings, bad_settings, said
 from bot.startup import store_failure
 from bot.store import SchemaTooNew, _migrations
 
@@ -32,8 +32,7 @@ def backup(argv: list[str]) -> int:
     try:
         target = StoreSettings().store_target
     except ValidationError as exc:
-        print("boneyard backup: " + "; ".join(f"{'.'.join(str(p) for p in err['loc']).upper()}: {said(err)}"
-                                             for err in exc.errors(include_input=False)), file=sys.stderr)
+        print(f"boneyard backup: {bad_settings(exc)}", file=sys.stderr)
         return 2
     if target.dialect == "postgres":
         print("boneyard backup: the games are in PostgreSQL; back them up with its own tool, e.g. "

@@ -131,9 +131,8 @@ class Boneyard(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         target = self.settings.store_target
-        if self._store is None:
-            self._store = await opened(target)
         store = self._store
+        assert store is not None, "opened at login, which calls this hook"
         if self.settings.metrics_port is not None:
             store = metrics.TimedStore(store)  # type: ignore[assignment]
         log.info("games are kept in %s", target.shown)

@@ -14,7 +14,7 @@ from bot.errors import Refusal, guarded
 from bot.models import LogEntry, Table
 from bot.replies import reply, update
 from bot.seats import find_seat
-from bot.render import clip, enders, safe
+from bot.render import clip, managers_only, safe
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
@@ -98,7 +98,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
         async def run() -> None:
             table = await self.runtime.live_table(interaction)
             if not self.runtime.may_manage(interaction, table, await self.runtime.servers.gm(interaction)):
-                raise Refusal(enders(table))
+                raise Refusal(managers_only(table, "end the game"))
             lobby = table.status == "lobby"
             end = EndButton(table.id or 0)
             if lobby:

@@ -7,7 +7,7 @@ from urllib.parse import quote, urlsplit
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.store.base import Target, parse_target
@@ -150,6 +150,15 @@ def said(err: Any) -> str:
     """A setting's problem as its validator words it, without pydantic's "Value error, " before it."""
     cause = err.get("ctx", {}).get("error") if err["type"] == "value_error" else None
     return str(cause) if cause is not None else str(err["msg"])
+
+
+def bad_settings(exc: ValidationError) -> str:
+    """Every setting's problem in one line, each named as the environment names it."""
+    return "; ".join(
+        f"{'.'.join(str(p) for p in err['loc']).upper() or 'settings'}: "
+        + ("missing (set it in the environment or .env)" if err["type"] == "missing" else said(err))
+        for err in exc.errors(include_input=False)
+    )
 
 
 def parse_shard_ids(text: str) -> tuple[int, ...]:

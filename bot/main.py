@@ -14,19 +14,14 @@ import yarl
 from pydantic import ValidationError
 
 from bot import logs
-from bot.config import Settings, said
+from bot.config import Settings, bad_settings
 from bot.startup import CannotStart
 
 def load_settings() -> Settings:
     try:
         return Settings()
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']).upper() or 'settings'}: "
-            + ("missing (set it in the environment or .env)" if err["type"] == "missing" else said(err))
-            for err in exc.errors(include_input=False)
-        )
-        print(f"boneyard: cannot start: {problems}", file=sys.stderr)
+        print(f"boneyard: cannot start: {bad_settings(exc)}", file=sys.stderr)
         raise SystemExit(2) from None
 
 

@@ -48,8 +48,9 @@ def runner(table: Table) -> str:
     return "the host" if table.host_plays else f"the game-master (<@{table.host_id}>)"
 
 
-def enders(table: Table) -> str:
-    return f"Only {runner(table)}, a GM of this server or someone with Manage Channel can end the game."
+def managers_only(table: Table, what: str) -> str:
+    """The refusal of what whoever may steer a table may do (its end, its pause, its clock)."""
+    return f"Only {runner(table)}, a GM of this server or someone with Manage Channel can {what}."
 
 
 def quote(text: str, limit: int = 40) -> str:

@@ -30,7 +30,7 @@ from bot.lobby import Lobby, allowed_here
 from bot.models import Book, Table
 from bot.present import NOBODY, Origin
 from bot.recent import Recent
-from bot.render import enders, jump_link, runner, safe
+from bot.render import jump_link, managers_only, safe
 from bot.replies import announce, in_line, in_time, reply, update
 from bot.servers import Servers
 from bot.step import Moment, Stale, StepResult
@@ -405,8 +405,7 @@ class TableRuntime(Lobby):
             if now.status != "active":
                 raise Refusal("Only a game in play can be paused.")
             if not self.may_manage(interaction, now, gm):
-                raise Refusal(f"Only {runner(now)}, a GM of this server or someone with Manage Channel can "
-                              "pause or resume the game.")
+                raise Refusal(managers_only(now, "pause or resume the game"))
             if now.paused == paused:
                 raise Refusal("The game is already paused." if paused else "The game is not paused.")
 
@@ -420,8 +419,7 @@ class TableRuntime(Lobby):
 
         def check(now: Table) -> None:
             if not self.may_manage(interaction, now, gm):  # as for a pause: whoever may steer the table
-                raise Refusal(f"Only {runner(now)}, a GM of this server or someone with Manage Channel can "
-                              "change the turn timer.")
+                raise Refusal(managers_only(now, "change the turn timer"))
 
         said = f"{seconds} seconds per decision" if seconds else "off"
         await self._resettle(interaction, table.id or 0, f"Turn timer: {said}.", check, timer_seconds=seconds)
@@ -433,7 +431,7 @@ class TableRuntime(Lobby):
             if not now.live:
                 raise Refusal("This game has already ended.")
             if not self.may_manage(interaction, now, gm):
-                raise Refusal(enders(now))
+                raise Refusal(managers_only(now, "end the game"))
 
         await self._resettle(interaction, game_id, None, check, status="cancelled")
 
