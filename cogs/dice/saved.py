@@ -243,7 +243,7 @@ class RollsCog(commands.GroupCog, group_name="rolls", group_description="Your sa
                 what = f"`{roll.label}` " if roll.label else ""
                 lines.append(f"**{safe(clip(roll.result, 40))}** · {what}{safe(clip(describe(roll), 60))} · "
                              f"<t:{int(roll.at)}:R>" + "".join(f" · {m}" for m in marks))
-            lines.append("-# Private and secret rolls are listed for you alone. `/rolls forget` erases them.")
+            lines.append("-# Private and secret rolls are listed for you alone. `/rolls forget` erases your rolls here.")
             await interaction.response.send_message(clip("\n".join(lines), CONTENT), ephemeral=True)
 
         await guarded(interaction, run)

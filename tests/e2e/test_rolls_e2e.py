@@ -162,7 +162,8 @@ async def test_history_and_luck_show_only_what_each_may_see(database: dict[str, 
             assert "· 1d20 · <t:" in lines[1] and lines[1].endswith(" · secret")
             assert "· 20d20 · <t:" in lines[2] and lines[2].endswith(" · private")
             assert "20d20 volley" in lines[3] and "20d20 volley" in lines[4]
-            assert lines[-1].startswith("-# Private and secret rolls are listed for you alone.")
+            # forget erases every roll kept here, not only the private ones
+            assert lines[-1] == "-# Private and secret rolls are listed for you alone. `/rolls forget` erases your rolls here."
             assert "3d6" not in history
             assert "### Your last roll in DMs and private chats" in await told(fd, ann, "rolls history", {}, own_dm)
 
