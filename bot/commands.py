@@ -11,44 +11,17 @@ from discord.ext import commands
 
 from bot.components import EndButton
 from bot.errors import Refusal, guarded
-from bot.models import LogEntry, Table
+from bot.models import Table
 from bot.replies import reply, update
 from bot.seats import find_seat
-from bot.render import clip, managers_only, safe
+from bot.render import clip, managers_only, runner, safe
 
 if TYPE_CHECKING:
     from bot.client import Boneyard
 
 
-#: moves /game log reads; it shows the newest that fit one embed
-LOG_ENTRIES = 200
 #: a win rate means little over fewer games
 MIN_GAMES_FOR_RATE = 3
-
-
-def log_text(entries: list[LogEntry], limit: int = 4000) -> str:
-    """Moves grouped under their turn or round, newest last; when they do not all fit, the
-    oldest are dropped, never the newest."""
-    blocks: list[tuple[str, list[str]]] = []
-    for entry in entries:
-        for chapter, texts in entry.by_chapter():
-            if not blocks or blocks[-1][0] != chapter:
-                blocks.append((chapter, []))
-            blocks[-1][1].extend(texts)
-    lines: list[str] = []
-    for chapter, events in blocks:
-        if chapter:
-            lines.append(f"**{chapter}**")
-        lines.extend(f"· {clip(text, 300)}" for text in events)
-    kept: list[str] = []
-    size = 0
-    for line in reversed(lines):
-        if size + len(line) + 1 > limit:
-            kept.append("…")
-            break
-        kept.append(line)
-        size += len(line) + 1
-    return "\n".join(reversed(kept))
 
 
 def leaderboard_lines(rows: list[tuple[str, int, int, int]]) -> dict[str, list[str]]:
@@ -142,22 +115,24 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
     @app_commands.command(name="log", description="The latest moves of this channel's game")
     async def log(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            table = await self.runtime.latest_table(interaction)
-            entries = await self.runtime.store.recent_log(table.id or 0, limit=LOG_ENTRIES)
-            embed = discord.Embed(title=f"Game #{table.id}: latest moves",
-                                  description=log_text(entries) or "No moves yet.")
-            embed.set_footer(text="Newest last")
-            await reply(interaction, embed=embed, ephemeral=True)
+        await guarded(interaction, lambda: self.runtime.show_log(interaction))
 
-        await guarded(interaction, run)
-
-    @app_commands.command(name="timer", description="Set the time for each decision, or turn it off (host, GM or Manage Channel)")
-    @app_commands.describe(seconds="Seconds per decision (15 to 86400); leave empty or 0 for off")
+    @app_commands.command(name="timer", description="The time for each decision: see it, set it or turn it off")
+    @app_commands.describe(seconds="Seconds per decision (15 to 86400), or 0 for off; leave empty to see the timer")
     async def timer(
-        self, interaction: discord.Interaction, seconds: app_commands.Range[int, 0, 86400] = 0
+        self, interaction: discord.Interaction, seconds: app_commands.Range[int, 0, 86400] | None = None
     ) -> None:
         async def run() -> None:
+            if seconds is None:  # a question, not a change: anyone may ask
+                table = await self.runtime.live_table(interaction)
+                now = f"{table.timer_seconds} seconds per decision" if table.timer_seconds else "off"
+                how = "change it with `/game timer seconds:` (0 turns it off)" if table.timer_seconds else \
+                    "set one with `/game timer seconds:` (15 or more)"
+                who = runner(table)
+                await reply(interaction, ephemeral=True,
+                            content=f"Turn timer: {now}. {who[0].upper()}{who[1:]}, a GM of this server or "
+                                    f"someone with Manage Channel can {how}.")
+                return
             if not 0 <= seconds <= 86400:  # the declared range, checked again: a client may send anything
                 raise Refusal("The timer is 15 to 86400 seconds, or 0 for off.")
             if 0 < seconds < 15:

@@ -27,7 +27,7 @@ from bot.components import (
     PageSelect, RematchButton,
 )
 from bot.games import GameSpec, Page, Part, embed_parts
-from bot.models import Book, Table
+from bot.models import Book, LogEntry, Table
 from bot.pictures import Picture
 from bot.render import and_list, clip, footer, mention, safe, seat_names, timer_text
 from bot.step import Moment, StepResult
@@ -44,6 +44,8 @@ MENU_OPTIONS, MENU_ROWS = 25, 5
 TURN_EVENTS = 60
 #: after this many other messages in the channel, the table is posted afresh instead of edited
 SCROLLED_AWAY = 4
+#: a page of /game log: about what a phone shows without scrolling
+LOG_PAGE = 800
 
 
 @dataclass
@@ -632,6 +634,51 @@ def pages_message(moment: Moment, book: str, pages: list[Page], current: int) ->
         controls.append(PageSelect.component(gid, book, [p.title for p in pages], current))
     heading = f"### {safe(page.title)}" + (f"  ·  page {current + 1} of {len(pages)}" if len(pages) > 1 else "")
     return _message([heading], page.parts, page.picture, controls, None, moment.spec.colour)
+
+
+def log_pages(entries: list[LogEntry], game_id: int) -> list[Page]:
+    """/game log: the moves under their turn or round, oldest first, a phone screen a page.
+    Pages fill from the newest, so the page it opens on is a full screen of the latest moves. A
+    turn ends a page unless it fits whole above the next one's; one split over two pages names
+    itself again. Past a menu's 25 pages, the oldest are left out, and the first page says so."""
+    blocks: list[tuple[str, list[str]]] = []
+    for entry in entries:
+        for chapter, texts in entry.by_chapter():
+            if not blocks or blocks[-1][0] != chapter:
+                blocks.append((chapter, []))
+            blocks[-1][1].extend(f"· {clip(text, 300)}" for text in texts)
+    pages: list[tuple[list[str], list[str]]] = []  # newest first: the chapters each shows, its lines
+
+    def used() -> int:
+        return sum(len(line) + 1 for line in pages[-1][1]) if pages else LOG_PAGE
+
+    for chapter, lines in reversed(blocks):
+        heading = f"**{safe(chapter)}**" if chapter else ""
+        again = len(heading) + len(" (continued)") + 1 if chapter else 0  # room to name it on a later page
+        size = sum(len(line) + 1 for line in lines) + len(heading) + 1
+        if used() + size > LOG_PAGE and (size <= LOG_PAGE // 2 or used() > LOG_PAGE // 2):
+            pages.append(([], []))
+        pages[-1][0].insert(0, chapter)
+        for line in reversed(lines):
+            if used() + len(line) + again > LOG_PAGE and pages[-1][1]:
+                if heading:
+                    pages[-1][1].insert(0, f"{heading} (continued)")
+                pages.append(([chapter], []))
+            pages[-1][1].insert(0, line)
+        if heading:
+            pages[-1][1].insert(0, heading)
+    if not pages:
+        return [Page(f"Game #{game_id}", [Part("No moves yet.")])]
+    shown = pages[:MENU_OPTIONS][::-1]
+    out = []
+    for chapters, lines in shown:
+        named = [c for c in chapters if c]
+        title = f"{named[0]} to {named[-1]}" if len(set(named)) > 1 else named[0] if named else "Moves"
+        out.append(Page(title, [Part("\n".join(lines)), Part(f"-# Game #{game_id}'s moves, oldest first")]))
+    if len(pages) > len(shown):
+        out[0].parts.insert(0, Part(f"-# The first {len(pages) - len(shown)} pages of moves are left out: "
+                                    f"a menu holds {MENU_OPTIONS}."))
+    return out
 
 
 def details_pages(moment: Moment, seat: int | None, recent: list[str]) -> list[Page]:

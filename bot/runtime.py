@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 QUEUE_PATIENCE = 1.0
 #: lines of the latest moves Details shows
 RECENT_EVENTS = 6
+#: moves /game log reads: more than its 25 pages can show
+LOG_ENTRIES = 400
 #: seconds after Discord's servers refused a table (a 5xx) that it is posted again, if no move
 #: or press has done so meanwhile: a 503 is mostly over in moments, and the post pings whoever
 #: must act, which the old table, redrawn by an edit, could not
@@ -513,6 +515,8 @@ class TableRuntime(Lobby):
             now, _ = await self.load(game_id, interaction)
             pages = await self._details(now, interaction.user.id)
             spec, moment = now.spec, now
+        elif book == "log":
+            spec, moment, pages, page = await self._log(game_id, page)
         elif book == "rules":
             now, _ = await self.load(game_id, interaction)
             pages, book = self._rules_pages(now.spec, now.table)
@@ -524,6 +528,21 @@ class TableRuntime(Lobby):
             raise Refusal("That menu is out of date: ask again.")
         shown = present.pages_message(moment or _about(spec, game_id), book, pages, page)
         await update(interaction, **await self.deliverer.kwargs(shown, edit=True))
+
+    async def _log(self, game_id: int, page: int | None) -> tuple[GameSpec[Any, Any, Any], Moment, list[Page], int]:
+        """The game's moves a page at a time (``page`` None: the newest)."""
+        table = await self.store.get(game_id)
+        if table is None or table.game not in self.specs:
+            raise Refusal("That game is no longer kept.")
+        spec = self.specs[table.game]
+        pages = present.log_pages(await self.store.recent_log(game_id, limit=LOG_ENTRIES), game_id)
+        return spec, _about(spec, game_id), pages, len(pages) - 1 if page is None else page
+
+    async def show_log(self, interaction: discord.Interaction) -> None:
+        """/game log: the channel's game (the live one, else the last), opened on its newest moves."""
+        table = await self.latest_table(interaction)
+        spec, moment, pages, page = await self._log(table.id or 0, None)
+        await self._private_pages(interaction, spec, moment, "log", pages, page, table.id or 0)
 
     async def _private_pages(self, interaction: discord.Interaction, spec: GameSpec[Any, Any, Any],
                              moment: Moment | None, book: str, pages: list[Page], page: int, game_id: int) -> None:

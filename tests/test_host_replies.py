@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from bot.errors import Refusal
 from bot import layout, present
 from bot.lobby import Lobby
-from bot.models import Book, Seat, Table
+from bot.models import Book, LogEntry, Seat, Table
 from bot.render import option_refusal
 from bot.runtime import TableRuntime, stale_text
 from bot.step import Moment
@@ -170,3 +170,43 @@ def test_a_lobby_closed_before_its_game_began_says_so_and_not_that_a_game_ended_
     shown = "\n".join(i["content"] for i in layout.items(message.layout) if i["type"] == layout.TEXT)
     assert "Ann closed the lobby; no game was played." in shown
     assert "Knucklebones: lobby cancelled" in shown and "ended" not in shown, shown
+
+
+def _entry(version: int, chapter: str, *events: str) -> LogEntry:
+    return LogEntry(version=version, seat=0, user_id=1, action={}, events=list(events), chapter=chapter)
+
+
+def test_game_log_splits_a_long_turn_and_names_it_again_on_the_next_page() -> None:
+    long_turn = [_entry(v, "Round 3", f"Ann moved piece {v} " + "far " * 20) for v in range(1, 20)]
+    pages = present.log_pages([_entry(0, "Round 2", "Bob passed")] + long_turn, 7)
+    bodies = [page.parts[0].text for page in pages]
+    assert len(pages) > 2 and all(len(body) <= present.LOG_PAGE for body in bodies), [len(b) for b in bodies]
+    assert bodies[0].startswith("**Round 2**\n· Bob passed\n**Round 3**\n· Ann moved piece 1")
+    assert all(body.startswith("**Round 3** (continued)\n· Ann moved") for body in bodies[1:])
+    assert [page.title for page in pages] == ["Round 2 to Round 3"] + ["Round 3"] * (len(pages) - 1)
+    moved = [line for body in bodies for line in body.splitlines() if line.startswith("· Ann")]
+    assert [int(line.split()[4]) for line in moved] == list(range(1, 20))  # each once, in order
+    assert pages[-1].parts[-1].text == "-# Game #7's moves, oldest first"
+    assert len(bodies[-1]) > present.LOG_PAGE // 2  # the page it opens on is a screenful of the latest
+
+
+def test_game_log_ends_a_page_with_a_turn_unless_the_turn_fits_whole() -> None:
+    turns = [_entry(v, f"Turn {v}", *(f"Ann rolled {v} " + "x" * 60 for _ in range(4))) for v in range(1, 7)]
+    pages = present.log_pages(turns, 1)
+    for page in pages:
+        body = page.parts[0].text
+        assert body.startswith("**Turn ") and "(continued)" not in body, body
+    assert [page.title for page in pages] == ["Turn 1 to Turn 2", "Turn 3 to Turn 4", "Turn 5 to Turn 6"]
+
+
+def test_game_log_of_more_pages_than_a_menu_holds_leaves_out_the_oldest_and_says_so() -> None:
+    turns = [_entry(v, f"Turn {v}", "y" * 290, "z" * 290) for v in range(1, 41)]
+    pages = present.log_pages(turns, 1)
+    assert len(pages) == present.MENU_OPTIONS
+    assert pages[0].parts[0].text == "-# The first 15 pages of moves are left out: a menu holds 25."
+    assert pages[-1].title == "Turn 40" and pages[0].title == "Turn 16"
+
+
+def test_game_log_with_no_moves_says_so() -> None:
+    assert [(p.title, [part.text for part in p.parts]) for p in present.log_pages([], 3)] == \
+        [("Game #3", ["No moves yet."])]

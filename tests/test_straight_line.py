@@ -402,7 +402,7 @@ def test_a_step_leaves_the_moment_it_started_from_as_it_was() -> None:
 def test_the_roll_that_ends_a_turn_is_logged_under_the_turn_it_begins() -> None:
     """Knucklebones: the move that scores also rolls for the next player. /game log files the
     score under the turn that ends and the roll under the turn it begins."""
-    from bot.commands import log_text
+    from bot.present import log_pages
 
     before = _moment(_knucklebones_table())
     seat = before.acting[0]
@@ -418,7 +418,7 @@ def test_the_roll_that_ends_a_turn_is_logged_under_the_turn_it_begins() -> None:
     (_, scored), (_, rolled) = ending.by_chapter()
     assert any("scored" in t for t in scored) and any("rolled" in t or "roll" in t for t in rolled), (scored, rolled)
     assert not any(t.startswith("\u241e") for t in ending.texts)
-    text = log_text(result.entries)
+    text = "\n".join(part.text for page in log_pages(result.entries, 1) for part in page.parts)
     assert text.index(f"**{result.after.chapter}**") < text.index(rolled[0])
 
 

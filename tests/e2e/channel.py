@@ -263,17 +263,24 @@ def lobby_seats(message: dict[str, Any]) -> list[str]:
 
 
 async def read_pages(fd: FakeDiscord, user: FakeUser, message: dict[str, Any]) -> list[str]:
-    """Every page of a private Details or rules answer, as ``user`` reads them by choosing each
-    in its menu (the first as it came)."""
-    pages = [said(message)]
+    """Every page of a private answer with a page menu (Details, the rules, /game log), in the
+    menu's order, as ``user`` reads them by choosing each in turn (the one it opened on as it
+    came)."""
     menus = [m for m in fd.selects(message) if (m["custom_id"] or "").startswith("bn:page:")]
-    for option in (menus[0]["options"][1:] if menus else []):
+    if not menus:
+        return [said(message)]
+    options = menus[0]["options"]
+    opened = next((i for i, o in enumerate(options) if o.get("default")), 0)
+    pages = {opened: said(message)}
+    for i, option in enumerate(options):
+        if i == opened:
+            continue
         turned = await fd.select(user, message, menus[0]["custom_id"], [option["value"]])
         answer = await turned.wait_response()
         assert answer["type"] == 7, answer
-        pages.append(said(answer["data"]))
+        pages[i] = said(answer["data"])
         message = fd.message(message["id"]) or message
-    return pages
+    return [pages[i] for i in range(len(options))]
 
 
 def is_table(message: dict[str, Any]) -> bool:

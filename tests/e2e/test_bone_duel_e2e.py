@@ -130,5 +130,5 @@ async def test_time_running_out_places_the_die_in_the_leftmost_lane_with_room(tm
                 timeout=6)
             assert late.name.title() in top(notice)
             log = await (await fd.slash(players[0], CHANNEL, "game log")).response_message()
-            assert "top" in log["embeds"][0]["description"].lower() or "left" in log["embeds"][0]["description"]
+            assert "top" in said(log).lower() or "left" in said(log)
         clean(fd, bot)

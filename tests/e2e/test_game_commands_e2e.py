@@ -40,10 +40,18 @@ async def test_timer_rules_status_and_leave(tmp_path: Path) -> None:
             # whoever may pause or end the table may set its clock too: Manage Channel here
             moderated = await (await fd.slash(mod, CHANNEL, "game timer", {"seconds": 90})).wait_response()
             assert moderated["data"]["content"] == "Turn timer: 90 seconds per decision."
-            off = await (await fd.slash(ann, CHANNEL, "game timer")).wait_response()
+            # asked with no value, it says what the timer is, to anyone, and changes nothing
+            asked = await (await fd.slash(stranger, CHANNEL, "game timer")).wait_response()
+            assert asked["data"]["flags"] & FLAG_EPHEMERAL and asked["data"]["content"] == (
+                "Turn timer: 90 seconds per decision. The host, a GM of this server or someone with Manage Channel "
+                "can change it with `/game timer seconds:` (0 turns it off)."), asked
+            off = await (await fd.slash(ann, CHANNEL, "game timer", {"seconds": 0})).wait_response()
             assert off["data"]["content"] == "Turn timer: off."
             await fd.wait_until(lambda: not footer(fd.message(table["id"])),  # no timer: nothing to count down
                                 timeout=3, what="the table to show the timer off")
+            asked = await (await fd.slash(ann, CHANNEL, "game timer")).wait_response()
+            assert asked["data"]["content"] == ("Turn timer: off. The host, a GM of this server or someone with "
+                                                "Manage Channel can set one with `/game timer seconds:` (15 or more)."), asked
 
             # the rules in force, privately, with this table's option
             rules = await (await fd.slash(stranger, CHANNEL, "game rules")).response_message()
@@ -188,7 +196,7 @@ async def test_clicks_queued_behind_slow_dms_are_deferred_not_lost(tmp_path: Pat
             await bob_pick.response_message(timeout=6)
             # they were applied in the order they were clicked, though both waited and were deferred
             log = await (await fd.slash(users[2], CHANNEL, "game log")).response_message()
-            moves = log["embeds"][0]["description"]
+            moves = said(log)
             assert moves.index("Ann has chosen") < moves.index("Bob has chosen"), moves
             await fd.wait_until(lambda: all(fd.dm_messages(u) for u in users), timeout=6, what="every DM")
             assert fd.violations == [], fd.violations  # nothing answered late

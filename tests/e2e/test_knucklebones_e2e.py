@@ -155,7 +155,7 @@ async def test_wrong_user_and_double_click(tmp_path: Path) -> None:
             link = f"https://discord.com/channels/{fd.guild_id}/{fd.channel(CHANNEL).id}/{live}"
             assert stale["data"]["content"] == f"That moment has passed; here is [the live table]({link}).", stale
             log = await (await fd.slash(players[0], CHANNEL, "game log")).response_message()
-            assert len([ln for ln in log["embeds"][0]["description"].splitlines() if ln.strip()]) >= 1
+            assert len([ln for ln in said(log).splitlines() if ln.strip()]) >= 1
         clean(fd, bot)
 
 
@@ -205,7 +205,7 @@ async def test_turn_timer_plays_the_default(tmp_path: Path) -> None:
                                 what="the old table to lose its buttons")
             assert not is_table(fd.message(table["id"]))
             log = await (await fd.slash(players[0], CHANNEL, "game log")).response_message()
-            assert "scored" in log["embeds"][0]["description"]
+            assert "scored" in said(log)
         clean(fd, bot)
 
 
@@ -218,7 +218,43 @@ async def test_ai_seat_plays_its_turns(tmp_path: Path) -> None:
             text = said(final)
             assert "Bot 1" in text and "Bot 2" in text
             log = await (await fd.slash(ann, CHANNEL, "game log")).response_message()
-            assert "Bot 1" in log["embeds"][0]["description"]
+            assert "Bot 1" in said(log)
+        clean(fd, bot)
+
+
+async def test_game_log_pages_the_whole_game_and_opens_on_the_newest(tmp_path: Path) -> None:
+    """/game log: every move of a finished game, a phone screen a page, oldest first, opened on
+    the newest page; the menu reaches each of the others."""
+    import sqlite3
+
+    db = tmp_path / "kb.sqlite3"
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        async with running_bot(fd, {}, db) as bot:
+            await open_table(fd, ann, [], bots=2)
+            await play_to_end(fd, [ann])
+            log = await (await fd.slash(ann, CHANNEL, "game log")).response_message()
+            menu = [m for m in fd.selects(log) if m["custom_id"].startswith("bn:page:")]
+            assert log["flags"] & 64 and menu, "a whole game takes more than one page"
+            options = menu[0]["options"]
+            count = len(options)
+            assert f"page {count} of {count}" in top(log) and options[-1].get("default"), top(log)
+            pages = {count - 1: said(log)}
+            for option in options[:-1]:
+                turned = await (await fd.select(ann, log, menu[0]["custom_id"], [option["value"]])).wait_response()
+                assert turned["type"] == 7, turned
+                pages[int(option["value"])] = said(turned["data"])
+                assert top(turned["data"]).startswith(f"### {option['label']}"), (option, top(turned["data"]))
+            texts = [pages[i] for i in range(count)]
+            assert all(len(text) <= 1000 for text in texts), [len(text) for text in texts]
+            assert texts[0].splitlines()[1].startswith("**Turn 1**"), texts[0]
+            assert "Game #1's moves, oldest first" in texts[-1]
+            # every event the game logged, once and in order, across the pages
+            shown = [line for text in texts for line in text.splitlines() if line.startswith("· ")]
+            with sqlite3.connect(db) as conn:
+                logged = [e for (events,) in conn.execute("SELECT events FROM actions ORDER BY version")
+                          for e in json.loads(events) if not e.startswith("\u241e")]
+            assert [line.removeprefix("· ") for line in shown] == logged
         clean(fd, bot)
 
 

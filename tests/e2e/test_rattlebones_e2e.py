@@ -175,5 +175,5 @@ async def test_turn_timer_plays_the_default(tmp_path: Path) -> None:
             await fd.wait_until(lambda: fd.buttons(fd.message(table["id"])) == [], timeout=3,
                                 what="the old table to lose its buttons")
             log = await (await fd.slash(players[0], CHANNEL, "game log")).response_message()
-            assert "ran out of time" in log["embeds"][0]["description"]
+            assert "ran out of time" in said(log)
         clean(fd, bot)
