@@ -1,9 +1,10 @@
-"""The dice tools' buttons: Roll again, Reveal, and the confirmation that erases a history.
+"""The dice tools' buttons: Roll again, Reveal, and the confirmation that erases a history (or
+keeps it).
 
 Persistent like the games' buttons (bot/components.py): the custom id names the stored roll, so a
 button drawn before a restart still works after it, and nothing lives in memory between clicks.
-A click is handed to the cog's Poster, found through the client, so that this module imports
-nothing that builds messages with it.
+A click is handed to the cog that answers it (/roll's Poster, or /rolls), found through the
+client, so that this module imports nothing that builds messages with it.
 """
 
 from __future__ import annotations
@@ -22,13 +23,23 @@ class Clicks(Protocol):
     async def forget(self, interaction: discord.Interaction, guild_id: int, user_id: int) -> None: ...
 
 
-#: the cog whose ``poster`` answers the clicks
+class Lists(Protocol):
+    async def keep(self, interaction: discord.Interaction, user_id: int) -> None: ...
+
+
+#: the cog whose ``poster`` answers the clicks on rolls
 COG = "RollCog"
+#: the cog that answers the clicks on /rolls' own answers
+LISTS = "RollsCog"
 
 
 def _poster(interaction: discord.Interaction) -> Clicks:
     cog = interaction.client.get_cog(COG)  # type: ignore[attr-defined]
     return cast(Clicks, cog.poster)
+
+
+def _lists(interaction: discord.Interaction) -> Lists:
+    return cast(Lists, interaction.client.get_cog(LISTS))  # type: ignore[attr-defined]
 
 
 class RollAgainButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:roll:again:(?P<id>\d{1,18})"):
@@ -84,4 +95,21 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await guarded(interaction, lambda: _poster(interaction).forget(interaction, self.guild_id, self.user_id))
 
 
-ITEMS = (RollAgainButton, RevealButton, ForgetButton)
+class KeepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:roll:keep:(?P<user>\d{1,19})"):
+    """The way back from erasing your rolls: the question goes, and nothing is erased."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Keep them", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"bn:roll:keep:{user_id}"))
+        self.user_id = user_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> KeepButton:
+        return cls(int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _lists(interaction).keep(interaction, self.user_id))
+
+
+ITEMS = (RollAgainButton, RevealButton, ForgetButton, KeepButton)

@@ -23,7 +23,7 @@ from bot import layout
 from bot.permissions import is_gm
 from bot.render import CONTENT, clip, safe
 from bot.store import LimitReached, RollAsked, SavedRoll
-from cogs.dice.buttons import ForgetButton
+from cogs.dice.buttons import ForgetButton, KeepButton
 from cogs.dice.luck import luck_text
 from cogs.dice.pictures import d20_chart
 from cogs.dice.post import Poster, where
@@ -283,9 +283,18 @@ class RollsCog(commands.GroupCog, group_name="rolls", group_description="Your sa
                 return
             view = discord.ui.View(timeout=None)
             view.add_item(ForgetButton(where(interaction), interaction.user.id, count))
+            view.add_item(KeepButton(interaction.user.id))
             view.stop()
             await interaction.response.send_message(
                 f"Erase all {count:,} of your rolls {place_of(interaction)}: your history and your luck here? "
                 f"Your saved rolls stay.", view=view, ephemeral=True)
 
         await guarded(interaction, run)
+
+    async def keep(self, interaction: discord.Interaction, user_id: int) -> None:
+        """/rolls forget's way back: the question goes with its buttons, and nothing is erased."""
+        if user_id != interaction.user.id or interaction.message is None or not interaction.message.flags.ephemeral:
+            raise Refusal("That button is someone else's; nothing was erased.")
+        await interaction.response.edit_message(
+            content=f"Nothing was erased: your history and your luck {place_of(interaction)} stay as they were.",
+            view=None)

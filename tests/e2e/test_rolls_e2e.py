@@ -12,7 +12,7 @@ import pytest
 from bot.store import SavedRoll, ServerSettings, open_store
 from tests.e2e.channel import clean, said, settle, top
 from tests.e2e.test_roll_e2e import CHANNEL, button_id
-from tests.fakediscord import FLAG_EPHEMERAL, FakeDiscord, FakeUser, running_bot, running_fake
+from tests.fakediscord import FLAG_EPHEMERAL, FakeDiscord, FakeUser, buttons, running_bot, running_fake
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -187,12 +187,26 @@ async def test_history_and_luck_show_only_what_each_may_see(database: dict[str, 
             refused = await told(fd, bob, "rolls stats", {"player": ann}, bobs_dm)
             assert refused.startswith("Ann's luck in DMs and private chats is theirs to see.") and "**" not in refused
 
-            # erasing takes a second, deliberate press, and erases only her rolls here
+            # erasing takes a second, deliberate press, and Keep them is the way back
             ask = await (await fd.slash(ann, CHANNEL, "rolls forget", {})).response_message()
             assert "Erase all 4 of your rolls in this server" in said(ask)
+            assert [b["label"] for b in buttons(ask)] == ["Erase my 4 rolls", "Keep them"]
+            forged = await fd.forge(bob, rolls[0], button_id(ask, "Keep them"), carried=True)
+            assert "someone else's" in (await forged.wait_response())["data"]["content"]
+            keep = await fd.click(ann, ask, button_id(ask, "Keep them"))
+            answer = await keep.wait_response()
+            assert answer["type"] == 7 and answer["data"]["content"] == (
+                "Nothing was erased: your history and your luck in this server stay as they were.")
+            assert buttons(await keep.response_message()) == []
+            assert (await told(fd, ann, "rolls history", {})).startswith("### Your last 4 rolls in this server")
+            assert "**4** rolls" in await told(fd, ann, "rolls stats", {})
+
+            # and erases only her rolls here, leaving no button to press twice
+            ask = await (await fd.slash(ann, CHANNEL, "rolls forget", {})).response_message()
             erase = await fd.click(ann, ask, button_id(ask, "Erase my 4 rolls"))
             answer = await erase.wait_response()
             assert answer["type"] == 7 and answer["data"]["content"].startswith("Erased 4 of your rolls in this server")
+            assert buttons(await erase.response_message()) == []
             forged = await fd.forge(bob, rolls[0], button_id(ask, "Erase my 4 rolls"), carried=True)
             assert "someone else's" in (await forged.wait_response())["data"]["content"]
             assert await told(fd, ann, "rolls history", {}) == "You have no rolls kept in this server yet."
