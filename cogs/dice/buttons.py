@@ -1,5 +1,5 @@
-"""The dice tools' buttons: Roll again, Reveal, and the confirmation that erases a history (or
-keeps it).
+"""The dice tools' buttons: Roll again, Reveal, the confirmation that erases a history (or keeps
+it), and the menu that turns the pages of /rolls list.
 
 Persistent like the games' buttons (bot/components.py): the custom id names the stored roll, so a
 button drawn before a restart still works after it, and nothing lives in memory between clicks.
@@ -25,6 +25,7 @@ class Clicks(Protocol):
 
 class Lists(Protocol):
     async def keep(self, interaction: discord.Interaction, user_id: int) -> None: ...
+    async def turn_page(self, interaction: discord.Interaction, user_id: int, page: int) -> None: ...
 
 
 #: the cog whose ``poster`` answers the clicks on rolls
@@ -112,4 +113,30 @@ class KeepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:r
         await guarded(interaction, lambda: _lists(interaction).keep(interaction, self.user_id))
 
 
-ITEMS = (RollAgainButton, RevealButton, ForgetButton, KeepButton)
+def _page_picked(values: Any) -> int:
+    """The page a menu's choice names: its number, or 0 for anything else a client made up (a
+    page past the last is brought back to the last by the list itself)."""
+    value = str(values[0])[:100] if isinstance(values, list) and values else ""
+    return int(value) if value.isascii() and value.isdigit() else 0
+
+
+class RollsPageSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"bn:rolls:page:(?P<user>\d{1,19})"):
+    """Which page of /rolls list its asker sees: each fits a phone's screen, the others a tap away."""
+
+    def __init__(self, user_id: int, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"bn:rolls:page:{user_id}", placeholder="Other pages…",
+                                           options=options or [discord.SelectOption(label="…", value="0")]))
+        self.user_id = user_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> RollsPageSelect:
+        return cls(int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        data = cast(dict[str, Any], interaction.data or {})
+        page = _page_picked(data.get("values"))
+        await guarded(interaction, lambda: _lists(interaction).turn_page(interaction, self.user_id, page))
+
+
+ITEMS = (RollAgainButton, RevealButton, ForgetButton, KeepButton, RollsPageSelect)

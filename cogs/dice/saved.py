@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 import random
 import re
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -23,7 +24,7 @@ from bot import layout
 from bot.permissions import is_gm
 from bot.render import CONTENT, clip, safe
 from bot.store import LimitReached, RollAsked, SavedRoll
-from cogs.dice.buttons import ForgetButton, KeepButton
+from cogs.dice.buttons import ForgetButton, KeepButton, RollsPageSelect
 from cogs.dice.luck import luck_text
 from cogs.dice.pictures import d20_chart
 from cogs.dice.post import Poster, where
@@ -43,6 +44,12 @@ NAME_LENGTH = 32
 #: how an autocomplete choice names a server's shared roll (a name never holds a colon)
 SHARED = "server:"
 HISTORY = 20
+#: characters, and lines of rolls, on one page of /rolls list: about what a phone shows at once
+PAGE = 800
+PAGE_LINES = 20
+#: the pages a menu can name
+MOST_PAGES = 25
+LIST_FOOTER = "-# Roll one with `/rolls use`; it finds them as you type."
 _NAME_CHARACTER = re.compile(r"[^\W_]|-")
 
 
@@ -82,11 +89,92 @@ def in_order(name: str) -> list[tuple[int, str]]:
     return [(int(part), "") if part.isdigit() else (-1, part) for part in re.split(r"(\d+)", name.lower())]
 
 
-def listing(title: str, rolls: list[SavedRoll], room: int) -> str:
-    lines = [f"**{title}** ({len(rolls)} of {room})"]
-    lines += [f"`{r.name}` {safe(clip(describe(r), 80))}" for r in sorted(rolls, key=lambda r: in_order(r.name))
-              ] or ["-# none yet"]
-    return "\n".join(lines)
+@dataclass(frozen=True)
+class Section:
+    """One part of /rolls list: the player's own saved rolls, or the server's shared ones."""
+
+    title: str
+    rolls: list[SavedRoll]
+    room: int
+
+    def heading(self, continued: bool = False) -> str:
+        return f"**{self.title}** ({len(self.rolls)} of {self.room})" + (", continued" if continued else "")
+
+    def lines(self) -> list[tuple[str, str | None]]:
+        """Each roll's line and name, in the order a reader counts, or a line saying there is none."""
+        return [(f"`{r.name}` {safe(clip(describe(r), 80))}", r.name)
+                for r in sorted(self.rolls, key=lambda r: in_order(r.name))] or [("-# none yet", None)]
+
+
+@dataclass(frozen=True)
+class Page:
+    text: str
+    #: how the page menu names it
+    label: str
+    description: str
+
+
+def list_pages(sections: list[Section], room: int = PAGE, most_lines: int = PAGE_LINES) -> list[Page]:
+    """/rolls list a phone screen at a time: whole if it fits one page, else in pages of at most
+    ``room`` characters and ``most_lines`` rolls (more of both when 25 pages, all a menu can name,
+    would not hold it), the player's own rolls first, each page's sections headed, a section cut
+    short heading its rest on the next."""
+    whole = "\n\n".join(["\n".join([s.heading(), *(line for line, _ in s.lines())]) for s in sections]
+                         + [LIST_FOOTER])
+    if len(whole) <= room and sum(len(s.lines()) for s in sections) <= most_lines:
+        return [Page(whole, "Page 1", "")]
+    while True:
+        pages = _packed(sections, room - len(_page_heading(MOST_PAGES, MOST_PAGES)) - len(LIST_FOOTER) - 4,
+                        most_lines)
+        if len(pages) <= MOST_PAGES:
+            break
+        room, most_lines = room + 50, most_lines + 1
+    out = []
+    for number, page in enumerate(pages, 1):
+        blocks = ["\n".join([sections[at].heading(continued), *lines]) for at, continued, lines, _ in page]
+        names = [name for *_, page_names in page for name in page_names]
+        whose = {at for at, _, _, page_names in page if page_names}
+        label = f"Page {number}" + (f": {names[0]}" + (f" to {names[-1]}" if len(names) > 1 else "")
+                                    if names else "")
+        description = ("Yours, then this server's" if len(whose) > 1 else
+                       "Your saved rolls" if whose == {0} else "Shared in this server" if whose else "")
+        out.append(Page("\n\n".join([_page_heading(number, len(pages)), *blocks, LIST_FOOTER]),
+                        clip(label, 100), description))
+    return out
+
+
+def _page_heading(number: int, pages: int) -> str:
+    return f"-# Saved rolls, page {number} of {pages}"
+
+
+#: one page's parts: which section, whether it began on an earlier page, its lines, their names
+_Part = tuple[int, bool, list[str], list[str]]
+
+
+def _packed(sections: list[Section], room: int, most_lines: int) -> list[list[_Part]]:
+    """The sections' lines in pages of at most ``room`` characters of headings and lines, and at
+    most ``most_lines`` lines."""
+    pages: list[list[_Part]] = [[]]
+    used = lines = 0
+    for at, section in enumerate(sections):
+        began = False
+        for line, name in section.lines():
+            page = pages[-1]
+            opens = not page or page[-1][0] != at
+            cost = len(line) + 1 + (len(section.heading(began)) + 2 if opens else 0)
+            if page and (used + cost > room or lines >= most_lines):
+                pages.append(page := [])
+                opens, used, lines = True, 0, 0
+                cost = len(line) + 1 + len(section.heading(began)) + 2
+            if opens:
+                page.append((at, began, [], []))
+            page[-1][2].append(line)
+            if name is not None:
+                page[-1][3].append(name)
+            used += cost
+            lines += 1
+            began = True
+    return pages
 
 
 @app_commands.allowed_installs(guilds=True, users=True)
@@ -199,17 +287,38 @@ class RollsCog(commands.GroupCog, group_name="rolls", group_description="Your sa
     @app_commands.command(name="list", description="Your saved rolls, and the ones your server shares")
     async def list_(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            parts = [listing("Your saved rolls", await self.store.saved_rolls(0, interaction.user.id), PLAYER_ROLLS)]
-            if interaction.guild_id:
-                parts.append(listing("Shared in this server, set by its GMs",
-                                     await self.store.saved_rolls(interaction.guild_id, 0), SERVER_ROLLS))
-            parts.append("-# Roll one with `/rolls use`; it finds them as you type.")
-            text = "\n\n".join(parts)
-            if len(text) > CONTENT:
-                text = clip(text, CONTENT - 60).rsplit("\n", 1)[0] + "\n… more: `/rolls use` finds them as you type."
-            await interaction.response.send_message(text, ephemeral=True)
+            pages = await self.pages(interaction)
+            await interaction.response.send_message(**self.page(pages, 0, interaction.user.id), ephemeral=True)
 
         await guarded(interaction, run)
+
+    async def pages(self, interaction: discord.Interaction) -> list[Page]:
+        sections = [Section("Your saved rolls", await self.store.saved_rolls(0, interaction.user.id), PLAYER_ROLLS)]
+        if interaction.guild_id:
+            sections.append(Section("Shared in this server, set by its GMs",
+                                    await self.store.saved_rolls(interaction.guild_id, 0), SERVER_ROLLS))
+        return list_pages(sections)
+
+    @staticmethod
+    def page(pages: list[Page], number: int, user_id: int) -> dict[str, Any]:
+        """One page of /rolls list, with a menu of every page when there is more than one."""
+        number = max(0, min(number, len(pages) - 1))
+        if len(pages) == 1:
+            return {"content": pages[0].text}
+        options = [discord.SelectOption(label=p.label, value=str(i), description=p.description or None,
+                                        default=i == number) for i, p in enumerate(pages)]
+        view = discord.ui.View(timeout=None)
+        view.add_item(RollsPageSelect(user_id, options))
+        view.stop()
+        return {"content": pages[number].text, "view": view}
+
+    async def turn_page(self, interaction: discord.Interaction, user_id: int, number: int) -> None:
+        """Another page of /rolls list, read afresh: rolls saved or deleted since show as they are now."""
+        if user_id != interaction.user.id or interaction.message is None or not interaction.message.flags.ephemeral:
+            raise Refusal("That list is someone else's; `/rolls list` shows yours.")
+        shown = self.page(await self.pages(interaction), number, user_id)
+        # a list that now fits one page loses its menu
+        await interaction.response.edit_message(**{"view": None, **shown})
 
     @app_commands.command(name="delete", description="Delete one of your saved rolls (or, for GMs, a shared one)")
     @app_commands.describe(name="The saved roll (start typing its name)")

@@ -12,7 +12,7 @@ import pytest
 from bot.store import SavedRoll, ServerSettings, open_store
 from tests.e2e.channel import clean, said, settle, top
 from tests.e2e.test_roll_e2e import CHANNEL, button_id
-from tests.fakediscord import FLAG_EPHEMERAL, FakeDiscord, FakeUser, buttons, running_bot, running_fake
+from tests.fakediscord import FLAG_EPHEMERAL, FakeDiscord, FakeUser, buttons, running_bot, running_fake, selects
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -111,9 +111,11 @@ async def test_saved_rolls_with_autocomplete_shared_rolls_and_every_refusal(data
             assert "Only this server's GMs" in await told(fd, bob, "rolls delete", {"name": "server:init"})
             assert {"name": "init · 1d20+3 (server)", "value": "server:init"} in await offered(fd, cy, "rolls delete", "init")
 
+            # a page at a time (test_rolls_list_turns_pages_even_after_a_restart turns them)
             listed = await told(fd, ann, "rolls list", {})
-            assert listed.startswith("**Your saved rolls** (50 of 50)\n`attack` 1d20+8 to hit · advantage\n")
-            assert len(listed) <= 2000 and listed.endswith("`/rolls use` finds them as you type.")
+            assert listed.startswith("-# Saved rolls, page 1 of 8\n\n**Your saved rolls** (50 of 50)\n"
+                                     "`attack` 1d20+8 to hit · advantage\n")
+            assert len(listed) <= 900 and listed.endswith("\n\n-# Roll one with `/rolls use`; it finds them as you type.")
             # in the order a reader counts: old-2 before old-10
             names = [line.split("`")[1] for line in listed.splitlines() if line.startswith("`old-")]
             assert names[:12] == [f"old-{n}" for n in range(12)], names
@@ -126,6 +128,94 @@ async def test_saved_rolls_with_autocomplete_shared_rolls_and_every_refusal(data
             for command in ("rolls use", "rolls delete"):
                 said_ = await told(fd, ann, command, {"name": "attack"})
                 assert "You have no saved roll named `attack` and this server has none" in said_
+            await settle(fd)
+        clean(fd, bot)
+
+
+def listed_names(text: str) -> list[str]:
+    return [line.split("`")[1] for line in text.splitlines() if line.startswith("`")]
+
+
+async def test_rolls_list_turns_pages_even_after_a_restart(database: dict[str, str]) -> None:
+    async with running_fake() as fd:
+        ann, bob, cy = fd.add_user("ann"), fd.add_user("bob"), fd.add_user("cy")
+        # as many as there is room for: 50 of Ann's own, 100 the server shares
+        store = await open_store(database["DATABASE_URL"])
+        for n in range(100):
+            await store.put_saved_roll(SavedRoll(guild_id=fd.guild_id, name=f"house-{n}", expression="1d6"), 100)
+        for n in range(49):
+            await store.put_saved_roll(SavedRoll(user_id=ann.id, name=f"old-{n}", expression="1d8"), 50)
+        await store.put_saved_roll(SavedRoll(user_id=ann.id, name="attack", expression="1d20+8 to hit",
+                                             mode="advantage"), 50)
+        await store.close()
+        every = ["attack", *(f"old-{n}" for n in range(49)), *(f"house-{n}" for n in range(100))]
+
+        async with running_bot(fd, database) as bot:
+            asked = await fd.slash(ann, CHANNEL, "rolls list", {})
+            first = await asked.response_message()
+            assert first["flags"] & FLAG_EPHEMERAL
+            [menu] = selects(first)
+            assert menu["custom_id"] == f"bn:rolls:page:{ann.id}" and len(menu["options"]) == 8
+            assert [o["label"] for o in menu["options"][:3]] == [
+                "Page 1: attack to old-18", "Page 2: old-19 to old-38", "Page 3: old-39 to house-9"]
+            assert menu["options"][0]["default"] and menu["options"][2]["description"] == "Yours, then this server's"
+            # a roll saved while the list is open, and one deleted, show once a page turns
+            store = await open_store(database["DATABASE_URL"])
+            await store.delete_saved_roll(0, ann.id, "old-0")
+            await store.put_saved_roll(SavedRoll(user_id=ann.id, name="zap", expression="1d4"), 50)
+            await store.close()
+            clean(fd, bot)
+        every = [name for name in every if name != "old-0"]
+        every.insert(every.index("house-0"), "zap")
+
+        async with running_bot(fd, database) as bot:
+            # the menu outlives the bot that drew it; every page fits a phone, each heads itself
+            seen: list[str] = []
+            for page in range(8):
+                turned = await fd.select(ann, first, menu["custom_id"], [str(page)])
+                answer = await turned.wait_response()
+                assert answer["type"] == 7, answer
+                shown = await turned.response_message()
+                assert shown["id"] == first["id"] and shown["flags"] & FLAG_EPHEMERAL
+                text = shown["content"]
+                assert text.startswith(f"-# Saved rolls, page {page + 1} of 8\n\n**"), text
+                assert text.endswith("\n\n-# Roll one with `/rolls use`; it finds them as you type.")
+                assert len(text) <= 900 and len(text.splitlines()) <= 30, text
+                [now] = selects(shown)
+                assert [o.get("default", False) for o in now["options"]] == [i == page for i in range(8)]
+                seen += listed_names(text)
+            assert seen == every
+            assert "**Your saved rolls** (50 of 50), continued\n`old-40` 1d8" in said(
+                await (await fd.select(ann, first, menu["custom_id"], ["2"])).response_message())
+            # a page past the last (a stale or made-up menu) shows the last
+            past = await fd.forge(ann, first, menu["custom_id"], values=["99"])
+            assert (await past.response_message())["content"].startswith("-# Saved rolls, page 8 of 8\n")
+            # the list is its asker's, and a menu turns only the private list it came with
+            public = await (await fd.slash(bob, CHANNEL, "roll", {"expression": "1d20"})).response_message()
+            forged = await fd.forge(bob, public, menu["custom_id"], values=["1"], carried=True)
+            assert "someone else's" in (await forged.wait_response())["data"]["content"]
+            forged = await fd.forge(ann, public, menu["custom_id"], values=["1"], carried=True)
+            assert "someone else's" in (await forged.wait_response())["data"]["content"]
+            assert said(fd.message(int(public["id"]))) == said(public)
+
+            # Bob keeps none of his own: the server's follow on his pages
+            bobs = said(await (await fd.slash(bob, CHANNEL, "rolls list", {})).response_message())
+            assert bobs.startswith("-# Saved rolls, page 1 of 6\n\n**Your saved rolls** (0 of 50)\n-# none yet\n\n"
+                                   "**Shared in this server, set by its GMs** (100 of 100)\n`house-0` 1d6\n")
+            # a list that fits one page has no menu
+            alone = await (await fd.slash(cy, fd.open_dm(cy), "rolls list", {})).response_message()
+            assert alone["content"] == ("**Your saved rolls** (0 of 50)\n-# none yet\n\n"
+                                        "-# Roll one with `/rolls use`; it finds them as you type.")
+            assert not selects(alone) and not buttons(alone)
+            # and one that shrank to a page loses its menu when next turned
+            store = await open_store(database["DATABASE_URL"])
+            for name in every:
+                await store.delete_saved_roll(0, ann.id, name)
+                await store.delete_saved_roll(fd.guild_id, 0, name)
+            await store.close()
+            shrunk = await (await fd.select(ann, first, menu["custom_id"], ["3"])).response_message()
+            assert shrunk["content"].startswith("**Your saved rolls** (0 of 50)\n-# none yet\n\n**Shared")
+            assert not selects(shrunk)
             await settle(fd)
         clean(fd, bot)
 
