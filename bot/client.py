@@ -169,13 +169,39 @@ class Boneyard(commands.AutoShardedBot):
         if not self.settings.syncs_commands:
             log.info("games: %s; the process with shard 0 syncs the commands", ", ".join(sorted(self.runtime.specs)))
             return
-        if self.settings.dev_guild_id:
-            guild = discord.Object(id=self.settings.dev_guild_id)
+        synced = await self._sync_commands(store)
+        log.info("synced %d commands; games: %s", len(synced), ", ".join(sorted(self.runtime.specs)))
+
+    async def _sync_commands(self, store: Store) -> list[app_commands.AppCommand]:
+        """Globally, or to ``DEV_GUILD_ID`` alone. A server synced to alone before keeps its
+        copies until they are cleared, and would show every command twice beside the global
+        ones: each start clears those of the servers it no longer syncs to alone."""
+        dev = self.settings.dev_guild_id
+        kept: set[int] = set()
+        for old in sorted(await store.command_guilds() - {dev or 0}):
+            guild = discord.Object(id=old)
+            self.tree.clear_commands(guild=guild)
+            try:
+                await self.tree.sync(guild=guild)
+                log.info("cleared the commands synced to server %d alone before (DEV_GUILD_ID)", old)
+            except (discord.Forbidden, discord.NotFound):
+                pass  # the bot is no longer in that server, and its commands went with it
+            except discord.HTTPException as exc:
+                kept.add(old)  # tried again at the next start
+                log.warning("could not clear the commands synced to server %d before (%s): they show twice "
+                            "there until the next start clears them", old, exc.status)
+        if dev:
+            guild = discord.Object(id=dev)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
+            kept.add(dev)
+            if await self.tree.fetch_commands():
+                log.warning("commands synced globally before show twice in server %d beside its own copies; "
+                            "they go once DEV_GUILD_ID is unset", dev)
         else:
             synced = await self.tree.sync()
-        log.info("synced %d commands; games: %s", len(synced), ", ".join(sorted(self.runtime.specs)))
+        await store.put_command_guilds(kept)
+        return synced
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """The host's and the cogs' persistent items, routed by on_interaction below rather than

@@ -643,3 +643,13 @@ async def test_a_deadline_written_by_one_process_wakes_the_other(two_processes: 
     await first.save(table, 0, deadline=1234.5)
     await asyncio.wait_for(woke.wait(), 5.0)
     assert heard == [1234.5]
+
+
+async def test_the_servers_commands_were_synced_to_alone_are_replaced_as_a_set(store: Store) -> None:
+    assert await store.command_guilds() == set()
+    await store.put_command_guilds({5, 2**62})
+    assert await store.command_guilds() == {5, 2**62}  # a snowflake fits
+    await store.put_command_guilds({7})
+    assert await store.command_guilds() == {7}
+    await store.put_command_guilds(set())
+    assert await store.command_guilds() == set()

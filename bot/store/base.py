@@ -462,6 +462,14 @@ class Store(ABC):
         """Servers the bot was removed from, and when."""
 
     @abstractmethod
+    async def command_guilds(self) -> set[int]:
+        """The servers the slash commands were last synced to one by one (``DEV_GUILD_ID``)."""
+
+    @abstractmethod
+    async def put_command_guilds(self, guilds: set[int]) -> None:
+        """Those servers from now on, in place of the ones before."""
+
+    @abstractmethod
     async def forget_guilds_left_before(self, t: float) -> int:
         """Delete everything of the servers left before ``t``: games, logs, results, stats,
         settings, saved rolls and rolls. How many servers were forgotten."""

@@ -758,6 +758,14 @@ class PostgresStore(Store):
     async def guilds_left(self) -> dict[int, float]:
         return {int(r[0]): float(r[1]) for r in await self._pool.fetch("SELECT guild_id, left_at FROM guilds_left")}
 
+    async def command_guilds(self) -> set[int]:
+        return {int(r[0]) for r in await self._pool.fetch("SELECT guild_id FROM command_guilds")}
+
+    async def put_command_guilds(self, guilds: set[int]) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute("DELETE FROM command_guilds")
+            await conn.executemany("INSERT INTO command_guilds (guild_id) VALUES ($1)", [(g,) for g in sorted(guilds)])
+
     async def forget_guilds_left_before(self, t: float) -> int:
         """One server per transaction; a server another process forgets meanwhile is not counted twice."""
         gone = [r[0] for r in await self._pool.fetch("SELECT guild_id FROM guilds_left WHERE left_at<$1", t)]

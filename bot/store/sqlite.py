@@ -688,6 +688,16 @@ class SqliteStore(Store):
     async def guilds_left(self) -> dict[int, float]:
         return {int(r[0]): float(r[1]) for r in await self._read("SELECT guild_id, left_at FROM guilds_left")}
 
+    async def command_guilds(self) -> set[int]:
+        return {int(r[0]) for r in await self._read("SELECT guild_id FROM command_guilds")}
+
+    async def put_command_guilds(self, guilds: set[int]) -> None:
+        def work(raw: sqlite3.Connection) -> None:
+            raw.execute("DELETE FROM command_guilds")
+            raw.executemany("INSERT INTO command_guilds (guild_id) VALUES (?)", [(g,) for g in sorted(guilds)])
+
+        await self._transaction(work)
+
     async def forget_guilds_left_before(self, t: float) -> int:
         """One server per transaction; its live games leave the copy kept in memory too."""
         gone = [r[0] for r in await self._read("SELECT guild_id FROM guilds_left WHERE left_at<?", (t,))]

@@ -332,3 +332,30 @@ async def test_a_metrics_port_taken_or_a_missing_cog_stops_the_bot_in_one_line(t
                 assert code == 2, shown[-2000:]
                 assert any(line.startswith("boneyard: cannot start: ") and said in line for line in lines), shown
                 assert "Traceback" not in shown, shown[-3000:]
+
+
+async def test_commands_tried_out_in_one_server_are_cleared_there_once_synced_globally(tmp_path: Path) -> None:
+    """README: try Boneyard out with DEV_GUILD_ID, then unset it. The server's own copies go,
+    or every command would show there twice beside the global ones; a server the bot has left
+    is forgotten without a fuss."""
+    db = tmp_path / "c.sqlite3"
+    async with running_fake(channels=(CHANNEL,)) as fd:
+        guild = fd.guild_id
+        async with running_bot(fd, {}, db) as bot:  # DEV_GUILD_ID: the fake's server
+            assert {c["name"] for c in fd.commands.get(guild, [])} >= {"game", "knucklebones"}
+            assert not fd.commands.get(None)
+        clean(fd, bot)
+        async with running_bot(fd, {"DEV_GUILD_ID": ""}, db) as bot:
+            assert fd.commands.get(guild) == [] and {c["name"] for c in fd.commands[None]} >= {"game", "roll"}
+            assert any("cleared the commands synced to server" in line for line in bot.lines)
+        clean(fd, bot)
+        # trying out again on a bot synced globally: it says the commands show twice there
+        async with running_bot(fd, {}, db) as bot:
+            await bot.wait_for_line("show twice in server")
+        # a server it was tried out in and has since left: Discord refuses; forgotten, no error
+        fd.fail("PUT", rf"^/applications/\d+/guilds/{guild}/commands$", 403, times=None)
+        async with running_bot(fd, {"DEV_GUILD_ID": ""}, db) as bot:
+            pass
+        assert bot.error_records() == [] and not any("WARNING" in line for line in bot.lines if "clear" in line)
+        with sqlite3.connect(db) as conn:
+            assert conn.execute("SELECT COUNT(*) FROM command_guilds").fetchone()[0] == 0
