@@ -82,7 +82,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     """The second step of erasing your rolls in one place: nothing is erased by a mistyped command."""
 
     def __init__(self, guild_id: int, user_id: int, count: int = 0) -> None:
-        label = f"Erase my {count:,} rolls" if count else "Erase my rolls"
+        label = "Erase my roll" if count == 1 else f"Erase my {count:,} rolls" if count else "Erase my rolls"
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
                                            custom_id=f"bn:roll:forget:{guild_id}:{user_id}"))
         self.guild_id, self.user_id = guild_id, user_id

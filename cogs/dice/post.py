@@ -222,5 +222,6 @@ class Poster:
             raise Refusal("That button erases someone else's rolls, or rolls somewhere else.")
         erased = await self.store.forget_rolls(guild_id, user_id)
         await interaction.response.edit_message(
-            content=f"Erased {erased:,} of your rolls {'in this server' if guild_id else 'in DMs'}. "
+            content=f"Erased {'your roll' if erased == 1 else f'{erased:,} of your rolls'} "
+                    f"{'in this server' if guild_id else 'in DMs and private chats'}. "
                     f"Your saved rolls are kept.", view=None)

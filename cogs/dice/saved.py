@@ -395,8 +395,9 @@ class RollsCog(commands.GroupCog, group_name="rolls", group_description="Your sa
             view.add_item(KeepButton(interaction.user.id))
             view.stop()
             await interaction.response.send_message(
-                f"Erase all {count:,} of your rolls {place_of(interaction)}: your history and your luck here? "
-                f"Your saved rolls stay.", view=view, ephemeral=True)
+                (f"Erase your one roll {place_of(interaction)}" if count == 1 else
+                 f"Erase all {count:,} of your rolls {place_of(interaction)}") + ": your history and your luck here? "
+                "Your saved rolls stay.", view=view, ephemeral=True)
 
         await guarded(interaction, run)
 

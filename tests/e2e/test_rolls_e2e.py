@@ -303,6 +303,11 @@ async def test_history_and_luck_show_only_what_each_may_see(database: dict[str, 
             assert "No rolls kept here yet." in await told(fd, ann, "rolls stats", {})
             assert "Your last roll" in await told(fd, ann, "rolls history", {}, own_dm)
             assert "Your last roll" in await told(fd, bob, "rolls history", {})
+            # DMs and private chats keep one history, and erasing it names them both
+            ask = await (await fd.slash(ann, own_dm, "rolls forget", {})).response_message()
+            assert said(ask).startswith("Erase your one roll in DMs and private chats: your history and your luck")
+            answer = await (await fd.click(ann, ask, button_id(ask, "Erase my roll"))).wait_response()
+            assert answer["data"]["content"] == "Erased your roll in DMs and private chats. Your saved rolls are kept."
             # the roll it was is gone, so its button says so
             gone = await fd.click(bob, rolls[0], button_id(rolls[0], "Roll again"))
             assert "no longer kept" in (await gone.wait_response())["data"]["content"]
