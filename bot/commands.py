@@ -66,7 +66,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     async def status(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: self.runtime.show_table(interaction))
 
-    @app_commands.command(name="end", description="End this channel's game (host or Manage Channel)")
+    @app_commands.command(name="end", description="End this channel's game (host, GM or Manage Channel)")
     async def end(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             table = await self.runtime.live_table(interaction)
@@ -105,15 +105,15 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
 
         await guarded(interaction, lambda: self.runtime.edit_lobby(interaction, change))
 
-    @app_commands.command(name="pause", description="Pause this channel's game: no moves, no timers (host)")
+    @app_commands.command(name="pause", description="Pause this channel's game: no moves, no timers (host, GM or Manage Channel)")
     async def pause(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: self.runtime.pause(interaction, True))
 
-    @app_commands.command(name="resume", description="Resume this channel's paused game (host)")
+    @app_commands.command(name="resume", description="Resume this channel's paused game (host, GM or Manage Channel)")
     async def resume(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: self.runtime.pause(interaction, False))
 
-    @app_commands.command(name="log", description="The latest moves of this channel's game")
+    @app_commands.command(name="log", description="Every move of this channel's game, a page at a time (opens on the newest)")
     async def log(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: self.runtime.show_log(interaction))
 

@@ -1,7 +1,7 @@
 """/roll-bones: the four Bones of Stones & Bones, thrown and read for a table that plays in person.
 
 Installable to a user's account like /roll, and answered through the interaction alone, so a
-table can throw the Bones in DMs and private chats too. The reading is the game engine's own (rules/stones_and_bones_reading.py: tiers, Ill Omens, Bane,
+table can throw the Bones in DMs and private chats too. The reading is the game engine's own (rules/stones_and_bones/reading.py: tiers, Ill Omens, Bane,
 Blessing, Crossbones, the bet at the Tide), so a bet worked out here is the bet the hosted game
 would charge. The dice come from rules.notation.die, like every /roll die; only the drawing of
 the answer lives in this module.
