@@ -55,8 +55,8 @@ def _files(request: Request) -> list[tuple[str, bytes]]:
 
 class Twin(discord.Client):
     def __init__(self, scripts: list[list[list[Request]]]) -> None:
-        intents = discord.Intents.default()
-        intents.message_content = False
+        intents = discord.Intents.none()
+        intents.guilds = True  # Boneyard's one intent (bot/client.py)
         super().__init__(intents=intents, max_messages=None, guild_ready_timeout=0.05,
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
         self.tree = discord.app_commands.CommandTree(self)
@@ -64,8 +64,6 @@ class Twin(discord.Client):
         #: each channel's script, and how far it has been played
         self.playing: dict[int, tuple[list[list[Request]], int]] = {}
         # Boneyard's gateway shortcuts (bot/client.py), so the floor pays what Boneyard pays
-        self._connection.parsers["MESSAGE_UPDATE"] = lambda data: None
-        self._connection.parsers["MESSAGE_CREATE"] = lambda data: None
         parse = self._connection.parsers["INTERACTION_CREATE"]
 
         def created(data: dict[str, Any]) -> None:

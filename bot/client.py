@@ -69,12 +69,12 @@ class Boneyard(commands.AutoShardedBot):
     def __init__(self, settings: Settings) -> None:
         # no voice here: discord.py's two warnings that it would not work only send admins looking
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-        # Servers (to know where the bot is, and when it leaves one) and their new messages (to
-        # know when a table has scrolled away), and nothing else: every other event Discord would
-        # send (typing, reactions, voice, DMs...) is only work and traffic here.
+        # Servers (to know where the bot is, and when it leaves one), and nothing else: every
+        # other event Discord would send is only work and traffic here. Not even servers' new
+        # messages: every message of every server the bot is in, to learn of the few below a
+        # table, which each click and command tells (the channel's newest message).
         intents = discord.Intents.none()
         intents.guilds = True
-        intents.guild_messages = True
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -97,12 +97,6 @@ class Boneyard(commands.AutoShardedBot):
             allowed_installs=app_commands.AppInstallationType(guild=True),
         )
         self.settings = settings
-        # Nothing here reads message edits, and each of the bot's own table edits comes back as
-        # MESSAGE_UPDATE, for which discord.py builds a whole Message: on every click, a cost
-        # with no use. A new message only tells whether a table scrolled away (the reason the
-        # guild-messages intent stays): where it is and its id, read off the event as is.
-        self._connection.parsers["MESSAGE_UPDATE"] = lambda data: None
-        self._connection.parsers["MESSAGE_CREATE"] = self._message_posted
         # A click carries its whole message, whose layout discord.py would build into component
         # objects (dozens on a table) only for the one question asked of them: does the message
         # carry the clicked id? Asked of the event as it is, and the layout left unbuilt.
@@ -290,18 +284,20 @@ class Boneyard(commands.AutoShardedBot):
 
     def _interaction_created(self, data: dict[str, Any]) -> None:
         """A click whose id its message does not carry (forged, or cut) has its id blanked: no
-        item claims it, and it is answered as one no longer in use."""
+        item claims it, and it is answered as one no longer in use. Every interaction names its
+        channel's newest message: whether chat came below a table since."""
         message, clicked = data.get("message"), data.get("data")
         if data.get("type") == discord.InteractionType.component.value and isinstance(clicked, dict):
             if message is None or not layout.carries(message.get("components") or (), clicked.get("custom_id")):
                 clicked["custom_id"] = ""
             if message is not None:
                 message["components"] = []
+        channel = data.get("channel")
+        if isinstance(channel, dict) and self.runtime is not None:
+            newest, where = str(channel.get("last_message_id")), str(channel.get("id"))
+            if newest.isdigit() and where.isdigit():
+                self.runtime.note_newest(int(where), int(newest))
         self._parse_interaction(data)
-
-    def _message_posted(self, data: dict[str, Any]) -> None:
-        if self.runtime is not None:
-            self.runtime.note_message(int(data["channel_id"]), int(data["id"]))
 
     async def shut_down(self, patience: float) -> None:
         """A clean stop (SIGTERM, SIGINT): no new clicks, the steps in flight saved and shown,

@@ -172,50 +172,60 @@ class Deliverer:
         #: refused its table: what follows
         self.fell_behind = fell_behind
         self.pictures = PictureCache()
-        # channel id -> (our table message there, messages posted below it since); in memory:
-        # a table this process has not posted has it asked of Discord once
-        self._below: Recent[int, tuple[int, int]] = Recent(CHANNELS_KEPT)
+        # channel id -> (our table message there, messages below it (None: to be asked of
+        # Discord), the channel's newest message as last heard of); in memory: a table this
+        # process has not posted has it asked of Discord once
+        self._below: Recent[int, tuple[int, int | None, int]] = Recent(CHANNELS_KEPT)
         # (game id, user id) -> the newest My hand copy, whose buttons are stripped when a newer
         # copy goes out (only while its token lives; in memory, as the token is)
         self._ephemeral: Recent[tuple[int, int], _EphemeralCopy] = Recent(COPIES_KEPT)
 
     # -- what the channel shows --------------------------------------------------------------
 
-    def note_message(self, channel_id: int, message_id: int) -> None:
-        """A message was posted: one more below the channel's table if it came after it. Whoever
-        wrote it (a player, another bot, this bot answering a /roll), it pushes the table up."""
+    def note_newest(self, channel_id: int, newest: int) -> None:
+        """Every click and command names the channel's newest message. One newer than the last
+        heard of means chat came below the table since: how much is asked of Discord when the
+        table next changes, unless chat has scrolled it away already. Read off the
+        interactions, where the guild-messages intent would have sent every message of every
+        server the bot is in, to count the few below a table."""
         below = self._below.get(channel_id)
-        if below is not None and message_id > below[0]:
-            self._below[channel_id] = (below[0], below[1] + 1)
+        if below is None or newest <= below[2]:
+            return
+        table, count, _ = below
+        if count is not None and count >= SCROLLED_AWAY:
+            return  # scrolled away already: more chat changes nothing
+        self._below[channel_id] = (table, None, newest)
 
     def posted(self, channel_id: int, message_id: int) -> None:
         """A table (or a lobby) was just posted in the channel: the newest message there, until
         chat scrolls it away."""
-        self._below[channel_id] = (message_id, 0)
+        self._below[channel_id] = (message_id, 0, message_id)
 
     async def channel(self, table: Table, book: Book) -> Channel:
-        """What the channel shows now. The messages below a table are counted as they come; a
-        table this process has not posted (one from before a restart, or another process's) has
-        them asked of Discord once."""
+        """What the channel shows now: whether chat has scrolled its table away. Asked of Discord
+        only when something was posted below the table since it was last asked (or this process
+        has not posted it: a table from before a restart, or another process's)."""
         if book.message_id is None:
             return Channel(book)
         below = self._below.get(table.channel_id)
-        if below is None or below[0] != book.message_id:
-            count = await self._count_below(table.channel_id, book.message_id)
-            below = self._below[table.channel_id] = (book.message_id, count)
-        return Channel(book, below[1] >= SCROLLED_AWAY)
+        if below is None or below[0] != book.message_id or below[1] is None:
+            count, newest = await self._count_below(table.channel_id, book.message_id)
+            heard = below[2] if below is not None and below[0] == book.message_id else 0
+            below = self._below[table.channel_id] = (book.message_id, count, max(heard, newest))
+        return Channel(book, (below[1] or 0) >= SCROLLED_AWAY)
 
-    async def _count_below(self, channel_id: int, message_id: int) -> int:
-        """How many messages are below the table, up to as many as scroll it away; 0 when
-        Discord does not say in time (the table then counts as recent: at worst one change edits
-        a message scrolled away)."""
+    async def _count_below(self, channel_id: int, message_id: int) -> tuple[int, int]:
+        """How many messages are below the table, up to as many as scroll it away, and the
+        newest of them (else the table); none when Discord does not say in time (the table then
+        counts as recent: at worst one change edits a message scrolled away)."""
         try:
             async with asyncio.timeout(CHAT_ASKED_WITHIN):
-                return len(await self.client.http.logs_from(channel_id, SCROLLED_AWAY, after=message_id))
+                below = await self.client.http.logs_from(channel_id, SCROLLED_AWAY, after=message_id)
         except (discord.HTTPException, TimeoutError) as exc:
             log.info("could not read the messages below the table in channel %s (%s)", channel_id,
                      type(exc).__name__)
-            return 0
+            return 0, message_id
+        return len(below), max((int(m["id"]) for m in below), default=message_id)
 
     async def kwargs(self, shown: Shown, *, edit: bool, book: Book | None = None,
                      legacy: bool = False) -> dict[str, Any]:

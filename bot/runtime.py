@@ -122,8 +122,8 @@ class TableRuntime(Lobby):
     def register(self, spec: GameSpec[Any, Any, Any]) -> None:
         self.specs[spec.engine.key] = spec
 
-    def note_message(self, channel_id: int, message_id: int) -> None:
-        self.deliverer.note_message(channel_id, message_id)
+    def note_newest(self, channel_id: int, message_id: int) -> None:
+        self.deliverer.note_newest(channel_id, message_id)
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)

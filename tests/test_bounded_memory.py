@@ -22,7 +22,7 @@ def test_the_deliverers_maps_are_bounded() -> None:
     deliverer = Deliverer(client=None, store=None)  # type: ignore[arg-type]
     for channel in range(CHANNELS_KEPT + 500):
         deliverer.posted(channel, 10)
-        deliverer.note_message(channel, 11)
+        deliverer.note_newest(channel, 11)
     assert len(deliverer._below) == CHANNELS_KEPT
     copies: Any = deliverer._ephemeral
     for game in range(COPIES_KEPT + 10):

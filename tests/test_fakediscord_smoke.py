@@ -157,7 +157,7 @@ async def test_rules_without_a_bot() -> None:
     async with running_fake() as fd, aiohttp.ClientSession() as http:
         alice = fd.add_user("alice")
         fd.add_user("bob")
-        ws, (ready, guild) = await _gateway_client(fd, http)
+        ws, (ready, guild) = await _gateway_client(fd, http, intents=1 << 9)  # guild messages
         assert (ready["t"], guild["t"]) == ("READY", "GUILD_CREATE") and ready["s"] < guild["s"]
         assert ready["d"]["resume_gateway_url"] == fd.gateway_url
         g = guild["d"]
@@ -220,4 +220,25 @@ async def test_rules_without_a_bot() -> None:
         assert [v.kind for v in fd.violations] == ["double_ack", "expired_token", "late_callback",
                                                    "invalid_form_body"]
         assert [r.status for r in fd.requests if "/callback" in r.path] == [200, 400, 204, 404, 400]
+        await ws.close()
+
+
+@pytest.mark.asyncio
+async def test_without_the_guild_messages_intent_no_message_event_comes_and_a_click_names_the_newest() -> None:
+    """As Discord does: a session that did not ask for servers' messages hears none of them;
+    an interaction still names its channel's newest message."""
+    async with running_fake() as fd, aiohttp.ClientSession() as http:
+        alice = fd.add_user("alice")
+        ws, _ = await _gateway_client(fd, http, intents=1)  # guilds only
+        auth = {"Authorization": "Bot x"}
+        put = f"{fd.api_base}/applications/{fd.application_id}/guilds/{fd.guild_id}/commands"
+        async with http.put(put, json=[{"name": "roll", "description": "d", "type": 1}], headers=auth) as r:
+            assert r.status == 200
+        said = await fd.post_user_message(alice, "general", "hello")
+        it = await fd.slash(alice, "general", "roll")
+        event = await ws.receive_json()  # the next event is the interaction, not the message
+        assert event["t"] == "INTERACTION_CREATE", event["t"]
+        assert event["d"]["channel"]["last_message_id"] == str(said["id"]), event["d"]["channel"]
+        await _callback(http, fd, it, {"type": 4, "data": {"content": "hi"}})
+        assert fd.messages("general")[-1]["content"] == "hi"
         await ws.close()

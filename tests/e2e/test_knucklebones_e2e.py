@@ -17,8 +17,8 @@ from tests.e2e.channel import (
 )
 from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, running_bot, running_fake
 
-#: the gateway's intent bits (Discord's numbering)
-GUILDS, GUILD_MESSAGES = 1 << 0, 1 << 9
+#: the gateway's intent bit for servers (Discord's numbering)
+GUILDS = 1 << 0
 CHANNEL = "games"
 
 
@@ -342,8 +342,8 @@ async def test_the_table_is_edited_while_recent_and_posted_again_once_it_scrolle
     async with running_fake() as fd:
         players = [fd.add_user(n) for n in ("ann", "bob")]
         async with running_bot(fd, {}, tmp_path / "kb.sqlite3") as bot:
-            # two intents and no more: servers, and their new messages (what scrolls a table away)
-            assert {s.intents for s in fd._sessions} == {GUILDS | GUILD_MESSAGES}
+            # one intent and no more: servers. Not their messages: a click says what scrolled a table away
+            assert {s.intents for s in fd._sessions} == {GUILDS}
             table = await open_table(fd, players[0], players[1:])
             # a click within a turn (a rune decision) on a recent table edits it in place
             for _ in range(50):
@@ -359,7 +359,6 @@ async def test_the_table_is_edited_while_recent_and_posted_again_once_it_scrolle
             table = edited
             for n in range(4):  # the table scrolls away under the chat
                 await fd.post_user_message(players[n % 2], CHANNEL, f"chatter {n}")
-            await asyncio.sleep(0.5)  # the bot has seen them (gateway MESSAGE_CREATE)
             choices = action_buttons(fd, edited)
             it = await fd.click(actor(edited, players), edited, choices[-1]["custom_id"])
             assert (await it.wait_response())["type"] == 7
@@ -387,8 +386,6 @@ async def test_a_lobby_scrolled_away_comes_back_below_when_it_changes(tmp_path: 
                 await settle(fd)  # the lobby's post is done: what follows is chat since it
                 for n in range(4):
                     await fd.post_user_message(ann, CHANNEL, f"chatter {n}")
-                await asyncio.sleep(0.5)
-                await settle(fd)  # the bot has seen them (gateway MESSAGE_CREATE)
 
             await chatter()
             answer = await (await fd.click(cy, lobby, button(fd, lobby, "Join"))).wait_response()
@@ -465,7 +462,11 @@ async def test_whatever_is_posted_below_a_lobby_scrolls_it_away_and_a_restart_as
             assert roll["type"] == 4 and not roll["data"].get("flags", 0) & 64  # a public answer, below the lobby
             await settle(fd)
             await _edited_in_place(fd, cy, lobby, "Leave", 2)  # three below
-            assert _reads(fd, asked) == 1, "asked once: then counted as they come"
+            # asked again once a press names a newer message than the last heard of (the roll's)
+            assert _reads(fd, asked) == 2
+            await _edited_in_place(fd, cy, lobby, "Join", 3)
+            await _edited_in_place(fd, cy, lobby, "Leave", 2)
+            assert _reads(fd, asked) == 2, "nothing new below: nothing asked"
         clean(fd, bot)
         await fd.post_user_message(bob, CHANNEL, "one more line while the bot was away")
         async with running_bot(fd, {}, db) as bot:
@@ -474,15 +475,14 @@ async def test_whatever_is_posted_below_a_lobby_scrolls_it_away_and_a_restart_as
             fresh = await _moved_below(fd, cy, lobby, "Join")
             assert [s.split(". ", 1)[1] for s in lobby_seats(fresh)] == ["Ann (host)", "Bob", "Cy"]
             assert _reads(fd, asked) == 1
-            # the lobby posted by this process: what comes below is counted as it comes, a roll too
+            # the lobby posted by this process: what came below it is asked once a press names it
             await settle(fd)  # the lobby's post is done: what follows is below it
             for n in range(3):
                 await fd.post_user_message(bob, CHANNEL, f"chatter {n}")
             await (await fd.slash(bob, CHANNEL, "roll", {"expression": "2d6"})).wait_response()
-            await asyncio.sleep(0.5)
-            await settle(fd)  # the bot has seen them (gateway MESSAGE_CREATE)
-            newest = await _moved_below(fd, cy, fresh, "Leave")
-            assert len(lobby_seats(newest)) == 2 and _reads(fd, asked) == 1
+            await settle(fd)
+            newest = await _moved_below(fd, cy, fresh, "Leave")  # the roll counted, as a player's line is
+            assert len(lobby_seats(newest)) == 2 and _reads(fd, asked) == 2
         clean(fd, bot)
         # Discord's servers fail the question: the lobby counts as recent, the press is answered in time
         for n in range(4):

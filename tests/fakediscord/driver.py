@@ -287,7 +287,7 @@ class FakeDiscord(RestApi):
     # -- players' actions ----------------------------------------------------------------------------
     async def post_user_message(self, user: FakeUser, channel: FakeChannel | int | str, content: str,
                                 **fields: Any) -> dict[str, Any]:
-        """A member writes in a channel: stored, then MESSAGE_CREATE to the bot."""
+        """A member writes in a channel: stored, then MESSAGE_CREATE to the bot, if it asked for them."""
         ch = self.channel(channel)
         msg = self._build_message(ch, user, {"content": content, **fields}, {})
         await self._store_channel_message(ch, msg)

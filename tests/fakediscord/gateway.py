@@ -25,6 +25,8 @@ log = logging.getLogger("fakediscord")
 
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_MESSAGE_CONTENT = 1 << 15
+#: the intents without which Discord sends no message events of servers' channels, or of DMs
+INTENT_GUILD_MESSAGES, INTENT_DIRECT_MESSAGES = 1 << 9, 1 << 12
 
 
 @dataclass(eq=False)
@@ -145,7 +147,7 @@ class Gateway(World):
         if ch is not None and ch.outside:  # the bot hears nothing of a channel it is not in
             return
         session = self._session_for(ch.guild_id if ch is not None and ch.type != DM else None)
-        if session is None or msg["flags"] & FLAG_EPHEMERAL:
+        if session is None or msg["flags"] & FLAG_EPHEMERAL or not self._hears_messages(session, ch):
             return
         data = copy.deepcopy(msg)
         if ch is not None and ch.type != DM:
@@ -160,6 +162,13 @@ class Gateway(World):
             if not (session.intents & INTENT_MESSAGE_CONTENT) and not is_bot and not mentioned:
                 data.update(content="", embeds=[], attachments=[], components=[])
         await self._send_dispatch(session, event, data)
+
+    @staticmethod
+    def _hears_messages(session: Session, ch: FakeChannel | None) -> bool:
+        """Whether a session asked for the message events of this channel: a server's with the
+        guild-messages intent, a DM's with the direct-messages one."""
+        dm = ch is None or ch.type == DM
+        return bool(session.intents & (INTENT_DIRECT_MESSAGES if dm else INTENT_GUILD_MESSAGES))
 
     # -- messages the bot hears of -------------------------------------------------------------------
     async def _store_channel_message(self, ch: FakeChannel, msg: dict[str, Any]) -> None:
@@ -180,6 +189,10 @@ class Gateway(World):
                 return
             if key in self.channels:
                 data["guild_id"] = str(self.channels[key].guild_id)
+            session = self._session_for(self.channels[key].guild_id if key in self.channels else None)
+            if session is not None and not self._hears_messages(session, self.channels.get(key)):
+                self._notify()
+                return
             await self._dispatch("MESSAGE_DELETE", data)
         else:
             self._interactions_by_id[key].ephemeral.pop(mid, None)
