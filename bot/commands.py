@@ -103,7 +103,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             table.seats.pop(index)
             return f"{safe(gone.name)} no longer has a seat."
 
-        await guarded(interaction, lambda: self.runtime.edit_lobby(interaction, change))
+        await guarded(interaction, lambda: self.runtime.edit_lobby(interaction, change, what="remove a seat"))
 
     @app_commands.command(name="pause", description="Pause this channel's game: no moves, no timers (host, GM or Manage Channel)")
     async def pause(self, interaction: discord.Interaction) -> None:
@@ -128,9 +128,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
                 now = f"{table.timer_seconds} seconds per decision" if table.timer_seconds else "off"
                 how = "change it with `/game timer seconds:` (0 turns it off)" if table.timer_seconds else \
                     "set one with `/game timer seconds:` (15 or more)"
-                who = runner(table)
                 await reply(interaction, ephemeral=True,
-                            content=f"Turn timer: {now}. {who[0].upper()}{who[1:]}, a GM of this server or "
+                            content=f"Turn timer: {now}. {runner(table, start=True)}, a GM of this server or "
                                     f"someone with Manage Channel can {how}.")
                 return
             if not 0 <= seconds <= 86400:  # the declared range, checked again: a client may send anything

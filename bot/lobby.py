@@ -226,21 +226,28 @@ class Lobby:
                               host_id=None if old.host_plays else old.host_id)
         if interaction.message is not None:  # the final table stays, without its Rematch button
             try:
-                shown = present.table_message(ended, book, rematch=False)
-                await interaction.message.edit(**await self.deliverer.kwargs(
-                    shown, edit=True, legacy=legacy_message(interaction.message)))
+                # with its last words (a ledger, say) and the files they brought, kept as they are
+                shown = present.table_message(ended, book, rematch=False, last_words=True)
+                kwargs = await self.deliverer.kwargs(shown, edit=True, legacy=legacy_message(interaction.message))
+                drawn = {f.filename for f in kwargs.get("attachments", [])}
+                kwargs["attachments"] = [a for a in interaction.message.attachments if a.filename not in drawn
+                                         and a.filename in {f.filename for f in shown.files}
+                                         ] + kwargs.get("attachments", [])
+                await interaction.message.edit(**kwargs)
             except discord.HTTPException:
                 log.info("could not remove the rematch button of game %s", game_id)
 
-    async def edit_lobby(self, interaction: discord.Interaction, change: Callable[[Table], str]) -> None:
+    async def edit_lobby(self, interaction: discord.Interaction, change: Callable[[Table], str], *,
+                         what: str = "change the seats") -> None:
         """A host's change to the lobby from a game's own command (an NPC seat, a seat's stake):
-        ``change`` edits the table or raises Refusal, and returns what to tell the host."""
+        ``change`` edits the table or raises Refusal, and returns what to tell the host; ``what``
+        it does, as a refusal names it."""
         table = await self.live_table(interaction)
         async with self.turn(interaction, table.id or 0):
             now, book = await self.load(table.id or 0, interaction)
             if now.table.status != "lobby":
-                raise Refusal("Seats can only be changed in the lobby, before the game starts.")
-            self._host_only(now.table, interaction.user, "change the seats", await self.servers.gm(interaction))
+                raise Refusal(f"You can {what} only in the lobby, before the game starts.")
+            self._host_only(now.table, interaction.user, what, await self.servers.gm(interaction))
             table = now.table.model_copy(update={"seats": [s.model_copy() for s in now.table.seats]})
             said = change(table)
             await self._lobby_changed(interaction, now, table, book, said=said)

@@ -29,7 +29,7 @@ from bot.components import (
 from bot.games import GameSpec, Page, Part, embed_parts
 from bot.models import Book, LogEntry, Table
 from bot.pictures import Picture
-from bot.render import and_list, clip, footer, mention, safe, seat_names, timer_text
+from bot.render import and_list, clip, footer, mention, runner, safe, seat_names, timer_text
 from bot.step import Moment, StepResult
 from rules.base import Event
 
@@ -44,6 +44,8 @@ MENU_OPTIONS, MENU_ROWS = 25, 5
 TURN_EVENTS = 60
 #: after this many other messages in the channel, the table is posted afresh instead of edited
 SCROLLED_AWAY = 4
+#: a private choice that ended the game: it counted, and the game's end is in the channel
+ENDED_BY_YOU = "✓ Done: that ended the game. The final table is in the channel."
 #: a page of /game log: about what a phone shows without scrolling
 LOG_PAGE = 800
 
@@ -190,7 +192,8 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
     plan = Plan(look=look(after, book))
     mine = origin.seat if origin.private and after.playing else None
     if origin.private and origin.answers:
-        plan.answer = Update(private_message(after, mine, notice=step.notice)) if mine is not None else Update()
+        plan.answer = Update(private_message(after, mine, notice=step.notice)) if mine is not None else \
+            Update(history=ENDED_BY_YOU) if step.finished_now else Update()
     plan.dms = dms(after, book, [s for s in step.fresh if s != mine])  # theirs was just redrawn in place
 
     new_turn = bool(step.newly) or table.status != "active" or step.history is not None or book.repost or (
@@ -199,7 +202,7 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
     live = origin.message_id is not None and origin.message_id == book.message_id
     if new_turn:
         events = [Event.model_validate(e) for e in book.turn_events] + step.events
-        history = "\n".join(filter(None, [book.owed, step.history or history_line(
+        history = "\n".join(filter(None, [book.owed, _opening(step, events) if step.history else history_line(
             table, book.chapter, spec.story(table, after.public, events))]))
         news = spec.headline(table, after.public, events)
         headline = seat_names(table, news, mentions=True) if news else None
@@ -237,6 +240,17 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
     if answered:
         plan.answer = None
     return plan
+
+
+def _opening(step: StepResult, events: list[Event]) -> str:
+    """The lobby's line once the game starts: who sat down, then what bot seats did before
+    anyone else was asked (an NPC Captain's plunder, say), or nobody would see it happen."""
+    after = step.after
+    story = after.spec.story(after.table, after.public, events) if events else None
+    if not story:
+        return step.history or ""
+    chapter = step.entries[0].chapter if step.entries else ""
+    return clip(f"{step.history} {history_line(after.table, chapter, story)}", 400)
 
 
 def _retired(moment: Moment, seat: int | None) -> Shown | None:
@@ -382,7 +396,7 @@ def lobby_message(spec: GameSpec[Any, Any, Any], table: Table, notice: str | Non
     fewest, most = engine.seat_range(options)
     seats = "\n".join(
         f"{i + 1}. {safe(s.name)}{' (host)' if s.user_id == table.host_id and not s.ai else ''}"
-        f"{' (AI)' if s.ai and not s.name.startswith('Bot ') else ''}"
+        f"{' (NPC)' if s.ai and not s.name.startswith('Bot ') else ''}"
         f"{f' · {stake}' if spec.tavern and (stake := spec.tavern.stake_text(options, s.stake)) else ''}"
         for i, s in enumerate(table.seats)
     ) or "Nobody yet."
@@ -391,7 +405,11 @@ def lobby_message(spec: GameSpec[Any, Any, Any], table: Table, notice: str | Non
     parts = [Part(f"### {engine.title}: a new table\n{about}**Join** to take a seat ({players(fewest, most)}). "
                   f"The {starter} presses **Start**, or **Add AI** to fill a seat with a bot.")]
     if not table.host_plays:
-        parts.append(Part(f"**Game-master:** <@{table.host_id}> runs this table and takes no seat."))
+        tools = ""
+        if spec.tavern is not None:  # what a game-master looks for here, named where they look
+            stake = f", `/{spec.command} stake` a seat's {spec.tavern.stake_word}" if spec.tavern.stake_word else ""
+            tools = f" `/{spec.command} npc` seats an NPC{stake}."
+        parts.append(Part(f"**Game-master:** <@{table.host_id}> runs this table and takes no seat.{tools}"))
     parts.append(Part(clip(f"**Seats ({len(table.seats)}/{most})**\n{seats}", 1500)))
     changed = spec.option_lines(options)
     if changed:
@@ -446,7 +464,7 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
         return shown
 
     if table.paused:
-        top.append("⏸ The game is paused. The host resumes it with `/game resume`.")
+        top.append(f"⏸ The game is paused. {runner(table, start=True)} resumes it with `/game resume`.")
         return _message(top, parts, picture, [DetailsButton.component(gid)], f"Game #{table.id}", spec.colour)
 
     private_game = engine.has_private_view()

@@ -41,11 +41,12 @@ def safe(text: str) -> str:
     return text.replace("<", "<\u200b").replace("://", ":\u200b//")
 
 
-def runner(table: Table) -> str:
+def runner(table: Table, *, start: bool = False) -> str:
     """Who runs a table, as a refusal names them: "the host", or on a game-master's table the
     game-master by name, since a player there (one who asked for its rematch, say) may take
-    themselves for its host."""
-    return "the host" if table.host_plays else f"the game-master (<@{table.host_id}>)"
+    themselves for its host. ``start``: to begin a sentence."""
+    who = "the host" if table.host_plays else f"the game-master (<@{table.host_id}>)"
+    return who[0].upper() + who[1:] if start else who
 
 
 def managers_only(table: Table, what: str) -> str:

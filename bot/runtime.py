@@ -30,7 +30,7 @@ from bot.lobby import Lobby, allowed_here
 from bot.models import Book, Table
 from bot.present import NOBODY, Origin
 from bot.recent import Recent
-from bot.render import jump_link, managers_only, safe
+from bot.render import jump_link, managers_only, runner, safe
 from bot.replies import announce, in_line, in_time, reply, update
 from bot.servers import Servers
 from bot.step import Moment, Stale, StepResult
@@ -350,7 +350,8 @@ class TableRuntime(Lobby):
             if now.table.status != "active" or seat is None:
                 raise Refusal("You do not have a seat in the game here.")
             if now.table.paused:
-                raise Refusal("The game is paused: leave once the host resumes it (a bot then plays your seat).")
+                raise Refusal(f"The game is paused: leave once {runner(now.table)} resumes it "
+                              "(a bot then plays your seat).")
             result = step.leave(now, seat, interaction.user.display_name, time.time())
             await self.carry(interaction, result, book, NOBODY,
                              said="You left the game; a bot plays your seat from here.")

@@ -16,15 +16,25 @@ def find_seat(table: Table, text: str) -> int:
     number = re.fullmatch(r"(?:seat\s*)?#?(\d{1,2})", raw, re.IGNORECASE)
     if number and 1 <= int(number[1]) <= len(table.seats):
         return int(number[1]) - 1
+    seats = ", ".join(f"{i + 1}. {safe(s.name)}" for i, s in enumerate(table.seats)) or "none yet"
     mention = re.fullmatch(r"<@!?(\d+)>", raw)
     if mention:
-        seat = table.seat_of(int(mention[1]))
+        user_id = int(mention[1])
+        seat = table.seat_of(user_id)
         if seat is not None:
             return seat
+        if user_id == table.host_id and not table.host_plays:
+            raise Refusal(f"<@{user_id}> runs this table as its game-master and has no seat (seats: {seats}).")
+        raise Refusal(f"<@{user_id}> has no seat at this table (seats: {seats}).")
+    typed = raw.casefold()
     for index, seat_info in enumerate(table.seats):
-        if seat_info.name.casefold() == raw.casefold():
+        if seat_info.name.casefold() == typed:
             return index
-    seats = ", ".join(f"{i + 1}. {safe(s.name)}" for i, s in enumerate(table.seats)) or "none yet"
+    # part of a name is enough when it names one seat alone ("mags" for One-Eyed Mags), and is
+    # more than a letter or two: a seat is not removed for a typo
+    partly = [i for i, s in enumerate(table.seats) if len(typed) >= 3 and typed in s.name.casefold()]
+    if len(partly) == 1:
+        return partly[0]
     raise Refusal(f"No seat matches {quote(raw)}. Give a seat number, an @mention or a name "
                   f"(seats: {seats}).")
 
@@ -46,6 +56,7 @@ def npc_name(raw: str, table: Table, example: str) -> str:
     if not 1 <= len(name) <= NPC_NAME_LIMIT or not _plain(name):
         raise Refusal(f"An NPC's name is 1 to {NPC_NAME_LIMIT} characters of plain text: no mentions, "
                       f"formatting, links or control characters (e.g. `{example}`).")
-    if any(s.name.casefold() == name.casefold() for s in table.seats):
-        raise Refusal(f"Someone at this table is already called {name}; pick another name.")
+    same = next((s for s in table.seats if s.name.casefold() == name.casefold()), None)
+    if same is not None:
+        raise Refusal(f"{safe(same.name)} already sits at this table; pick another name.")
     return name

@@ -22,7 +22,7 @@ from bot import stamps
 from bot.errors import Refusal
 from bot.games import GameSpec
 from bot.models import NEXT_CHAPTER, LogEntry, Table
-from bot.render import and_list, safe, seat_names
+from bot.render import and_list, runner, safe, seat_names
 from rules.base import Chooser, Event, GameError
 
 #: a runaway engine or policy must not hang a click; far above any real game's chain of bot moves
@@ -224,7 +224,7 @@ def _playable(table: Table) -> None:
     if table.status != "active":
         raise Refusal("This game is over.")
     if table.paused:
-        raise Refusal("The game is paused; the host resumes it with `/game resume`.")
+        raise Refusal(f"The game is paused; {runner(table)} resumes it with `/game resume`.")
 
 
 # -- taking a step ------------------------------------------------------------------------------

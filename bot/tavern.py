@@ -65,7 +65,7 @@ class TavernCog(GameCog):
             brings = tavern.stake_text(engine.Options.model_validate(table.options), amount)
             return f"{safe(who)} takes seat {len(table.seats)}" + (f" with a {brings}." if brings else ".")
 
-        await guarded(interaction, lambda: self.bot.runtime.edit_lobby(interaction, change))
+        await guarded(interaction, lambda: self.bot.runtime.edit_lobby(interaction, change, what="seat an NPC"))
 
     @app_commands.command(name="stake", description="Set what a seat brings to the table (host, in the lobby)")
     @app_commands.rename(seat_or_player="seat-or-player")
@@ -82,4 +82,5 @@ class TavernCog(GameCog):
             options = self.spec.engine.Options.model_validate(table.options)
             return f"{safe(table.seats[seat].name)} brings a {tavern.stake_text(options, table.seats[seat].stake)}."
 
-        await guarded(interaction, lambda: self.bot.runtime.edit_lobby(interaction, change))
+        await guarded(interaction, lambda: self.bot.runtime.edit_lobby(
+            interaction, change, what=f"set a seat's {tavern.stake_word or 'stake'}"))

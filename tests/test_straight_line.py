@@ -500,3 +500,23 @@ async def test_a_move_whose_answer_discord_would_not_take_is_shown_through_the_c
 def _moves(view: discord.ui.LayoutView) -> list[layout.Component]:
     return [i for i in layout.items(view) if ActionButton.__discord_ui_compiled_template__.fullmatch(
         i.get("custom_id", ""))]
+
+
+def test_the_lobby_line_tells_what_bot_seats_did_before_anyone_was_asked() -> None:
+    """A bot seat that plays first (an NPC Captain, a Bot's opening turn) moves before the first
+    table is posted; the lobby's line of history says so, or nobody would see it happen."""
+    spec = SPECS["knucklebones"]
+    for seed in range(40):
+        lobby = Table(id=1, guild_id=1, channel_id=5, game="knucklebones", host_id=1, seed=seed, version=2,
+                      seats=[Seat(name="Old Marrow", ai=True), Seat(user_id=1, name="Ann")],
+                      options=spec.engine.Options().model_dump())
+        result = step.start(Moment(spec, lobby), 0.0)
+        if result.entries:
+            break
+    else:
+        raise AssertionError("Old Marrow never played first")
+    plan = present.present(result, Channel(Book(message_id=77)), Origin(message_id=77))
+    line = plan.answer.history  # type: ignore[union-attr]
+    said, _, story = line.partition("sat down. ")
+    assert said == "🎲 **Knucklebones** · Old Marrow and Ann " and story.startswith(f"**{result.entries[0].chapter}** · ")
+    assert "Old Marrow scored" in story and "\n" not in line, line

@@ -42,6 +42,27 @@ def test_no_seat_found_says_the_typed_text_and_the_names_as_text() -> None:
     assert applied(str(refused.value)) == []
 
 
+def test_a_seat_is_found_by_part_of_its_name_when_that_names_one_seat_alone() -> None:
+    table = Table(guild_id=1, channel_id=1, game="stones_and_bones", host_id=9, seed=1, host_plays=False,
+                  seats=[Seat(user_id=1, name="Ann"), Seat(name="One-Eyed Mags", ai=True),
+                         Seat(name="Salty Magnus", ai=True)])
+    assert find_seat(table, "mags") == 1 and find_seat(table, "SALTY") == 2
+    for typed in ("mag", "an"):  # two seats, or too short to be sure
+        with pytest.raises(Refusal, match="No seat matches"):
+            find_seat(table, typed)
+
+
+def test_a_mention_of_someone_without_a_seat_names_them_and_the_game_master_as_such() -> None:
+    table = Table(guild_id=1, channel_id=1, game="stones_and_bones", host_id=9, seed=1, host_plays=False,
+                  seats=[Seat(user_id=1, name="Ann")])
+    with pytest.raises(Refusal) as refused:
+        find_seat(table, "<@9>")
+    assert str(refused.value) == "<@9> runs this table as its game-master and has no seat (seats: 1. Ann)."
+    with pytest.raises(Refusal) as refused:
+        find_seat(table, "<@!5>")
+    assert str(refused.value) == "<@5> has no seat at this table (seats: 1. Ann)."
+
+
 @pytest.mark.parametrize("typed", [LACED, "5gp 5gp `x`", "0 @everyone"])
 def test_an_amount_it_cannot_read_is_said_back_as_text(typed: str) -> None:
     with pytest.raises(Refusal) as refused:

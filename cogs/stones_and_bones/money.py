@@ -29,7 +29,11 @@ def parse_coins(text: str) -> int:
             raise Refusal(f"Name each coin once in {quote(raw)}. {MONEY_HELP}")
         amount = sum(int(n) * _COIN[unit.lower()] for n, unit in parts)
     if not 1 <= amount <= MAX_PURSE:
-        raise Refusal(f"A purse holds from 1 cp to {money(MAX_PURSE)}; {quote(raw)} is "
-                      f"{money(amount)}.")
+        raise Refusal(f"A purse holds from 1 cp to {_grouped(money(MAX_PURSE))}; {quote(raw)} is "
+                      f"{_grouped(money(amount))}.")
     return amount
 
+
+def _grouped(amount: str) -> str:
+    """``10000000 gp`` as a reader takes it in: ``10,000,000 gp``."""
+    return " ".join(f"{int(word):,}" if word.isdigit() else word for word in amount.split())

@@ -352,7 +352,7 @@ async def test_tavern_mode_seats_named_npcs(tmp_path: Path) -> None:
             told = await (await fd.slash(gm, CHANNEL, "bare-bones npc", {"name": "Old Marrow"})).wait_response()
             assert "Old Marrow takes seat" in json.dumps(told)
             again = await (await fd.slash(gm, CHANNEL, "bare-bones npc", {"name": "old marrow"})).wait_response()
-            assert "already called" in json.dumps(again)
+            assert "Old Marrow already sits at this table" in json.dumps(again)
             await (await fd.click(ann, lobby, button(fd, lobby, "Join"))).wait_response()
             await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
             table = await started(fd)

@@ -244,8 +244,10 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             lobby = await open_gm_table(fd, gm, players, {"mutiny_trigger": "any_claim"})
             seats = field(lobby, "Seats")
             assert seats.splitlines() == ["1. Ann · purse of 8 gp 5 sp", "2. Bob · purse of 50 gp",
-                                          f"3. {NPC} (AI) · purse of 30 gp"], seats
-            assert "runs this table" in field(lobby, "Game-master")
+                                          f"3. {NPC} (NPC) · purse of 30 gp"], seats
+            assert field(lobby, "Game-master") == (f"<@{gm.id}> runs this table and takes no seat. "
+                                                   "`/stones-and-bones npc` seats an NPC, `/stones-and-bones stake` "
+                                                   "a seat's purse."), field(lobby, "Game-master")
             await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
             await next_table(fd, CHANNEL)
             table = live(fd)
@@ -304,11 +306,21 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             assert sum(int(r["net_cp"]) for r in rows) == 0
             for r in rows:
                 assert int(r["net_cp"]) == int(r["cash_out_cp"]) - int(r["buy_in_cp"])
+            # whoever's sealed choice ended the game is told it counted, not that their copy is old
+            ended = [said(m) for p in players for m in fd.dm_messages(p) if said(m).startswith("✓ Done")]
+            assert ended == ["✓ Done: that ended the game. The final table is in the channel."], ended
             # a player calls the rematch: same seats and purses, reversed, and the game-master
             # (who had no seat) still runs the table
             again = await (await fd.click(ann, final, button(fd, final, "Rematch"))).response_message()
+            # the final table keeps its ledger and the CSV, and loses only its Rematch button
+            await fd.wait_until(lambda: "Rematch" not in [b["label"] for b in fd.buttons(fd.message(final["id"]))],
+                                timeout=3, what="the final table without its Rematch button")
+            kept = fd.message(final["id"])
+            assert "### The ledger" in said(kept) and "Final standings" in said(kept)
+            assert [n for n, _ in fd.attachments(kept) if n.endswith(".csv")] == [name]
+            assert [b["label"] for b in fd.buttons(kept)] == ["Details"]
             assert field(again, "Seats").splitlines() == [
-                f"1. {NPC} (AI) · purse of 30 gp", "2. Bob · purse of 50 gp", "3. Ann · purse of 8 gp 5 sp"]
+                f"1. {NPC} (NPC) · purse of 30 gp", "2. Bob · purse of 50 gp", "3. Ann · purse of 8 gp 5 sp"]
             assert f"<@{gm.id}> runs this table" in field(again, "Game-master")
             assert "The game-master presses **Start**" in said(again) and "The host presses" not in said(again)
             start = await (await fd.click(ann, again, button(fd, again, "Start"))).wait_response()
@@ -395,17 +407,19 @@ async def test_only_the_gm_manages_the_lobby_and_bad_input_changes_nothing(tmp_p
             # players cannot seat NPCs or set purses
             await refused(fd, ann, "stones-and-bones npc", {"name": "Sly Pete"}, "Only the game-master")
             await refused(fd, ann, "stones-and-bones stake", {"seat-or-player": "1", "amount": "90gp"},
-                          "Only the game-master")
+                          f"Only the game-master (<@{gm.id}>) or a GM of this server can set a seat's purse.")
             # bad input from the GM is refused and changes nothing
             for amount, words in (("12 goats", "is not an amount"), ("0", "from 1 cp"),
                                   ("5gp 5gp", "Name each coin once"), ("1.5", "is not an amount"),
-                                  ("99999999pp", "from 1 cp")):
+                                  ("99999999pp", "from 1 cp to 10,000,000 gp; “99999999pp” is 999,999,990 gp.")):
                 await refused(fd, gm, "stones-and-bones stake", {"seat-or-player": "Ann", "amount": amount},
                               words)
             await refused(fd, gm, "stones-and-bones stake", {"seat-or-player": "7", "amount": "9gp"},
                           "No seat matches")
+            await refused(fd, gm, "stones-and-bones stake", {"seat-or-player": f"<@{gm.id}>", "amount": "9gp"},
+                          f"<@{gm.id}> runs this table as its game-master and has no seat (seats: 1. Ann).")
             await refused(fd, gm, "stones-and-bones npc", {"name": "<@1> **Mags**"}, "1 to 32 characters")
-            await refused(fd, gm, "stones-and-bones npc", {"name": "ann"}, "already called")
+            await refused(fd, gm, "stones-and-bones npc", {"name": "ann"}, "Ann already sits at this table")
             await refused(fd, gm, "stones-and-bones npc", {"name": "Sly Pete", "stake": "a few"},
                           "is not an amount")
             assert fd.message(lobby["id"]) == before
@@ -413,7 +427,7 @@ async def test_only_the_gm_manages_the_lobby_and_bad_input_changes_nothing(tmp_p
             await slash_ok(fd, gm, "stones-and-bones npc", {"name": "Sly Pete", "stake": "4gp 2sp 1cp"})
             await slash_ok(fd, gm, "stones-and-bones stake", {"seat-or-player": "ann", "amount": "7"})
             await fd.wait_until(lambda: field(fd.message(lobby["id"]), "Seats").splitlines()
-                                == ["1. Ann · purse of 7 gp", "2. Sly Pete (AI) · purse of 4 gp 2 sp 1 cp"],
+                                == ["1. Ann · purse of 7 gp", "2. Sly Pete (NPC) · purse of 4 gp 2 sp 1 cp"],
                                 timeout=3, what="the lobby to show both purses")
             await refused(fd, bob, "stones-and-bones npc", {"name": "Nobody"}, "Only the game-master")
         clean(fd, bot)
@@ -440,6 +454,8 @@ async def test_the_gm_pauses_and_resumes_without_a_seat(tmp_path: Path) -> None:
             table = await fd.wait_until(lambda: "paused" in top(live(fd)) and live(fd),
                                         timeout=3, what="the table to say it is paused")
             assert choices(fd, table) == []
+            assert f"The game-master (<@{gm.id}>) resumes it with `/game resume`." in top(table)
+            await refused(fd, ann, "game leave", {}, f"leave once the game-master (<@{gm.id}>) resumes it")
             calls = len(fd.calls)
             await asyncio.sleep(2.5)  # well past the 1 s timer: nothing is played while paused
             assert live(fd) == table and len(fd.calls) == calls
