@@ -15,6 +15,7 @@ buttons, so exactly one copy is live.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -688,10 +689,15 @@ def log_pages(entries: list[LogEntry], game_id: int) -> list[Page]:
     if not pages:
         return [Page(f"Game #{game_id}", [Part("No moves yet.")])]
     shown = pages[:MENU_OPTIONS][::-1]
-    out = []
-    for chapters, lines in shown:
+    titles = []
+    for chapters, _ in shown:
         named = [c for c in chapters if c]
-        title = f"{named[0]} to {named[-1]}" if len(set(named)) > 1 else named[0] if named else "Moves"
+        titles.append(f"{named[0]} to {named[-1]}" if len(set(named)) > 1 else named[0] if named else "Moves")
+    out, counted, seen = [], Counter(titles), Counter[str]()
+    for title, (_, lines) in zip(titles, shown, strict=True):
+        seen[title] += 1
+        if counted[title] > 1:  # one long turn over several pages: the menu tells them apart
+            title = f"{title} ({seen[title]} of {counted[title]})"
         out.append(Page(title, [Part("\n".join(lines)), Part(f"-# Game #{game_id}'s moves, oldest first")]))
     if len(pages) > len(shown):
         out[0].parts.insert(0, Part(f"-# The first {len(pages) - len(shown)} pages of moves are left out: "

@@ -183,7 +183,8 @@ def test_game_log_splits_a_long_turn_and_names_it_again_on_the_next_page() -> No
     assert len(pages) > 2 and all(len(body) <= present.LOG_PAGE for body in bodies), [len(b) for b in bodies]
     assert bodies[0].startswith("**Round 2**\n· Bob passed\n**Round 3**\n· Ann moved piece 1")
     assert all(body.startswith("**Round 3** (continued)\n· Ann moved") for body in bodies[1:])
-    assert [page.title for page in pages] == ["Round 2 to Round 3"] + ["Round 3"] * (len(pages) - 1)
+    rest = len(pages) - 1
+    assert [page.title for page in pages] == ["Round 2 to Round 3"] + [f"Round 3 ({n} of {rest})" for n in range(1, rest + 1)]
     moved = [line for body in bodies for line in body.splitlines() if line.startswith("· Ann")]
     assert [int(line.split()[4]) for line in moved] == list(range(1, 20))  # each once, in order
     assert pages[-1].parts[-1].text == "-# Game #7's moves, oldest first"
