@@ -443,9 +443,12 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
         parts = [Part(f"### {engine.title}: lobby cancelled\nStart a game with `/{spec.command} new`.")]
         return _message(top, parts, None, [], None, discord.Colour.dark_grey())
     if table.status == "cancelled" or moment.state is None:
-        parts = [Part(f"### {engine.title}: game ended\nThis game was ended before it finished. "
-                      f"Start another with `/{spec.command} new`.")]
-        return _message(top, parts, None, [], None, discord.Colour.dark_grey())
+        parts = [Part(f"### {engine.title}: game ended\nThis game was ended before it finished"
+                      + ("; this is where it stood" if moment.state is not None else "")
+                      + f". Start another with `/{spec.command} new`.")]
+        if moment.state is not None:  # scores, purses: what a game-master carries back to the campaign
+            parts += spec.table_parts(table, moment.public)
+        return _message(top, parts, None, [], f"Game #{table.id}", discord.Colour.dark_grey())
 
     public = moment.public
     parts = spec.table_parts(table, public)

@@ -467,8 +467,11 @@ async def test_the_gm_pauses_and_resumes_without_a_seat(tmp_path: Path) -> None:
             # the GM ends the game they run
             end = await (await fd.slash(gm, CHANNEL, "game end")).response_message()
             await (await fd.click(gm, end, button(fd, end, "End the game"))).wait_response()
-            await fd.wait_until(lambda: any("ended the game" in said(m)
-                                            for m in fd.messages(CHANNEL)), timeout=3, what="the end")
+            ended = await fd.wait_until(lambda: next((m for m in fd.messages(CHANNEL) if "ended the game" in said(m)),
+                                                     None), timeout=3, what="the end")
+            # where the game stood, for the campaign: every purse, and no control left
+            assert "this is where it stood" in said(ended) and not fd.buttons(ended)
+            assert all(re.search(rf"\*\*{name}\*\* \d+ gp", said(ended)) for name in ("Ann", "Bob")), said(ended)
         clean(fd, bot)
 
 
