@@ -394,3 +394,17 @@ def test_a_history_line_of_many_turns_stays_one_line() -> None:
     told = story(claims) or ""
     assert told.startswith("Seat 1 claims 1 gp (Float) · Seat 1 claims 2 gp (Float)")
     assert len(told) <= 300 and "\n" not in told
+
+
+def test_the_ledger_says_a_seat_lost_it_all_rather_than_cashed_out_nothing() -> None:
+    from cogs.stones_and_bones.lines import ledger_lines
+    from rules.stones_and_bones.view import LedgerRow
+
+    table = table_for(new(2))
+    rows = [LedgerRow(seat=0, status="ashore", bought_in=5000, cashed_out=0, at_table=0, net=-5000,
+                      bought_in_text="50 gp", cashed_out_text="0 cp", net_text="-50 gp"),
+            LedgerRow(seat=1, status="ashore", bought_in=5000, cashed_out=10000, at_table=0, net=5000,
+                      bought_in_text="50 gp", cashed_out_text="100 gp", net_text="+50 gp")]
+    first, second = ledger_lines(table, rows)
+    assert first.endswith(": bought in 50 gp · lost it all · net **-50 gp**"), first
+    assert second.endswith(": bought in 50 gp · cashed out 100 gp · net **+50 gp**"), second

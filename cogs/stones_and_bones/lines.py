@@ -235,8 +235,9 @@ def mutiny_state(table: Table, view: sb.StonesAndBonesView) -> str:
 
 def ledger_lines(table: Table, rows: list[LedgerRow], *, nets: bool = True) -> list[str]:
     """Each seat's money in and out; ``nets`` False where the standings beside it show them."""
-    return [f"**{safe(table.seats[r.seat].name)}**: bought in {r.bought_in_text} · cashed out "
-            f"{r.cashed_out_text}" + (f" · net **{r.net_text}**" if nets else "") for r in rows]
+    return [f"**{safe(table.seats[r.seat].name)}**: bought in {r.bought_in_text} · "
+            + (f"cashed out {r.cashed_out_text}" if r.cashed_out else "lost it all")
+            + (f" · net **{r.net_text}**" if nets else "") for r in rows]
 
 
 def _cell(text: str) -> str:
