@@ -189,7 +189,11 @@ class Boneyard(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             kept.add(dev)
-            if await self.tree.fetch_commands():
+            try:
+                doubled = bool(await self.tree.fetch_commands())
+            except discord.HTTPException:
+                doubled = False  # only a warning hangs on it: the bot starts all the same
+            if doubled:
                 log.warning("commands synced globally before show twice in server %d beside its own copies; "
                             "they go once DEV_GUILD_ID is unset", dev)
         else:

@@ -152,6 +152,11 @@ CHANNELS_KEPT = 20_000
 #: as recent): the question stands before a click's answer, which Discord takes for three
 #: seconds, of which the game's lock and the save may each have taken almost one
 CHAT_ASKED_WITHIN = 0.5
+#: seconds between questions about the chat below a table for steps no interaction of its
+#: channel set off (a timer, a choice made in a DM): those name no newest message
+UNHEARD_ASKED_EVERY = 10.0
+#: seconds a table counts as recent without asking again, after Discord failed to say
+FAILED_WAIT = 10.0
 #: My hand copies kept to retire later (the oldest forgotten first; past 15 minutes their
 #: tokens are dead anyway)
 COPIES_KEPT = 20_000
@@ -176,6 +181,10 @@ class Deliverer:
         # Discord), the channel's newest message as last heard of); in memory: a table this
         # process has not posted has it asked of Discord once
         self._below: Recent[int, tuple[int, int | None, int]] = Recent(CHANNELS_KEPT)
+        # channel id -> when Discord was last asked what lies below its table, and when it last
+        # failed to say (monotonic seconds)
+        self._asked: Recent[int, float] = Recent(CHANNELS_KEPT)
+        self._failed: Recent[int, float] = Recent(CHANNELS_KEPT)
         # (game id, user id) -> the newest My hand copy, whose buttons are stripped when a newer
         # copy goes out (only while its token lives; in memory, as the token is)
         self._ephemeral: Recent[tuple[int, int], _EphemeralCopy] = Recent(COPIES_KEPT)
@@ -201,22 +210,42 @@ class Deliverer:
         chat scrolls it away."""
         self._below[channel_id] = (message_id, 0, message_id)
 
-    async def channel(self, table: Table, book: Book) -> Channel:
+    async def channel(self, table: Table, book: Book, *, heard: bool = True) -> Channel:
         """What the channel shows now: whether chat has scrolled its table away. Asked of Discord
-        only when something was posted below the table since it was last asked (or this process
-        has not posted it: a table from before a restart, or another process's)."""
+        when something was posted below the table since it was last asked, or this process has
+        not posted it (a table from before a restart, or another process's). ``heard``: the step
+        comes from an interaction in this channel, which named its newest message; a timer's, or
+        a choice made in a DM, did not, so chat below a table still recent is asked about (at
+        most every ``UNHEARD_ASKED_EVERY`` seconds)."""
         if book.message_id is None:
             return Channel(book)
-        below = self._below.get(table.channel_id)
-        if below is None or below[0] != book.message_id or below[1] is None:
-            count, newest = await self._count_below(table.channel_id, book.message_id)
-            heard = below[2] if below is not None and below[0] == book.message_id else 0
-            below = self._below[table.channel_id] = (book.message_id, count, max(heard, newest))
-        return Channel(book, (below[1] or 0) >= SCROLLED_AWAY)
+        where = table.channel_id
+        below = self._below.get(where)
+        now = time.monotonic()
+        ask = below is None or below[0] != book.message_id or below[1] is None or (
+            not heard and below[1] < SCROLLED_AWAY and now - self._asked.get(where, -UNHEARD_ASKED_EVERY)
+            >= UNHEARD_ASKED_EVERY)
+        if ask and now - self._failed.get(where, -FAILED_WAIT) < FAILED_WAIT:
+            ask = False  # Discord failed the last question moments ago: the table counts as recent
+        if not ask:
+            return Channel(book, ((below[1] or 0) if below is not None and below[0] == book.message_id else 0)
+                           >= SCROLLED_AWAY)
+        self._asked[where] = now
+        counted = await self._count_below(where, book.message_id)
+        latest = self._below.get(where)
+        latest_heard = latest[2] if latest is not None and latest[0] == book.message_id else 0
+        if counted is None:  # unknown still: asked again at the next change, once Discord may answer
+            self._failed[where] = time.monotonic()
+            self._below[where] = (book.message_id, None, latest_heard)
+            return Channel(book)
+        count, newest = counted
+        # a click heard of while Discord was asked names a newer message: that one is asked about next
+        self._below[where] = (book.message_id, None if latest_heard > newest else count, max(latest_heard, newest))
+        return Channel(book, count >= SCROLLED_AWAY)
 
-    async def _count_below(self, channel_id: int, message_id: int) -> tuple[int, int]:
+    async def _count_below(self, channel_id: int, message_id: int) -> tuple[int, int] | None:
         """How many messages are below the table, up to as many as scroll it away, and the
-        newest of them (else the table); none when Discord does not say in time (the table then
+        newest of them (else the table); None when Discord does not say in time (the table then
         counts as recent: at worst one change edits a message scrolled away)."""
         try:
             async with asyncio.timeout(CHAT_ASKED_WITHIN):
@@ -224,7 +253,7 @@ class Deliverer:
         except (discord.HTTPException, TimeoutError) as exc:
             log.info("could not read the messages below the table in channel %s (%s)", channel_id,
                      type(exc).__name__)
-            return 0, message_id
+            return None
         return len(below), max((int(m["id"]) for m in below), default=message_id)
 
     async def kwargs(self, shown: Shown, *, edit: bool, book: Book | None = None,

@@ -226,13 +226,14 @@ class Lobby:
                               host_id=None if old.host_plays else old.host_id)
         if interaction.message is not None:  # the final table stays, without its Rematch button
             try:
-                # with its last words (a ledger, say) and the files they brought, kept as they are
+                # with its last words (a ledger, say) and the files they brought, kept as they are,
+                # where they rode on it (a table posted again, or too full for them, had none)
+                carried = {a.filename: a for a in interaction.message.attachments}
                 shown = present.table_message(ended, book, rematch=False, last_words=True)
+                if not all(f.filename in carried for f in shown.files):
+                    shown = present.table_message(ended, book, rematch=False)
                 kwargs = await self.deliverer.kwargs(shown, edit=True, legacy=legacy_message(interaction.message))
-                drawn = {f.filename for f in kwargs.get("attachments", [])}
-                kwargs["attachments"] = [a for a in interaction.message.attachments if a.filename not in drawn
-                                         and a.filename in {f.filename for f in shown.files}
-                                         ] + kwargs.get("attachments", [])
+                kwargs["attachments"] = [carried[f.filename] for f in shown.files] + kwargs.get("attachments", [])
                 await interaction.message.edit(**kwargs)
             except discord.HTTPException:
                 log.info("could not remove the rematch button of game %s", game_id)

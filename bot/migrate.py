@@ -39,6 +39,7 @@ COLUMNS: dict[str, list[str]] = {
     "rolls": ["id", "guild_id", "user_id", "n", "hidden", "revealed", "at", "roll_json"],
     "roll_faces": ["roll_id", "guild_id", "user_id", "hidden", "sides", "face", "count"],
     "guilds_left": ["guild_id", "left_at"],
+    "command_guilds": ["guild_id"],
 }
 #: REAL in SQLite, DOUBLE PRECISION in PostgreSQL: SQLite may hand back an int or numeric text
 TIMES = {"created_at", "updated_at", "at", "due_at", "finished_at", "left_at"}

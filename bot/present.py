@@ -197,8 +197,7 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
             Update(history=ENDED_BY_YOU) if step.finished_now else Update()
     plan.dms = dms(after, book, [s for s in step.fresh if s != mine])  # theirs was just redrawn in place
 
-    new_turn = bool(step.newly) or table.status != "active" or step.history is not None or book.repost or (
-        bool(book.chapter) and after.chapter != book.chapter)
+    new_turn = posts_anew(step, book)
     public_click = origin.answers and not origin.private
     live = origin.message_id is not None and origin.message_id == book.message_id
     if new_turn:
@@ -252,6 +251,14 @@ def _opening(step: StepResult, events: list[Event]) -> str:
         return step.history or ""
     chapter = step.entries[0].chapter if step.entries else ""
     return clip(f"{step.history} {history_line(after.table, chapter, story)}", 400)
+
+
+def posts_anew(step: StepResult, book: Book) -> bool:
+    """Whether the step posts its table as a new message, wherever the old one is: someone is
+    newly asked (a new message pings them), the game ended, or a new turn or round began."""
+    after = step.after
+    return bool(step.newly) or after.table.status != "active" or step.history is not None or book.repost or (
+        bool(book.chapter) and after.chapter != book.chapter)
 
 
 def _retired(moment: Moment, seat: int | None) -> Shown | None:
@@ -397,7 +404,7 @@ def lobby_message(spec: GameSpec[Any, Any, Any], table: Table, notice: str | Non
     fewest, most = engine.seat_range(options)
     seats = "\n".join(
         f"{i + 1}. {safe(s.name)}{' (host)' if s.user_id == table.host_id and not s.ai else ''}"
-        f"{' (NPC)' if s.ai and not s.name.startswith('Bot ') else ''}"
+        f"{' (NPC)' if s.ai and s.user_id is None and not s.name.startswith('Bot ') else ''}"
         f"{f' · {stake}' if spec.tavern and (stake := spec.tavern.stake_text(options, s.stake)) else ''}"
         for i, s in enumerate(table.seats)
     ) or "Nobody yet."
@@ -658,11 +665,12 @@ def pages_message(moment: Moment, book: str, pages: list[Page], current: int) ->
     return _message([heading], page.parts, page.picture, controls, None, moment.spec.colour)
 
 
-def log_pages(entries: list[LogEntry], game_id: int) -> list[Page]:
+def log_pages(entries: list[LogEntry], game_id: int, *, earlier: bool = False) -> list[Page]:
     """/game log: the moves under their turn or round, oldest first, a phone screen a page.
     Pages fill from the newest, so the page it opens on is a full screen of the latest moves. A
     turn ends a page unless it fits whole above the next one's; one split over two pages names
-    itself again. Past a menu's 25 pages, the oldest are left out, and the first page says so."""
+    itself again. Past a menu's 25 pages, the oldest are left out, and the first page says so
+    (as it does when ``earlier`` moves were not even read)."""
     blocks: list[tuple[str, list[str]]] = []
     for entry in entries:
         for chapter, texts in entry.by_chapter():
@@ -702,9 +710,8 @@ def log_pages(entries: list[LogEntry], game_id: int) -> list[Page]:
         if counted[title] > 1:  # one long turn over several pages: the menu tells them apart
             title = f"{title} ({seen[title]} of {counted[title]})"
         out.append(Page(title, [Part("\n".join(lines)), Part(f"-# Game #{game_id}'s moves, oldest first")]))
-    if len(pages) > len(shown):
-        out[0].parts.insert(0, Part(f"-# The first {len(pages) - len(shown)} pages of moves are left out: "
-                                    f"a menu holds {MENU_OPTIONS}."))
+    if len(pages) > len(shown) or earlier:
+        out[0].parts.insert(0, Part("-# Older moves are not shown: these are the latest."))
     return out
 
 

@@ -42,8 +42,8 @@ log = logging.getLogger(__name__)
 QUEUE_PATIENCE = 1.0
 #: lines of the latest moves Details shows
 RECENT_EVENTS = 6
-#: moves /game log reads: more than its 25 pages can show
-LOG_ENTRIES = 400
+#: moves /game log reads, at most: more than its 25 pages can show of any game
+LOG_ENTRIES = 2000
 #: seconds after Discord's servers refused a table (a 5xx) that it is posted again, if no move
 #: or press has done so meanwhile: a 503 is mostly over in moments, and the post pings whoever
 #: must act, which the old table, redrawn by an edit, could not
@@ -289,7 +289,10 @@ class TableRuntime(Lobby):
         if said is not None and interaction is not None:
             await reply(interaction, content=said, ephemeral=True)
             origin = NOBODY
-        channel = await self.deliverer.channel(table, book)
+        # a click or command in the table's channel named its newest message; a timer or a DM did
+        # not, which matters only where the table may be edited in place
+        heard = interaction is not None and interaction.channel_id == table.channel_id
+        channel = await self.deliverer.channel(table, book, heard=heard or present.posts_anew(result, book))
         await self.deliverer.run(present.present(result, channel, origin), table, book, interaction,
                                  replan=lambda now: present.present(result, now, origin, answered=True))
 
@@ -536,7 +539,8 @@ class TableRuntime(Lobby):
         if table is None or table.game not in self.specs:
             raise Refusal("That game is no longer kept.")
         spec = self.specs[table.game]
-        pages = present.log_pages(await self.store.recent_log(game_id, limit=LOG_ENTRIES), game_id)
+        entries = await self.store.recent_log(game_id, limit=LOG_ENTRIES + 1)
+        pages = present.log_pages(entries[-LOG_ENTRIES:], game_id, earlier=len(entries) > LOG_ENTRIES)
         return spec, _about(spec, game_id), pages, len(pages) - 1 if page is None else page
 
     async def show_log(self, interaction: discord.Interaction) -> None:

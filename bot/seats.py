@@ -30,11 +30,16 @@ def find_seat(table: Table, text: str) -> int:
     for index, seat_info in enumerate(table.seats):
         if seat_info.name.casefold() == typed:
             return index
-    # part of a name is enough when it names one seat alone ("mags" for One-Eyed Mags), and is
-    # more than a letter or two: a seat is not removed for a typo
-    partly = [i for i, s in enumerate(table.seats) if len(typed) >= 3 and typed in s.name.casefold()]
+    # an NPC's name may be shortened to the start of a word of it ("mags" for One-Eyed Mags)
+    # when that names one seat alone; a player is named in full or @mentioned, so a short name
+    # never removes the wrong person, and a letter or two is taken for a typo
+    partly = [i for i, s in enumerate(table.seats) if s.ai and s.user_id is None and len(typed) >= 3
+              and any(word.startswith(typed) for word in re.split(r"[\s\-]+", s.name.casefold()))]
     if len(partly) == 1:
         return partly[0]
+    if len(partly) > 1:
+        raise Refusal(f"{quote(raw)} could be {len(partly)} seats; give more of the name or a seat number "
+                      f"(seats: {seats}).")
     raise Refusal(f"No seat matches {quote(raw)}. Give a seat number, an @mention or a name "
                   f"(seats: {seats}).")
 

@@ -204,10 +204,17 @@ def test_game_log_of_more_pages_than_a_menu_holds_leaves_out_the_oldest_and_says
     turns = [_entry(v, f"Turn {v}", "y" * 290, "z" * 290) for v in range(1, 41)]
     pages = present.log_pages(turns, 1)
     assert len(pages) == present.MENU_OPTIONS
-    assert pages[0].parts[0].text == "-# The first 15 pages of moves are left out: a menu holds 25."
+    assert pages[0].parts[0].text == "-# Older moves are not shown: these are the latest."
     assert pages[-1].title == "Turn 40" and pages[0].title == "Turn 16"
 
 
 def test_game_log_with_no_moves_says_so() -> None:
     assert [(p.title, [part.text for part in p.parts]) for p in present.log_pages([], 3)] == \
         [("Game #3", ["No moves yet."])]
+
+
+def test_game_log_says_older_moves_are_not_shown_when_it_did_not_read_them() -> None:
+    turns = [_entry(v, f"Turn {v}", "Ann rolled 2") for v in range(1, 4)]
+    assert [p.text for p in present.log_pages(turns, 1)[0].parts][0].startswith("**Turn 1**")
+    first = present.log_pages(turns, 1, earlier=True)[0]
+    assert first.parts[0].text == "-# Older moves are not shown: these are the latest."

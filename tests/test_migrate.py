@@ -80,6 +80,7 @@ async def test_a_sqlite_store_moves_to_postgres_and_play_goes_on(tmp_path: Path,
             assert (await store.luck(fd.guild_id, bob.id, hidden=True)).faces == {20: {4: 1, 19: 1}}
             assert await store.stats(fd.guild_id, ann.id) == [("sealedpick", 1, 1)]  # the totals came along
             assert await store.guilds_left() == {12345: 1000.0}
+            assert await store.command_guilds() == {fd.guild_id}  # tried out there: cleared once synced globally
             newer = await store.record_roll(StoredRoll(guild_id=fd.guild_id, channel_id=5, user_id=ann.id,
                                                        expression="1d6", result="2", text="# 2"), {}, keep=100)
             assert (newer.id or 0) > max(r.id or 0 for r in await store.roll_history(fd.guild_id, bob.id))

@@ -42,12 +42,15 @@ def test_no_seat_found_says_the_typed_text_and_the_names_as_text() -> None:
     assert applied(str(refused.value)) == []
 
 
-def test_a_seat_is_found_by_part_of_its_name_when_that_names_one_seat_alone() -> None:
+def test_an_npc_is_found_by_the_start_of_a_word_of_its_name_when_that_names_one_seat_alone() -> None:
     table = Table(guild_id=1, channel_id=1, game="stones_and_bones", host_id=9, seed=1, host_plays=False,
-                  seats=[Seat(user_id=1, name="Ann"), Seat(name="One-Eyed Mags", ai=True),
-                         Seat(name="Salty Magnus", ai=True)])
-    assert find_seat(table, "mags") == 1 and find_seat(table, "SALTY") == 2
-    for typed in ("mag", "an"):  # two seats, or too short to be sure
+                  seats=[Seat(user_id=1, name="Joanna"), Seat(name="One-Eyed Mags", ai=True),
+                         Seat(name="Salty Magnus", ai=True), Seat(user_id=2, name="Peter")])
+    assert find_seat(table, "mags") == 1 and find_seat(table, "SALTY") == 2 and find_seat(table, "eyed") == 1
+    with pytest.raises(Refusal, match="could be 2 seats; give more of the name"):
+        find_seat(table, "mag")
+    # a player is never found by part of their name: /game unseat removes no one by mistake
+    for typed in ("ann", "pete", "ma", "gnus"):
         with pytest.raises(Refusal, match="No seat matches"):
             find_seat(table, typed)
 
