@@ -22,7 +22,7 @@ from bot import stamps
 from bot.errors import Refusal
 from bot.games import GameSpec
 from bot.models import NEXT_CHAPTER, LogEntry, Table
-from bot.render import and_list, runner, safe, seat_names
+from bot.render import and_list, quote, runner, safe, seat_names
 from rules.base import Chooser, Event, GameError
 
 #: a runaway engine or policy must not hang a click; far above any real game's chain of bot moves
@@ -216,7 +216,9 @@ def read_open_click(now: Moment, seat: int | None, stamp: str, index: int) -> tu
     if not 0 <= index < len(now.shared):
         raise Refusal("That choice is not available.")
     if now.shared[index] not in now.legal(seat):
-        raise Refusal("That choice is not yours to make.")
+        # said with its label: "Give Ann 1 gp" pressed by Ann reads as what it is
+        label = seat_names(now.table, now.spec.action_label(now.public, now.shared[index]), plain=True)
+        raise Refusal(f"{quote(label, 80)} is another player's choice, not yours to make.")
     return seat, now.shared[index]
 
 

@@ -408,3 +408,20 @@ def test_the_ledger_says_a_seat_lost_it_all_rather_than_cashed_out_nothing() -> 
     first, second = ledger_lines(table, rows)
     assert first.endswith(": bought in 50 gp · lost it all · net **-50 gp**"), first
     assert second.endswith(": bought in 50 gp · cashed out 100 gp · net **+50 gp**"), second
+
+
+def test_a_gift_to_oneself_pressed_in_the_shared_menu_is_refused_by_its_label() -> None:
+    """The parley's one "Give…" menu is everyone's; Ann picking "Give Ann 1 gp" hears which
+    choice she picked and whose it is, not a bare "not yours"."""
+    import pytest
+
+    from bot import step
+    from bot.errors import Refusal
+
+    call, _ = act(new(3, then=[7]), 0, "pay")
+    parley, _ = act(call, 2, "mutiny")
+    now = Moment(SPEC, table_for(parley), parley)
+    to_ann = next(i for i, a in enumerate(now.shared) if a.kind == "give" and a not in now.legal(0))
+    with pytest.raises(Refusal) as refused:
+        step.read_open_click(now, 0, now.open_stamp(now.acting), to_ann)
+    assert NAMES[0] == "Ann" and str(refused.value) == "“Give Ann 1 gp from my purse” is another player's choice, not yours to make."

@@ -65,7 +65,7 @@ FAULT_RATE = 0.15
 #: what the bot tells a player whose move could not post its table
 COULD_NOT_POST = "could not post"
 #: refusals of a press on the table's open choices that only say it was another player's to make
-MISTAKES = ("not yours to make", "Nothing is asked of you now")
+MISTAKES = ("another player's choice, not yours to make", "Nothing is asked of you now")
 
 #: warnings an injected fault explains (anything else at WARNING or above is a problem):
 #: discord.py waiting out a 429; the deliverer not posting or editing a table (50013, or a 5xx
