@@ -665,54 +665,95 @@ def pages_message(moment: Moment, book: str, pages: list[Page], current: int) ->
     return _message([heading], page.parts, page.picture, controls, None, moment.spec.colour)
 
 
+#: a page of /game log's lines, and the turns or rounds it shows
+_LogPage = tuple[list[str], list[str]]
+
+
 def log_pages(entries: list[LogEntry], game_id: int, *, earlier: bool = False) -> list[Page]:
-    """/game log: the moves under their turn or round, oldest first, a phone screen a page.
-    Pages fill from the newest, so the page it opens on is a full screen of the latest moves. A
-    turn ends a page unless it fits whole above the next one's; one split over two pages names
-    itself again. Past a menu's 25 pages, the oldest are left out, and the first page says so
-    (as it does when ``earlier`` moves were not even read)."""
+    """/game log: the moves under their turn or round, a phone screen a page. It opens on the
+    latest moves, a full screen of them; the menu then has the whole game from its first move,
+    in pages that keep their place while the game goes on, so turning them during play neither
+    skips nor repeats a move. Past a menu's 25 pages the oldest are left out, and the first page
+    shown says so (as it does when ``earlier`` moves were not even read)."""
     blocks: list[tuple[str, list[str]]] = []
     for entry in entries:
         for chapter, texts in entry.by_chapter():
             if not blocks or blocks[-1][0] != chapter:
                 blocks.append((chapter, []))
             blocks[-1][1].extend(f"· {clip(text, 300)}" for text in texts)
-    pages: list[tuple[list[str], list[str]]] = []  # newest first: the chapters each shows, its lines
-
-    def used() -> int:
-        return sum(len(line) + 1 for line in pages[-1][1]) if pages else LOG_PAGE
-
-    for chapter, lines in reversed(blocks):
-        heading = f"**{safe(chapter)}**" if chapter else ""
-        again = len(heading) + len(" (continued)") + 1 if chapter else 0  # room to name it on a later page
-        size = sum(len(line) + 1 for line in lines) + len(heading) + 1
-        if used() + size > LOG_PAGE and (size <= LOG_PAGE // 2 or used() > LOG_PAGE // 2):
-            pages.append(([], []))
-        pages[-1][0].insert(0, chapter)
-        for line in reversed(lines):
-            if used() + len(line) + again > LOG_PAGE and pages[-1][1]:
-                if heading:
-                    pages[-1][1].insert(0, f"{heading} (continued)")
-                pages.append(([chapter], []))
-            pages[-1][1].insert(0, line)
-        if heading:
-            pages[-1][1].insert(0, heading)
-    if not pages:
+    if not blocks:
         return [Page(f"Game #{game_id}", [Part("No moves yet.")])]
-    shown = pages[:MENU_OPTIONS][::-1]
-    titles = []
-    for chapters, _ in shown:
-        named = [c for c in chapters if c]
-        titles.append(f"{named[0]} to {named[-1]}" if len(set(named)) > 1 else named[0] if named else "Moves")
+    pages = _log_from_the_first(blocks)
+    kept = pages[-(MENU_OPTIONS - 1):]
+    titles = [_log_title(chapters) for chapters, _ in kept]
     out, counted, seen = [], Counter(titles), Counter[str]()
-    for title, (_, lines) in zip(titles, shown, strict=True):
+    for title, (_, lines) in zip(titles, kept, strict=True):
         seen[title] += 1
         if counted[title] > 1:  # one long turn over several pages: the menu tells them apart
             title = f"{title} ({seen[title]} of {counted[title]})"
         out.append(Page(title, [Part("\n".join(lines)), Part(f"-# Game #{game_id}'s moves, oldest first")]))
-    if len(pages) > len(shown) or earlier:
+    if len(pages) > len(kept) or earlier:
         out[0].parts.insert(0, Part("-# Older moves are not shown: these are the latest."))
-    return out
+    if len(pages) == 1 and not earlier:
+        return out
+    _, lines = _log_latest(blocks)
+    return [Page("Latest moves", [Part("\n".join(lines)),
+                                  Part(f"-# Game #{game_id} · the menu has every move, oldest first")])] + out
+
+
+def _log_title(chapters: list[str]) -> str:
+    named = [c for c in chapters if c]
+    return f"{named[0]} to {named[-1]}" if len(set(named)) > 1 else named[0] if named else "Moves"
+
+
+def _log_from_the_first(blocks: list[tuple[str, list[str]]]) -> list[_LogPage]:
+    """Pages filled from the first move on: a new move changes only the last page. A turn
+    starts a page of its own unless it fits whole below the last; one split over two pages
+    names itself again at the top of the second."""
+    pages: list[_LogPage] = []
+
+    def used() -> int:
+        return sum(len(line) + 1 for line in pages[-1][1]) if pages else LOG_PAGE
+
+    for chapter, lines in blocks:
+        heading = f"**{safe(chapter)}**" if chapter else ""
+        size = sum(len(line) + 1 for line in lines) + len(heading) + 1
+        if used() + size > LOG_PAGE and (size <= LOG_PAGE // 2 or used() > LOG_PAGE // 2):
+            pages.append(([], []))
+        pages[-1][0].append(chapter)
+        if heading:
+            pages[-1][1].append(heading)
+        for line in lines:
+            if used() + len(line) > LOG_PAGE and len(pages[-1][1]) > 1:
+                pages.append(([chapter], [f"{heading} (continued)"] if heading else []))
+            pages[-1][1].append(line)
+    return pages
+
+
+def _log_latest(blocks: list[tuple[str, list[str]]]) -> _LogPage:
+    """The latest moves, a phone screen of them, filled back from the newest: whole turns, and
+    the oldest cut at a line (named as going on) only where whole turns would fill less than
+    half the screen."""
+    chapters: list[str] = []
+    lines: list[str] = []
+    for chapter, moves in reversed(blocks):
+        heading = f"**{safe(chapter)}**" if chapter else ""
+        if lines and sum(len(x) + 1 for x in lines + moves) + len(heading) > LOG_PAGE \
+                and sum(len(x) + 1 for x in lines) > LOG_PAGE // 2:
+            break  # the screen is full enough without a turn cut short
+        taken: list[str] = []
+        for line in reversed(moves):
+            if sum(len(x) + 1 for x in lines + taken) + len(line) + len(heading) + 13 > LOG_PAGE and (lines or taken):
+                break
+            taken.insert(0, line)
+        if not taken and moves:
+            break  # not a line more fits
+        chapters.insert(0, chapter)
+        whole = len(taken) == len(moves)
+        lines[:0] = ([heading if whole else f"{heading} (continued)"] if heading else []) + taken
+        if not whole:
+            break
+    return chapters, lines
 
 
 def details_pages(moment: Moment, seat: int | None, recent: list[str]) -> list[Page]:

@@ -534,14 +534,14 @@ class TableRuntime(Lobby):
         await update(interaction, **await self.deliverer.kwargs(shown, edit=True))
 
     async def _log(self, game_id: int, page: int | None) -> tuple[GameSpec[Any, Any, Any], Moment, list[Page], int]:
-        """The game's moves a page at a time (``page`` None: the newest)."""
+        """The game's moves a page at a time (``page`` None: the first, the latest moves)."""
         table = await self.store.get(game_id)
         if table is None or table.game not in self.specs:
             raise Refusal("That game is no longer kept.")
         spec = self.specs[table.game]
         entries = await self.store.recent_log(game_id, limit=LOG_ENTRIES + 1)
         pages = present.log_pages(entries[-LOG_ENTRIES:], game_id, earlier=len(entries) > LOG_ENTRIES)
-        return spec, _about(spec, game_id), pages, len(pages) - 1 if page is None else page
+        return spec, _about(spec, game_id), pages, page or 0
 
     async def show_log(self, interaction: discord.Interaction) -> None:
         """/game log: the channel's game (the live one, else the last), opened on its newest moves."""

@@ -178,7 +178,7 @@ def _entry(version: int, chapter: str, *events: str) -> LogEntry:
 
 def test_game_log_splits_a_long_turn_and_names_it_again_on_the_next_page() -> None:
     long_turn = [_entry(v, "Round 3", f"Ann moved piece {v} " + "far " * 20) for v in range(1, 20)]
-    pages = present.log_pages([_entry(0, "Round 2", "Bob passed")] + long_turn, 7)
+    latest, *pages = present.log_pages([_entry(0, "Round 2", "Bob passed")] + long_turn, 7)
     bodies = [page.parts[0].text for page in pages]
     assert len(pages) > 2 and all(len(body) <= present.LOG_PAGE for body in bodies), [len(b) for b in bodies]
     assert bodies[0].startswith("**Round 2**\n· Bob passed\n**Round 3**\n· Ann moved piece 1")
@@ -188,24 +188,38 @@ def test_game_log_splits_a_long_turn_and_names_it_again_on_the_next_page() -> No
     moved = [line for body in bodies for line in body.splitlines() if line.startswith("· Ann")]
     assert [int(line.split()[4]) for line in moved] == list(range(1, 20))  # each once, in order
     assert pages[-1].parts[-1].text == "-# Game #7's moves, oldest first"
-    assert len(bodies[-1]) > present.LOG_PAGE // 2  # the page it opens on is a screenful of the latest
+    # it opens on a screenful of the latest moves, the newest last
+    said = latest.parts[0].text
+    assert latest.title == "Latest moves" and present.LOG_PAGE // 2 < len(said) <= present.LOG_PAGE
+    assert said.startswith("**Round 3** (continued)\n· Ann moved") and said.endswith(moved[-1])
+    assert latest.parts[-1].text == "-# Game #7 · the menu has every move, oldest first"
+
+
+def test_game_log_pages_keep_their_place_while_the_game_goes_on() -> None:
+    """Turning pages during play neither skips nor repeats a move: a new move changes only the
+    last page (and the latest moves)."""
+    turns = [_entry(v, f"Turn {v}", *(f"Ann rolled {v} " + "x" * 60 for _ in range(4))) for v in range(1, 8)]
+    before = [(p.title, p.parts[0].text) for p in present.log_pages(turns, 1)[1:]]
+    after = [(p.title, p.parts[0].text) for p in present.log_pages(turns + [_entry(9, "Turn 8", "Bob rolled 6")], 1)[1:]]
+    assert after[:len(before) - 1] == before[:-1] and len(after) >= len(before)
 
 
 def test_game_log_ends_a_page_with_a_turn_unless_the_turn_fits_whole() -> None:
     turns = [_entry(v, f"Turn {v}", *(f"Ann rolled {v} " + "x" * 60 for _ in range(4))) for v in range(1, 7)]
-    pages = present.log_pages(turns, 1)
+    latest, *pages = present.log_pages(turns, 1)
     for page in pages:
         body = page.parts[0].text
         assert body.startswith("**Turn ") and "(continued)" not in body, body
     assert [page.title for page in pages] == ["Turn 1 to Turn 2", "Turn 3 to Turn 4", "Turn 5 to Turn 6"]
+    assert latest.parts[0].text.startswith("**Turn 5**")  # whole turns, as many as a screen holds
 
 
 def test_game_log_of_more_pages_than_a_menu_holds_leaves_out_the_oldest_and_says_so() -> None:
     turns = [_entry(v, f"Turn {v}", "y" * 290, "z" * 290) for v in range(1, 41)]
-    pages = present.log_pages(turns, 1)
-    assert len(pages) == present.MENU_OPTIONS
+    latest, *pages = present.log_pages(turns, 1)
+    assert len(pages) + 1 == present.MENU_OPTIONS and latest.title == "Latest moves"
     assert pages[0].parts[0].text == "-# Older moves are not shown: these are the latest."
-    assert pages[-1].title == "Turn 40" and pages[0].title == "Turn 16"
+    assert pages[-1].title == "Turn 40" and pages[0].title == "Turn 17"
 
 
 def test_game_log_with_no_moves_says_so() -> None:
@@ -213,8 +227,13 @@ def test_game_log_with_no_moves_says_so() -> None:
         [("Game #3", ["No moves yet."])]
 
 
+def test_game_log_that_fits_one_page_is_that_page_alone() -> None:
+    turns = [_entry(v, f"Turn {v}", "Ann rolled 2") for v in range(1, 4)]
+    (only,) = present.log_pages(turns, 1)
+    assert only.title == "Turn 1 to Turn 3" and only.parts[0].text.startswith("**Turn 1**")
+
+
 def test_game_log_says_older_moves_are_not_shown_when_it_did_not_read_them() -> None:
     turns = [_entry(v, f"Turn {v}", "Ann rolled 2") for v in range(1, 4)]
-    assert [p.text for p in present.log_pages(turns, 1)[0].parts][0].startswith("**Turn 1**")
-    first = present.log_pages(turns, 1, earlier=True)[0]
+    latest, first = present.log_pages(turns, 1, earlier=True)
     assert first.parts[0].text == "-# Older moves are not shown: these are the latest."

@@ -223,8 +223,8 @@ async def test_ai_seat_plays_its_turns(tmp_path: Path) -> None:
 
 
 async def test_game_log_pages_the_whole_game_and_opens_on_the_newest(tmp_path: Path) -> None:
-    """/game log: every move of a finished game, a phone screen a page, oldest first, opened on
-    the newest page; the menu reaches each of the others."""
+    """/game log: a screen of the latest moves first, then every move of a finished game a phone
+    screen a page, oldest first, each page a choice of its menu."""
     import sqlite3
 
     db = tmp_path / "kb.sqlite3"
@@ -238,19 +238,19 @@ async def test_game_log_pages_the_whole_game_and_opens_on_the_newest(tmp_path: P
             assert log["flags"] & 64 and menu, "a whole game takes more than one page"
             options = menu[0]["options"]
             count = len(options)
-            assert f"page {count} of {count}" in top(log) and options[-1].get("default"), top(log)
-            pages = {count - 1: said(log)}
-            for option in options[:-1]:
+            assert top(log).startswith(f"### Latest moves  ·  page 1 of {count}") and options[0].get("default")
+            pages = {0: said(log)}
+            for option in options[1:]:
                 turned = await (await fd.select(ann, log, menu[0]["custom_id"], [option["value"]])).wait_response()
                 assert turned["type"] == 7, turned
                 pages[int(option["value"])] = said(turned["data"])
                 assert top(turned["data"]).startswith(f"### {option['label']}"), (option, top(turned["data"]))
             texts = [pages[i] for i in range(count)]
             assert all(len(text) <= 1000 for text in texts), [len(text) for text in texts]
-            assert texts[0].splitlines()[1].startswith("**Turn 1**"), texts[0]
-            assert "Game #1's moves, oldest first" in texts[-1]
-            # every event the game logged, once and in order, across the pages
-            shown = [line for text in texts for line in text.splitlines() if line.startswith("· ")]
+            assert texts[1].splitlines()[1].startswith("**Turn 1**"), texts[1]
+            assert "Every score sheet is full" in texts[0] and "Every score sheet is full" in texts[-1]
+            # every event the game logged, once and in order, across the pages after the latest
+            shown = [line for text in texts[1:] for line in text.splitlines() if line.startswith("· ")]
             with sqlite3.connect(db) as conn:
                 logged = [e for (events,) in conn.execute("SELECT events FROM actions ORDER BY version")
                           for e in json.loads(events) if not e.startswith("\u241e")]
