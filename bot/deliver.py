@@ -12,6 +12,7 @@ import asyncio
 import functools
 import hashlib
 import logging
+import math
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -162,6 +163,21 @@ FAILED_WAIT = 10.0
 COPIES_KEPT = 20_000
 
 @dataclass
+class _Below:
+    """What is known of the chat below a channel's table."""
+
+    #: our table message there
+    table: int
+    #: messages below it, up to as many as scroll it away; None: to be asked of Discord
+    count: int | None
+    #: the channel's newest message, as last heard of
+    heard: int
+    #: when Discord was last asked (monotonic seconds), and whether it failed to say
+    asked: float = -math.inf
+    failed: bool = False
+
+
+@dataclass
 class _EphemeralCopy:
     interaction: discord.Interaction
     message_id: int | None
@@ -177,14 +193,9 @@ class Deliverer:
         #: refused its table: what follows
         self.fell_behind = fell_behind
         self.pictures = PictureCache()
-        # channel id -> (our table message there, messages below it (None: to be asked of
-        # Discord), the channel's newest message as last heard of); in memory: a table this
+        # channel id -> what is known of the chat below its table; in memory: a table this
         # process has not posted has it asked of Discord once
-        self._below: Recent[int, tuple[int, int | None, int]] = Recent(CHANNELS_KEPT)
-        # channel id -> when Discord was last asked what lies below its table, and when it last
-        # failed to say (monotonic seconds)
-        self._asked: Recent[int, float] = Recent(CHANNELS_KEPT)
-        self._failed: Recent[int, float] = Recent(CHANNELS_KEPT)
+        self._below: Recent[int, _Below] = Recent(CHANNELS_KEPT)
         # (game id, user id) -> the newest My hand copy, whose buttons are stripped when a newer
         # copy goes out (only while its token lives; in memory, as the token is)
         self._ephemeral: Recent[tuple[int, int], _EphemeralCopy] = Recent(COPIES_KEPT)
@@ -198,17 +209,18 @@ class Deliverer:
         interactions, where the guild-messages intent would have sent every message of every
         server the bot is in, to count the few below a table."""
         below = self._below.get(channel_id)
-        if below is None or newest <= below[2]:
+        if below is None or newest <= below.heard:
             return
-        table, count, _ = below
-        if count is not None and count >= SCROLLED_AWAY:
-            return  # scrolled away already: more chat changes nothing
-        self._below[channel_id] = (table, None, newest)
+        below.heard = newest
+        if below.count is not None and below.count < SCROLLED_AWAY:  # once scrolled away, it stays so
+            below.count = None
 
     def posted(self, channel_id: int, message_id: int) -> None:
         """A table (or a lobby) was just posted in the channel: the newest message there, until
         chat scrolls it away."""
-        self._below[channel_id] = (message_id, 0, message_id)
+        before = self._below.get(channel_id)
+        self._below[channel_id] = _Below(message_id, 0, message_id, *(
+            (before.asked, before.failed) if before is not None else ()))
 
     async def channel(self, table: Table, book: Book, *, heard: bool = True) -> Channel:
         """What the channel shows now: whether chat has scrolled its table away. Asked of Discord
@@ -216,32 +228,26 @@ class Deliverer:
         not posted it (a table from before a restart, or another process's). ``heard``: the step
         comes from an interaction in this channel, which named its newest message; a timer's, or
         a choice made in a DM, did not, so chat below a table still recent is asked about (at
-        most every ``UNHEARD_ASKED_EVERY`` seconds)."""
+        most every ``UNHEARD_ASKED_EVERY`` seconds). Discord failing to say, the table counts as
+        recent, and is asked about again after ``FAILED_WAIT`` seconds."""
         if book.message_id is None:
             return Channel(book)
-        where = table.channel_id
-        below = self._below.get(where)
-        now = time.monotonic()
-        ask = below is None or below[0] != book.message_id or below[1] is None or (
-            not heard and below[1] < SCROLLED_AWAY and now - self._asked.get(where, -UNHEARD_ASKED_EVERY)
-            >= UNHEARD_ASKED_EVERY)
-        if ask and now - self._failed.get(where, -FAILED_WAIT) < FAILED_WAIT:
-            ask = False  # Discord failed the last question moments ago: the table counts as recent
-        if not ask:
-            return Channel(book, ((below[1] or 0) if below is not None and below[0] == book.message_id else 0)
-                           >= SCROLLED_AWAY)
-        self._asked[where] = now
-        counted = await self._count_below(where, book.message_id)
-        latest = self._below.get(where)
-        latest_heard = latest[2] if latest is not None and latest[0] == book.message_id else 0
-        if counted is None:  # unknown still: asked again at the next change, once Discord may answer
-            self._failed[where] = time.monotonic()
-            self._below[where] = (book.message_id, None, latest_heard)
-            return Channel(book)
-        count, newest = counted
-        # a click heard of while Discord was asked names a newer message: that one is asked about next
-        self._below[where] = (book.message_id, None if latest_heard > newest else count, max(latest_heard, newest))
-        return Channel(book, count >= SCROLLED_AWAY)
+        below = self._below.get(table.channel_id)
+        if below is None or below.table != book.message_id:
+            below = self._below[table.channel_id] = _Below(book.message_id, None, book.message_id)
+        since = time.monotonic() - below.asked
+        unknown = below.count is None or (not heard and below.count < SCROLLED_AWAY and since >= UNHEARD_ASKED_EVERY)
+        if unknown and not (below.failed and since < FAILED_WAIT):
+            below.asked = time.monotonic()
+            counted = await self._count_below(table.channel_id, book.message_id)
+            below.failed = counted is None
+            if counted is not None:
+                count, newest = counted
+                # a click heard of meanwhile names a newer message: that one is asked about next
+                below.count = count if below.heard <= newest else None
+                below.heard = max(below.heard, newest)
+                return Channel(book, count >= SCROLLED_AWAY)
+        return Channel(book, (below.count or 0) >= SCROLLED_AWAY)
 
     async def _count_below(self, channel_id: int, message_id: int) -> tuple[int, int] | None:
         """How many messages are below the table, up to as many as scroll it away, and the

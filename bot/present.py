@@ -696,8 +696,7 @@ def log_pages(entries: list[LogEntry], game_id: int, *, earlier: bool = False) -
         out[0].parts.insert(0, Part("-# Older moves are not shown: these are the latest."))
     if len(pages) == 1 and not earlier:
         return out
-    _, lines = _log_latest(blocks)
-    return [Page("Latest moves", [Part("\n".join(lines)),
+    return [Page("Latest moves", [Part("\n".join(_log_latest(blocks))),
                                   Part(f"-# Game #{game_id} · the menu has every move, oldest first")])] + out
 
 
@@ -713,11 +712,11 @@ def _log_from_the_first(blocks: list[tuple[str, list[str]]]) -> list[_LogPage]:
     pages: list[_LogPage] = []
 
     def used() -> int:
-        return sum(len(line) + 1 for line in pages[-1][1]) if pages else LOG_PAGE
+        return _size(pages[-1][1]) if pages else LOG_PAGE
 
     for chapter, lines in blocks:
         heading = f"**{safe(chapter)}**" if chapter else ""
-        size = sum(len(line) + 1 for line in lines) + len(heading) + 1
+        size = _size(lines) + len(heading) + 1
         if used() + size > LOG_PAGE and (size <= LOG_PAGE // 2 or used() > LOG_PAGE // 2):
             pages.append(([], []))
         pages[-1][0].append(chapter)
@@ -730,30 +729,33 @@ def _log_from_the_first(blocks: list[tuple[str, list[str]]]) -> list[_LogPage]:
     return pages
 
 
-def _log_latest(blocks: list[tuple[str, list[str]]]) -> _LogPage:
+def _log_latest(blocks: list[tuple[str, list[str]]]) -> list[str]:
     """The latest moves, a phone screen of them, filled back from the newest: whole turns, and
     the oldest cut at a line (named as going on) only where whole turns would fill less than
     half the screen."""
-    chapters: list[str] = []
     lines: list[str] = []
     for chapter, moves in reversed(blocks):
         heading = f"**{safe(chapter)}**" if chapter else ""
-        if lines and sum(len(x) + 1 for x in lines + moves) + len(heading) > LOG_PAGE \
-                and sum(len(x) + 1 for x in lines) > LOG_PAGE // 2:
+        left = LOG_PAGE - _size(lines) - len(heading)
+        if lines and _size(moves) > left and _size(lines) > LOG_PAGE // 2:
             break  # the screen is full enough without a turn cut short
         taken: list[str] = []
         for line in reversed(moves):
-            if sum(len(x) + 1 for x in lines + taken) + len(line) + len(heading) + 13 > LOG_PAGE and (lines or taken):
+            if (lines or taken) and _size(taken) + len(line) > left - len(" (continued)") - 1:
                 break
             taken.insert(0, line)
-        if not taken and moves:
+        if moves and not taken:
             break  # not a line more fits
-        chapters.insert(0, chapter)
         whole = len(taken) == len(moves)
         lines[:0] = ([heading if whole else f"{heading} (continued)"] if heading else []) + taken
         if not whole:
             break
-    return chapters, lines
+    return lines
+
+
+def _size(lines: list[str]) -> int:
+    """Characters of lines as one text."""
+    return sum(len(line) + 1 for line in lines)
 
 
 def details_pages(moment: Moment, seat: int | None, recent: list[str]) -> list[Page]:

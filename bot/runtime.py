@@ -520,7 +520,7 @@ class TableRuntime(Lobby):
             pages = await self._details(now, interaction.user.id)
             spec, moment = now.spec, now
         elif book == "log":
-            spec, moment, pages, page = await self._log(game_id, page)
+            spec, moment, pages = await self._log(game_id)
         elif book == "rules":
             now, _ = await self.load(game_id, interaction)
             pages, book = self._rules_pages(now.spec, now.table)
@@ -533,21 +533,21 @@ class TableRuntime(Lobby):
         shown = present.pages_message(moment or _about(spec, game_id), book, pages, page)
         await update(interaction, **await self.deliverer.kwargs(shown, edit=True))
 
-    async def _log(self, game_id: int, page: int | None) -> tuple[GameSpec[Any, Any, Any], Moment, list[Page], int]:
-        """The game's moves a page at a time (``page`` None: the first, the latest moves)."""
+    async def _log(self, game_id: int) -> tuple[GameSpec[Any, Any, Any], Moment, list[Page]]:
+        """The game's moves a page at a time, the latest moves first."""
         table = await self.store.get(game_id)
         if table is None or table.game not in self.specs:
             raise Refusal("That game is no longer kept.")
         spec = self.specs[table.game]
         entries = await self.store.recent_log(game_id, limit=LOG_ENTRIES + 1)
         pages = present.log_pages(entries[-LOG_ENTRIES:], game_id, earlier=len(entries) > LOG_ENTRIES)
-        return spec, _about(spec, game_id), pages, page or 0
+        return spec, _about(spec, game_id), pages
 
     async def show_log(self, interaction: discord.Interaction) -> None:
         """/game log: the channel's game (the live one, else the last), opened on its newest moves."""
         table = await self.latest_table(interaction)
-        spec, moment, pages, page = await self._log(table.id or 0, None)
-        await self._private_pages(interaction, spec, moment, "log", pages, page, table.id or 0)
+        spec, moment, pages = await self._log(table.id or 0)
+        await self._private_pages(interaction, spec, moment, "log", pages, 0, table.id or 0)
 
     async def _private_pages(self, interaction: discord.Interaction, spec: GameSpec[Any, Any, Any],
                              moment: Moment | None, book: str, pages: list[Page], page: int, game_id: int) -> None:

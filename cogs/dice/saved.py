@@ -161,11 +161,11 @@ def _packed(sections: list[Section], room: int, most_lines: int) -> list[list[_P
         for line, name in section.lines():
             page = pages[-1]
             opens = not page or page[-1][0] != at
-            cost = len(line) + 1 + (len(section.heading(began)) + 2 if opens else 0)
-            if page and (used + cost > room or lines >= most_lines):
+            heading = len(section.heading(began)) + 2
+            if page and (used + len(line) + 1 + (heading if opens else 0) > room or lines >= most_lines):
                 pages.append(page := [])
                 opens, used, lines = True, 0, 0
-                cost = len(line) + 1 + len(section.heading(began)) + 2
+            cost = len(line) + 1 + (heading if opens else 0)
             if opens:
                 page.append((at, began, [], []))
             page[-1][2].append(line)
