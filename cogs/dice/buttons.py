@@ -1,10 +1,12 @@
 """The dice tools' buttons: Roll again, Reveal, the confirmation that erases a history (or keeps
-it), and the menu that turns the pages of /rolls list.
+it), the menu that turns the pages of /rolls list, and /roll-bones' Throw again and Reveal.
 
 Persistent like the games' buttons (bot/components.py): the custom id names the stored roll, so a
 button drawn before a restart still works after it, and nothing lives in memory between clicks.
-A click is handed to the cog that answers it (/roll's Poster, or /rolls), found through the
-client, so that this module imports nothing that builds messages with it.
+(A throw of the Bones is not stored: its Reveal shows the message it was pressed on, which
+Discord hands over with the click and no client can forge.) A click is handed to the cog that
+answers it (/roll's Poster, /rolls, or /roll-bones), found through the client, so that this
+module imports nothing that builds messages with it.
 """
 
 from __future__ import annotations
@@ -28,10 +30,17 @@ class Lists(Protocol):
     async def turn_page(self, interaction: discord.Interaction, user_id: int, page: int) -> None: ...
 
 
+class Throws(Protocol):
+    async def again(self, interaction: discord.Interaction, tide: int, rule: str) -> None: ...
+    async def reveal(self, interaction: discord.Interaction) -> None: ...
+
+
 #: the cog whose ``poster`` answers the clicks on rolls
 COG = "RollCog"
 #: the cog that answers the clicks on /rolls' own answers
 LISTS = "RollsCog"
+#: the cog that answers the clicks on /roll-bones' throws
+THROWS = "RollBonesCog"
 
 
 def _poster(interaction: discord.Interaction) -> Clicks:
@@ -139,4 +148,44 @@ class RollsPageSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r
         await guarded(interaction, lambda: _lists(interaction).turn_page(interaction, self.user_id, page))
 
 
-ITEMS = (RollAgainButton, RevealButton, ForgetButton, KeepButton, RollsPageSelect)
+def _throws(interaction: discord.Interaction) -> Throws:
+    return cast(Throws, interaction.client.get_cog(THROWS))  # type: ignore[attr-defined]
+
+
+class ThrowAgainButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=r"bn:bones:again:(?P<tide>\d{1,2}):(?P<rule>[a-z_]{1,20})"):
+    """Throws the Bones again at the same Tide and Ill Omens rule, for whoever presses: at a table
+    that plays in person, the next player's throw is a tap away."""
+
+    def __init__(self, tide: int, rule: str) -> None:
+        super().__init__(discord.ui.Button(label="Throw again", emoji="🦴", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"bn:bones:again:{tide}:{rule}"))
+        self.tide, self.rule = tide, rule
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ThrowAgainButton:
+        return cls(int(match["tide"]), match["rule"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _throws(interaction).again(interaction, self.tide, self.rule))
+
+
+class RevealThrowButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:bones:reveal"):
+    """Shows a private throw of the Bones to the channel, as it was thrown."""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="Reveal", emoji="👁️", style=discord.ButtonStyle.primary,
+                                           custom_id="bn:bones:reveal"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> RevealThrowButton:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: _throws(interaction).reveal(interaction))
+
+
+ITEMS = (RollAgainButton, RevealButton, ForgetButton, KeepButton, RollsPageSelect, ThrowAgainButton,
+         RevealThrowButton)

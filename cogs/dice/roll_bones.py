@@ -10,7 +10,7 @@ the answer lives in this module.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -18,7 +18,9 @@ from discord.ext import commands
 
 from bot.errors import Refusal, guarded
 from bot.render import FIELD_VALUE, clip, safe
+from cogs.dice.buttons import RevealThrowButton, ThrowAgainButton
 from cogs.dice.roll import anywhere
+from cogs.dice.text import NO_PINGS
 from rules.notation import die
 from rules.stones_and_bones.reading import (
     BONES,
@@ -45,6 +47,8 @@ COLOUR = discord.Colour.from_rgb(139, 94, 60)
 BANE_COLOUR = discord.Colour.dark_red()
 CROSSBONES_COLOUR = discord.Colour.gold()
 _WORDS = {2: "two", 3: "three", 4: "four"}
+#: how a throw's embed is titled, before its Tide (and what Reveal knows a throw by)
+TITLE = "🦴 The Bones at Tide "
 
 
 def roll_bones(tide: int = 1, rule: str = "product", rng: random.Random | None = None) -> BonesReading:
@@ -75,7 +79,7 @@ def bones_embed(reading: BonesReading, roller: str) -> discord.Embed:
     lines = [" · ".join(_bone(bone) for bone in reading.bones),
              f"# {coins(reading.bet)}",
              f"-# bet at Tide {reading.tide}: {reading.final.text()}"]
-    title = f"🦴 The Bones at Tide {reading.tide}"
+    title = f"{TITLE}{reading.tide}"
     colour = COLOUR
     if reading.crossbones:
         title += f": ☠️ Crossbones, {reading.crossbones}!"
@@ -98,9 +102,27 @@ def bones_embed(reading: BonesReading, roller: str) -> discord.Embed:
     return embed
 
 
+def _with(button: discord.ui.Item[Any]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(button)
+    view.stop()  # clicks are routed by the registered items (cogs/dice/buttons.py), not by this view
+    return view
+
+
+#: private throws remembered as revealed
+REMEMBERED = 1000
+#: what a private throw shows once it is revealed, above its Bones
+REVEALED = "-# 👁️ Revealed to the channel"
+
+
 class RollBonesCog(commands.Cog):
+    """A public throw carries Throw again, a private one Reveal, as /roll's rolls do."""
+
     def __init__(self, bot: Boneyard) -> None:
         self.bot = bot
+        #: the private throws revealed lately: a phone that has not yet drawn the copy without its
+        #: button may press it again (after a restart, the copy's own words still say so)
+        self.revealed: dict[int, None] = {}
 
     @anywhere
     @app_commands.command(name="roll-bones",
@@ -122,12 +144,52 @@ class RollBonesCog(commands.Cog):
         ill_omens: str = "product",
         private: bool = False,
     ) -> None:
-        async def run() -> None:
-            reading = roll_bones(tide, ill_omens)
-            embed = bones_embed(reading, safe(interaction.user.display_name))
-            await interaction.response.send_message(embed=embed, ephemeral=private)
+        await guarded(interaction, lambda: self.throw(interaction, tide, ill_omens, private=private))
 
-        await guarded(interaction, run)
+    async def throw(self, interaction: discord.Interaction, tide: int, rule: str, *, private: bool = False,
+                    note: str | None = None) -> None:
+        reading = roll_bones(tide, rule)
+        embed = bones_embed(reading, safe(interaction.user.display_name))
+        button = RevealThrowButton() if private else ThrowAgainButton(tide, rule)
+        await interaction.response.send_message(note, embed=embed, ephemeral=private, view=_with(button),
+                                                allowed_mentions=NO_PINGS)
+
+    async def again(self, interaction: discord.Interaction, tide: int, rule: str) -> None:
+        """The same Tide and rule, thrown anew as the presser's own public throw."""
+        name = safe(interaction.user.display_name)
+        await self.throw(interaction, tide, rule, note=clip(f"-# 🔁 **{name}** throws again", 200))
+
+    async def reveal(self, interaction: discord.Interaction) -> None:
+        """A private throw shown to the channel word for word, never thrown again. The throw is
+        read from the message pressed, as Discord hands it over (a throw is not stored); the
+        private copy loses its button, so it is revealed once."""
+        message = interaction.message
+        asked = message.interaction_metadata if message is not None else None
+        if message is None or not message.flags.ephemeral or asked is None or asked.user.id != interaction.user.id \
+                or not message.embeds or not (message.embeds[0].title or "").startswith(TITLE):
+            raise Refusal("Only the person who threw the Bones privately can reveal the throw.")
+        if message.content.startswith(REVEALED) or message.id in self.revealed:
+            raise Refusal("That throw was revealed already.")
+        self.revealed[message.id] = None
+        while len(self.revealed) > REMEMBERED:
+            del self.revealed[next(iter(self.revealed))]
+        embed = message.embeds[0]
+        name = safe(interaction.user.display_name)
+        tide, rule = _asked(embed)
+        await interaction.response.edit_message(content=REVEALED, view=None)
+        await interaction.followup.send(
+            f"-# 👁️ **{name}** reveals a private throw made {discord.utils.format_dt(message.created_at, 'R')}",
+            embed=embed, view=_with(ThrowAgainButton(tide, rule)), allowed_mentions=NO_PINGS)
+
+
+def _asked(embed: discord.Embed) -> tuple[int, str]:
+    """The Tide and Ill Omens rule a throw was made at, as its embed names them (for Throw again
+    on a revealed throw)."""
+    words = (embed.title or "").removeprefix(TITLE)
+    tide = int(words[:1]) if words[:1].isdigit() else 1
+    footer = embed.footer.text or ""
+    rule = next((key for key, text in RULES.items() if footer.endswith(text)), "product")
+    return tide, rule
 
 
 async def setup(bot: Boneyard) -> None:

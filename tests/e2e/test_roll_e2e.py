@@ -222,6 +222,39 @@ async def test_roll_bones_plain_private_and_bad_input(tmp_path: Path) -> None:
             assert big_number(embed["description"]) == coins(read_bones(bones_in(embed), 1, "max_group").bet)
             assert embed["footer"]["text"] == "Bob · Ill Omens: only the largest group multiplies"
             assert len(fd.messages(CHANNEL)) == before
+            private = await it.response_message()
+            assert [b["label"] for b in buttons(private)] == ["Reveal"]
+
+            # Throw again: whoever presses throws at the same Tide and rule, as their own throw
+            assert [b["label"] for b in buttons(msg)] == ["Throw again"]
+            again = await (await fd.click(bob, msg, button_id(msg, "Throw again"))).response_message()
+            assert not again["flags"] & FLAG_EPHEMERAL and again in fd.messages(CHANNEL)
+            assert again["content"] == "-# 🔁 **Bob** throws again"
+            assert again["embeds"][0]["title"].startswith("🦴 The Bones at Tide 3")
+            assert again["embeds"][0]["footer"]["text"] == "Bob · Ill Omens: each matching group multiplies"
+            assert [b["label"] for b in buttons(again)] == ["Throw again"]
+
+            # Reveal: the private throw, word for word, to the channel; the copy loses its button
+            peek = await fd.forge(ann, msg, button_id(private, "Reveal"), carried=True)
+            assert "Only the person who threw" in (await peek.wait_response())["data"]["content"]
+            reveal = await fd.click(bob, private, button_id(private, "Reveal"))
+            edited = await reveal.wait_response()
+            assert edited["type"] == 7 and buttons(edited["data"]) == []
+            assert edited["data"]["content"] == "-# 👁️ Revealed to the channel"
+            [shown] = await reveal.wait_followups(1)
+            assert not shown["flags"] & FLAG_EPHEMERAL and shown in fd.messages(CHANNEL)
+            assert shown["content"].startswith("-# 👁️ **Bob** reveals a private throw made <t:")
+            assert shown["embeds"][0]["description"] == embed["description"]
+            assert shown["embeds"][0]["footer"] == embed["footer"]
+            # its Throw again throws at the revealed throw's Tide and rule
+            assert [b["label"] for b in buttons(shown)] == ["Throw again"]
+            third = await (await fd.click(ann, shown, button_id(shown, "Throw again"))).response_message()
+            assert third["embeds"][0]["title"].startswith("🦴 The Bones at Tide 1")
+            assert third["embeds"][0]["footer"]["text"] == "Ann · Ill Omens: only the largest group multiplies"
+            # once only
+            twice = await fd.click(bob, private, button_id(private, "Reveal"), as_seen=True)
+            assert "revealed already" in (await twice.wait_response())["data"]["content"]
+            before = len(fd.messages(CHANNEL))
 
             # Discord enforces the Range and the choices; a client that sends other values anyway
             # (the fake passes raw options through) is answered privately, and nothing is thrown
