@@ -3,8 +3,7 @@ named seats, and where the game has stakes each seat brings its own (a character
 game may leave a record the game-master keeps (a ledger).
 
 One piece a game opts into: its spec gets a ``Tavern`` (bot/games.py) and its cog the
-``TavernCog`` base,
-which brings the commands. The host asks ``spec.tavern`` and nothing else about it, so no host
+``TavernCog`` base (``StakesTavernCog`` where the game has stakes), which brings the commands. The host asks ``spec.tavern`` and nothing else about it, so no host
 code exists for one game.
 """
 
@@ -26,17 +25,13 @@ if TYPE_CHECKING:
     from bot.client import Boneyard
 
 
-__all__ = ["Tavern", "TavernCog"]
+__all__ = ["StakesTavernCog", "Tavern", "TavernCog"]
 
 
 class TavernCog(GameCog):
-    """A game cog with tavern mode: ``npc`` seats a named NPC, and where the game has stakes,
-    ``stake`` sets what a seat brings. The game's own ``new`` takes ``gm_mode``."""
-
-    def __init__(self, bot: Boneyard) -> None:
-        super().__init__(bot)
-        if self.tavern.stake_word is None:
-            self.__cog_app_commands_group__.remove_command("stake")  # type: ignore[union-attr]
+    """A game cog with tavern mode: ``npc`` seats a named NPC. The game's own ``new`` takes
+    ``gm_mode``. A game with stakes takes ``StakesTavernCog``, whose ``npc`` also says what the
+    NPC brings: a game without them offers no option that could only be refused."""
 
     @property
     def tavern(self) -> Tavern:
@@ -49,10 +44,11 @@ class TavernCog(GameCog):
             raise Refusal(f"The game in this channel is not {self.spec.engine.title}.")
 
     @app_commands.command(name="npc", description="Seat an NPC played by the bot (host, in the lobby)")
-    @app_commands.describe(name="The NPC's name, as the table will show it",
-                           stake="What they bring, where the game has stakes (a purse: 12gp 5sp)")
-    async def npc(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],
-                  stake: app_commands.Range[str, 1, 40] | None = None) -> None:
+    @app_commands.describe(name="The NPC's name, as the table will show it")
+    async def npc(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
+        await self._seat_npc(interaction, name, None)
+
+    async def _seat_npc(self, interaction: discord.Interaction, name: str, stake: str | None) -> None:
         tavern, engine = self.tavern, self.spec.engine
 
         def change(table: Table) -> str:
@@ -66,6 +62,23 @@ class TavernCog(GameCog):
             return f"{safe(who)} takes seat {len(table.seats)}" + (f" with a {brings}." if brings else ".")
 
         await guarded(interaction, lambda: self.bot.runtime.edit_lobby(interaction, change, what="seat an NPC"))
+
+
+class StakesTavernCog(TavernCog):
+    """Tavern mode for a game with stakes (its ``Tavern`` names them: ``stake_word``): each seat
+    brings its own, set as an NPC is seated or with ``stake``."""
+
+    def __init__(self, bot: Boneyard) -> None:
+        super().__init__(bot)
+        assert self.tavern.stake_word is not None, f"{type(self).__name__} has stakes but its Tavern names none"
+
+    @app_commands.command(name="npc", description="Seat an NPC played by the bot (host, in the lobby)")
+    @app_commands.describe(name="The NPC's name, as the table will show it",
+                           stake="What they bring (a purse: 12gp 5sp); left out, what every seat brings")
+    async def npc(  # type: ignore[override]  # the same command, with the option Discord shows for stakes
+            self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],
+            stake: app_commands.Range[str, 1, 40] | None = None) -> None:
+        await self._seat_npc(interaction, name, stake)
 
     @app_commands.command(name="stake", description="Set what a seat brings to the table (host, in the lobby)")
     @app_commands.rename(seat_or_player="seat-or-player")

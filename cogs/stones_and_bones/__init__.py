@@ -31,7 +31,7 @@ from bot.games import GameSpec, Page, Part, Tavern
 from bot.models import Table
 from bot.pictures import Picture
 from bot.render import clip
-from bot.tavern import TavernCog
+from bot.tavern import StakesTavernCog
 from cogs.stones_and_bones import pages
 from cogs.stones_and_bones.asking import ask, sealed_prompt
 from cogs.stones_and_bones.history import story
@@ -302,7 +302,7 @@ class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction
 SPEC = StonesAndBonesSpec()
 
 
-class StonesAndBonesCog(TavernCog, group_name="stones-and-bones",
+class StonesAndBonesCog(StakesTavernCog, group_name="stones-and-bones",
                         group_description="Stones & Bones: bet on the Bones, claim the coffer"):
     spec = SPEC
 

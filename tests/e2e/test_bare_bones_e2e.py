@@ -348,6 +348,12 @@ async def test_tavern_mode_seats_named_npcs(tmp_path: Path) -> None:
     async with running_fake() as fd:
         gm, ann = fd.add_user("gm"), fd.add_user("ann")
         async with running_bot(fd, {}, tmp_path / "bb.sqlite3") as bot:
+            # a game without stakes offers no option to give an NPC one, nor a stake command
+            synced = {c["name"]: c for scope in fd.commands.values() for c in scope}
+            subs = {o["name"]: o for o in synced["bare-bones"]["options"]}
+            assert [o["name"] for o in subs["npc"]["options"]] == ["name"] and "stake" not in subs
+            staked = {o["name"]: o for o in synced["stones-and-bones"]["options"]}
+            assert [o["name"] for o in staked["npc"]["options"]] == ["name", "stake"] and "stake" in staked
             lobby = await (await fd.slash(gm, CHANNEL, "bare-bones new", {"gm_mode": True})).response_message()
             told = await (await fd.slash(gm, CHANNEL, "bare-bones npc", {"name": "Old Marrow"})).wait_response()
             assert "Old Marrow takes seat" in json.dumps(told)
