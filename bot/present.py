@@ -47,6 +47,8 @@ TURN_EVENTS = 60
 SCROLLED_AWAY = 4
 #: a private choice that ended the game: it counted, and the game's end is in the channel
 ENDED_BY_YOU = "✓ Done: that ended the game. The final table is in the channel."
+#: what a private copy shows once its game is over
+GAME_OVER = "This game is over: the table in the channel shows how it ended."
 #: a page of /game log: about what a phone shows without scrolling
 LOG_PAGE = 800
 
@@ -235,8 +237,7 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
                 plan.answer = _acknowledge(origin, step.notice)
             if plan.look != book.look or (step.notice and not origin.answers):
                 plan.channel += refresh(after, now, notice=step.notice if not origin.answers else None)
-    plan.retire = [(u, _retired(after, table.seat_of(u))) for u in book.dm_copies
-                   if table.seat_of(u) not in after.acting]
+    plan.retire = _retiring(after, book)
     if answered:
         plan.answer = None
     return plan
@@ -261,6 +262,16 @@ def posts_anew(step: StepResult, book: Book) -> bool:
         bool(book.chapter) and after.chapter != book.chapter)
 
 
+def _retiring(moment: Moment, book: Book) -> list[tuple[int, Shown | None]]:
+    """The private copies that lose their controls: those of whoever is asked nothing now, and
+    once the game is over everyone's (a copy My hand gave too), saying so."""
+    table = moment.table
+    if table.status in ("active", "lobby"):
+        return [(u, _retired(moment, table.seat_of(u))) for u in book.dm_copies if table.seat_of(u) not in moment.acting]
+    over = Shown(layout.text_message(GAME_OVER))
+    return [(u, over) for u in dict.fromkeys([*book.dm_copies, *(s.user_id for s in table.seats if s.user_id)])]
+
+
 def _retired(moment: Moment, seat: int | None) -> Shown | None:
     """An old private copy keeps what its player holds, without the question it can no longer
     answer."""
@@ -276,7 +287,8 @@ def _acknowledge(origin: Origin, notice: str | None) -> Update | Reply:
 def redraw(moment: Moment, now: Channel, *, notice: str | None = None) -> Plan:
     """The table redrawn after a change that is no move (a lobby seat, a pause, the end)."""
     return Plan(channel=refresh(moment, now, notice=notice), chapter=now.book.chapter,
-                turn_events=now.book.turn_events, look=look(moment, now.book))
+                turn_events=now.book.turn_events, look=look(moment, now.book),
+                retire=_retiring(moment, now.book) if moment.table.status == "cancelled" else [])
 
 
 def _back_below(moment: Moment, book: Book, notice: str | None) -> tuple[Update, Post]:

@@ -23,7 +23,7 @@ from typing import Any
 import discord
 
 from bot import metrics, present, step
-from bot.deliver import Again, Deliverer
+from bot.deliver import Again, Deliverer, legacy_message, text_kwargs
 from bot.errors import GATE, Refusal
 from bot.games import GameSpec, Page
 from bot.lobby import Lobby, allowed_here
@@ -92,6 +92,18 @@ def stale_text(table: Table, book: Book, user_id: int, pressed: int | None, priv
         return "That moment has passed."
     what = "the live table" if table.live else "the table"
     return f"That moment has passed; here is [{what}]({jump_link(table, book.message_id)})."
+
+
+def dead_copy(interaction: discord.Interaction, book: Book, *, over: bool = False) -> bool:
+    """A DM copy pressed that should show no controls: an older one (Discord failed the edit
+    that was to retire it), or any once the game is over. It loses them as it answers, where
+    a private refusal would leave buttons that can never act. A copy My hand gave cannot be
+    told from the current one here, and is retired by its own token while that lives."""
+    message = interaction.message
+    if interaction.guild_id is not None or message is None or message.flags.ephemeral:
+        return False
+    copy = book.dm_copies.get(interaction.user.id)
+    return over or copy is None or copy[1] != message.id
 
 
 class TableRuntime(Lobby):
@@ -319,6 +331,9 @@ class TableRuntime(Lobby):
         """The straight line of a move: lock, load, read the click, step, save, present, deliver."""
         async with self.turn(interaction, game_id):
             now, book = await self.load(game_id, interaction)
+            if not now.table.live and dead_copy(interaction, book, over=True):
+                await update(interaction, **text_kwargs(present.GAME_OVER, legacy=legacy_message(interaction.message)))
+                return
             try:
                 seat, action = read(now, now.table.seat_of(interaction.user.id))
             except Stale:
@@ -374,8 +389,11 @@ class TableRuntime(Lobby):
             plan = present.again(now, book, notify=now.humans)
             await self.deliverer.run(plan, table, book, interaction)
             return
-        await reply(interaction, content=stale_text(table, book, interaction.user.id,
-                                                    message.id if message else None, private), ephemeral=True)
+        text = stale_text(table, book, interaction.user.id, message.id if message else None, private)
+        if dead_copy(interaction, book):
+            await update(interaction, **text_kwargs(text, legacy=legacy_message(message)))
+            return
+        await reply(interaction, content=text, ephemeral=True)
 
     # -- the table's settings ------------------------------------------------------------------
 

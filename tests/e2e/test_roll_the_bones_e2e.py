@@ -730,6 +730,38 @@ async def test_dms_closed_plays_through_my_hand(tmp_path: Path) -> None:
         clean(fd, bot)
 
 
+async def test_the_end_of_a_game_takes_the_controls_off_every_dm_copy(tmp_path: Path) -> None:
+    """The host ends the game while both players' antes are asked in their DMs: Bob's copy
+    says the game is over and keeps no buttons. Discord refuses the edit that was to do the
+    same to Ann's, so hers still shows buttons: the first press on one does it in place, where
+    every press used to be refused privately and the buttons stayed."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
+            await open_table(fd, ann, [bob], {"max_rounds": 1})
+            await ch.settle(fd)
+            shot = shot_of(table_of(fd))
+            assert shot is not None and shot.phase == "ante"
+            dm, theirs = await current_dm(fd, ann, shot), await current_dm(fd, bob, shot)
+            where = fd.dm_channel(ann)
+            assert where is not None
+            fd.fail("PATCH", rf"^/channels/{where.id}/messages/{dm['id']}$", 403, times=None)
+            asked = await (await fd.slash(ann, CHANNEL, "game end")).response_message()
+            await (await fd.click(ann, asked, button(fd, asked, "End the game"))).wait_response()
+            await ch.settle(fd)
+            fd.clear_faults()
+            over = "This game is over: the table in the channel shows how it ended."
+            assert ch.said(now(fd, theirs)) == over and act_buttons(now(fd, theirs)) == []
+            assert act_buttons(now(fd, dm)), "Discord refused the edit: the DM still shows its buttons"
+            late = await (await fd.click(ann, dm, labelled(dm, "Ante a d10"))).wait_response()
+            assert late["type"] == 7 and ch.said(late["data"]) == over, late
+            assert act_buttons(now(fd, dm)) == [] and ch.said(now(fd, dm)) == over
+            # a press on the copy as a phone still shows it is answered the same way
+            again = await (await fd.click(ann, dm, labelled(dm, "Ante a d10"), as_seen=True)).wait_response()
+            assert again["type"] == 7 and ch.said(again["data"]) == over, again
+        clean(fd, bot)
+
+
 async def test_a_sealed_choice_made_twice_counts_once(tmp_path: Path) -> None:
     """Double clicks on sealed choices, at once and one after the other from an older copy of
     the controls: each choice counts once, and the reveal shows exactly what was sealed."""
@@ -756,8 +788,11 @@ async def test_a_sealed_choice_made_twice_counts_once(tmp_path: Path) -> None:
             await ch.settle(fd)
             assert act_buttons(now(fd, dm)) == [], "the older copy keeps its buttons"
             assert (await (await fd.click(ann, copy_, labelled(copy_, "Ante a d10"))).wait_response())["type"] == 7
-            late = await refused(fd, ann, dm, labelled(dm, "Ante a d10"))
-            assert "moment has passed" in late["data"]["content"]
+            late = await (await fd.click(ann, dm, labelled(dm, "Ante a d10"), as_seen=True)).wait_response()
+            # the DM copy pressed says so in place and keeps no controls (had its retiring
+            # failed, they would go now)
+            assert late["type"] == 7 and "moment has passed" in ch.said(late["data"]), late
+            assert act_buttons(now(fd, dm)) == [] and "moment has passed" in ch.said(now(fd, dm))
             copy_ = now(fd, copy_)
             assert "**Your ante** (2 of 2): d8 d10" in ch.said(copy_)
 
