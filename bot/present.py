@@ -46,9 +46,14 @@ TURN_EVENTS = 60
 #: after this many other messages in the channel, the table is posted afresh instead of edited
 SCROLLED_AWAY = 4
 #: a private choice that ended the game: it counted, and the game's end is in the channel
-ENDED_BY_YOU = "✓ Done: that ended the game. The final table is in the channel."
-#: what a private copy shows once its game is over
-GAME_OVER = "This game is over: the table in the channel shows how it ended."
+def ended_by_you(table: Table) -> str:
+    """What the private copy whose choice ended the game shows."""
+    return f"✓ Done: that ended the game. The final table is in <#{table.channel_id}>."
+
+
+def game_over(table: Table) -> str:
+    """What every other private copy shows once the game is over."""
+    return f"This game is over: the table in <#{table.channel_id}> shows how it ended."
 #: a page of /game log: about what a phone shows without scrolling
 LOG_PAGE = 800
 
@@ -196,7 +201,7 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
     mine = origin.seat if origin.private and after.playing else None
     if origin.private and origin.answers:
         plan.answer = Update(private_message(after, mine, notice=step.notice)) if mine is not None else \
-            Update(history=ENDED_BY_YOU) if step.finished_now else Update()
+            Update(history=ended_by_you(table)) if step.finished_now else Update()
     plan.dms = dms(after, book, [s for s in step.fresh if s != mine])  # theirs was just redrawn in place
 
     new_turn = posts_anew(step, book)
@@ -268,7 +273,7 @@ def _retiring(moment: Moment, book: Book) -> list[tuple[int, Shown | None]]:
     table = moment.table
     if table.status in ("active", "lobby"):
         return [(u, _retired(moment, table.seat_of(u))) for u in book.dm_copies if table.seat_of(u) not in moment.acting]
-    over = Shown(layout.text_message(GAME_OVER))
+    over = Shown(layout.text_message(game_over(table)))
     return [(u, over) for u in dict.fromkeys([*book.dm_copies, *(s.user_id for s in table.seats if s.user_id)])]
 
 
@@ -556,7 +561,10 @@ def private_message(moment: Moment, seat: int, *, notice: str | None = None, ask
     elif table.paused:
         top.append("⏸ The game is paused.")
     parts = spec.private_parts(table, seat, seen)
-    return _message(top, parts, picture, controls, f"Game #{table.id} · only you see this", spec.colour)
+    # a DM says which game and channel it belongs to: a player at two tables, or one opening
+    # the DM later, would not know (the channel's name is a tap back to the table)
+    footer = f"{spec.engine.title} in <#{table.channel_id}> · game #{table.id} · only you see this"
+    return _message(top, parts, picture, controls, footer, spec.colour)
 
 
 def _actions(moment: Moment, seat: int, seen: Any, room: int) -> list[layout.Component]:

@@ -332,7 +332,7 @@ class TableRuntime(Lobby):
         async with self.turn(interaction, game_id):
             now, book = await self.load(game_id, interaction)
             if not now.table.live and dead_copy(interaction, book, over=True):
-                await update(interaction, **text_kwargs(present.GAME_OVER, legacy=legacy_message(interaction.message)))
+                await update(interaction, **text_kwargs(present.game_over(now.table), legacy=legacy_message(interaction.message)))
                 return
             try:
                 seat, action = read(now, now.table.seat_of(interaction.user.id))

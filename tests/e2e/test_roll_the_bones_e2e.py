@@ -750,7 +750,7 @@ async def test_the_end_of_a_game_takes_the_controls_off_every_dm_copy(tmp_path: 
             await (await fd.click(ann, asked, button(fd, asked, "End the game"))).wait_response()
             await ch.settle(fd)
             fd.clear_faults()
-            over = "This game is over: the table in the channel shows how it ended."
+            over = f"This game is over: the table in <#{fd.channel(CHANNEL).id}> shows how it ended."
             assert ch.said(now(fd, theirs)) == over and act_buttons(now(fd, theirs)) == []
             assert act_buttons(now(fd, dm)), "Discord refused the edit: the DM still shows its buttons"
             late = await (await fd.click(ann, dm, labelled(dm, "Ante a d10"))).wait_response()

@@ -308,7 +308,7 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
                 assert int(r["net_cp"]) == int(r["cash_out_cp"]) - int(r["buy_in_cp"])
             # whoever's sealed choice ended the game is told it counted, not that their copy is old
             ended = [said(m) for p in players for m in fd.dm_messages(p) if said(m).startswith("✓ Done")]
-            assert ended == ["✓ Done: that ended the game. The final table is in the channel."], ended
+            assert ended == [f"✓ Done: that ended the game. The final table is in <#{fd.channel(CHANNEL).id}>."], ended
             # a player calls the rematch: same seats and purses, reversed, and the game-master
             # (who had no seat) still runs the table
             again = await (await fd.click(ann, final, button(fd, final, "Rematch"))).response_message()
