@@ -141,9 +141,12 @@ class Lobby:
         async with self.turn(interaction, game_id):
             now, book = await self.load(game_id, interaction)
             table = now.table.model_copy(update={"seats": [s.model_copy() for s in now.table.seats]})
-            if table.status != "lobby":
-                raise Refusal("This lobby has closed; the game has already started or ended.")
             spec = now.spec
+            if table.status == "active":
+                raise Refusal("This lobby has closed: its game has started. Watch it here, or open a thread "
+                              f"and start another there with `/{spec.command} new`.")
+            if table.status != "lobby":
+                raise Refusal(f"This lobby has closed. Start a new game with `/{spec.command} new`.")
             user = interaction.user
             is_host = user.id == table.host_id
             gm = await self.servers.gm(interaction)

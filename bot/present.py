@@ -709,6 +709,8 @@ def log_pages(entries: list[LogEntry], game_id: int, *, earlier: bool = False) -
     out, counted, seen = [], Counter(titles), Counter[str]()
     for title, (_, lines) in zip(titles, kept, strict=True):
         seen[title] += 1
+        if lines and lines[0] == f"**{safe(title)}**":
+            lines = lines[1:]  # a page of one turn: its title says which, once
         if counted[title] > 1:  # one long turn over several pages: the menu tells them apart
             title = f"{title} ({seen[title]} of {counted[title]})"
         out.append(Page(title, [Part("\n".join(lines)), Part(f"-# Game #{game_id}'s moves, oldest first")]))

@@ -396,7 +396,8 @@ def start(before: Moment, now: float) -> StepResult:
         options = spec.tavern.starting_options(options, [s.stake for s in table.seats])
     fewest, _ = engine.seat_range(options)
     if len(table.seats) < fewest:
-        raise Refusal(f"{engine.title} needs at least {fewest} players; press **Join** or **Add AI**.")
+        raise Refusal(f"{engine.title} needs at least {fewest} players: wait for someone to press **Join**, "
+                      "or press **Add AI**.")
     try:
         state = engine.new_game(len(table.seats), options, table.seed)
     except GameError as exc:

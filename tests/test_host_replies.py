@@ -233,6 +233,15 @@ def test_game_log_that_fits_one_page_is_that_page_alone() -> None:
     assert only.title == "Turn 1 to Turn 3" and only.parts[0].text.startswith("**Turn 1**")
 
 
+def test_game_log_page_of_one_turn_names_it_once() -> None:
+    (only,) = present.log_pages([_entry(1, "Turn 1", "Ann threw die 1: 5 pips", "Ann keeps the die")], 1)
+    assert only.title == "Turn 1" and only.parts[0].text == "· Ann threw die 1: 5 pips\n· Ann keeps the die"
+    turns = [_entry(v, f"Turn {v}", "y" * 290, "z" * 290) for v in range(1, 4)]
+    latest, *pages = present.log_pages(turns, 1)
+    assert [p.title for p in pages] == ["Turn 1", "Turn 2", "Turn 3"]
+    assert all(p.parts[0].text.startswith("· y") for p in pages)
+
+
 def test_game_log_says_older_moves_are_not_shown_when_it_did_not_read_them() -> None:
     turns = [_entry(v, f"Turn {v}", "Ann rolled 2") for v in range(1, 4)]
     latest, first = present.log_pages(turns, 1, earlier=True)

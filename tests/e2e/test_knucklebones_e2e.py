@@ -132,6 +132,14 @@ async def test_wrong_user_and_double_click(tmp_path: Path) -> None:
                 assert ("Not your turn" if wrong in players else "not playing") in words
             await settle(fd)
             assert table_now(fd) == table and len(fd.calls) == calls + len(wrongs)  # nothing else was sent
+            # Join pressed on the lobby once the game has begun (a phone that had not redrawn it)
+            lobby = fd.messages(CHANNEL)[0]
+            late = await fd.forge(stranger, lobby, "bn:lobby:1:join", carried=True)
+            assert said((await late.wait_response())["data"]) == (
+                "This lobby has closed: its game has started. Watch it here, or open a thread and start "
+                "another there with `/knucklebones new`.")
+            await settle(fd)
+            calls = len(fd.calls)
 
             custom_id = action_buttons(fd, table)[0]["custom_id"]
             first = await fd.click(current, table, custom_id)
@@ -269,7 +277,8 @@ async def test_busy_channel_and_bad_input(tmp_path: Path) -> None:
             link = f"https://discord.com/channels/{fd.guild_id}/{fd.channel(CHANNEL).id}/{lobby['id']}"
             assert f"waiting in [its lobby]({link})." in answer["data"]["content"]
             # only the host starts; one player is not enough
-            for user, label, words in ((bob, "Start", "Only the host"), (ann, "Start", "at least 2")):
+            for user, label, words in ((bob, "Start", "Only the host"), (ann, "Start", "at least 2 players: wait for "
+                                                                                   "someone to press **Join**")):
                 it = await fd.click(user, lobby, button(fd, lobby, label))
                 reply = await it.wait_response()
                 assert reply["data"]["flags"] & 64 and words in reply["data"]["content"], reply
@@ -287,6 +296,10 @@ async def test_busy_channel_and_bad_input(tmp_path: Path) -> None:
                                 timeout=3, what="the lobby to say it was closed")
             closed = said(fd.message(lobby["id"]))
             assert "lobby cancelled" in closed and "ended before it finished" not in closed, closed
+            # a Join pressed late, on the lobby as a phone still shows it, has a way forward
+            late = await fd.click(bob, lobby, button(fd, lobby, "Join"), as_seen=True)
+            assert said((await late.wait_response())["data"]) == \
+                "This lobby has closed. Start a new game with `/knucklebones new`."
             again = await fd.slash(bob, CHANNEL, "knucklebones new")
             assert (await again.wait_response())["type"] == 4  # the channel is free again
         clean(fd, bot)
