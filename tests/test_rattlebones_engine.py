@@ -276,31 +276,43 @@ def test_rtg4_roll_again_with_an_unrolled_die_x2_and_3_points_is_6() -> None:
 
 
 def test_roll_again_at_most_twice_and_ignored_once_every_die_is_thrown() -> None:
+    """«Any ROLL AGAIN sides showing when all dice have been rolled are disregarded»: the throw
+    that uses up the last die drops them at once, so they are never offered as a die to use."""
     state = game(dice=[[die(*["roll_again"] * 5), die(*["roll_again"] * 5), die(*["gold"] * 5)]])
     state, _ = throw(state, [0], [1])
     state.dice.forced = [2, 2]
     state, _ = act(state, "add_die", die=1)
-    assert state.phase == "order"  # two Roll Agains showing
+    assert state.phase == "order"  # two Roll Agains showing, die 3 not thrown yet
     state.dice.forced = [3, 4]
     state, texts = act(state, "use", die=0)  # the last unrolled die comes along by itself
     assert "Roll Again: die 1 is thrown again with die 3" in texts
-    assert len({r.die for r in state.rolls}) == 3 and len(state.rolls) == 5
-    assert [r.die for r in state.rolls if r.state == "pending"] == [1, 0, 2]
-    state, texts = act(state, "use", die=1)
     assert "Roll Again on die 2 is ignored: every die has been thrown this turn" in texts
-    state, texts = act(state, "use", die=0)  # ignored too; then the gold by itself
+    assert "Roll Again on die 1 is ignored: every die has been thrown this turn" in texts
+    # die 3's gold was the only die left to use, so it went by itself and the turn is over
     assert me(state).gold == 1 and state.current == 1
 
 
 def test_rtg5_paying_two_gold_every_roll_again_is_ignored() -> None:
     state = game(dice=[[die(*["roll_again"] * 5)] * 3])
     me(state).gold, state.gold = 2, 18
-    state, _ = throw(state, [0, 1, 2], [2, 2, 2])
+    state, texts = throw(state, [0, 1, 2], [2, 2, 2])
     assert me(state).gold == 0 and state.gold == 20
-    while state.current == 0:
-        state, texts = act(state, "use", die=ENGINE.legal_actions(state, 0)[0].die)
-        assert any("ignored" in t for t in texts)
-    assert [r.state for r in ENGINE.view(state, None).rolls] == []  # next turn has begun
+    # nothing to choose: every Roll Again is disregarded as the dice land, and the turn ends
+    assert [t for t in texts if "ignored" in t] == [
+        f"Roll Again on die {d} is ignored: every die has been thrown this turn" for d in (1, 2, 3)]
+    assert state.current == 1 and state.phase == "roll"
+
+
+def test_roll_again_showing_once_every_die_is_thrown_is_never_a_choice() -> None:
+    """Review rbx call 248: "Use die 1: Roll Again" was offered after all three dice were
+    thrown; only the dice that do something are offered now."""
+    state = game(dice=[[die(*["roll_again"] * 5), die(*["stock"] * 5), START_DIE]])
+    me(state).gold, state.gold = 2, 18
+    state, _ = throw(state, [0, 1, 2], [1, 1, 1])  # Roll Again, Stock, 2 pips
+    uses = [a.die for a in ENGINE.legal_actions(state, 0) if a.kind == "use"]
+    assert uses == [1, 2]
+    view = ENGINE.view(state, None)
+    assert [r.state for r in view.rolls] == ["dropped", "pending", "pending"]
 
 
 def test_rtg6_nine_pip_five_onto_the_store_sells_two_stars_for_7() -> None:

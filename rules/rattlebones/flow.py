@@ -196,6 +196,14 @@ def _throw(state: RattlebonesState, dice: list[int], events: list[Event]) -> Non
         state.rolls.append(Roll(die=die, slot=slot, face=faces[slot], acts_as=acts_as))
         thrown.append({"die": die, "slot": slot, "face": faces[slot], "acts_as": acts_as})
     events.append(_ev(state, "throw", throws=thrown))
+    if unrolled(state):
+        return
+    # «Any ROLL AGAIN sides showing when all dice have been rolled are disregarded» (RTG-5):
+    # at once, so they are never offered as a die to use
+    for r in state.rolls:
+        if r.state == "pending" and r.acts_as == "roll_again":
+            r.state = "dropped"
+            events.append(_ev(state, "roll_again", die=r.die, added=None))
 
 
 def _advance(state: RattlebonesState, events: list[Event]) -> None:
@@ -262,11 +270,8 @@ def _use(state: RattlebonesState, roll: Roll, events: list[Event]) -> None:
             events.append(_ev(state, "train", space=state.train))
         _check_end(state, events)
     elif kind == "roll_again":
-        left = unrolled(state)
-        if not left:
-            roll.state = "dropped"
-            events.append(_ev(state, "roll_again", die=die, added=None))
-        elif len(left) == 1:
+        left = unrolled(state)  # never empty: a throw leaving none disregards Roll Again
+        if len(left) == 1:
             _roll_again(state, die, left[0], events)
         else:
             state.step = Step(die=die, acts_as=face)
