@@ -367,3 +367,29 @@ def test_names_show_as_typed_in_every_part() -> None:
             assert not re.search(r"(?<!\\)\[[^\]]*\]\(", outside), outside
             assert "**Bo**" not in outside and "<@1>" not in outside and "://evil" not in outside, outside
             assert words.count("```") % 2 == 0, words
+
+
+def test_the_first_draft_round_shows_the_blue_dice_that_made_the_play_order() -> None:
+    """«Each player rolls all 4 Blue Dice. Whoever rolls the highest total is Player 1»: the
+    table of the Draft's first round, and Details' Draft page, show each player's total,
+    highest first, and any roll-off; the rules say 4 Blue dice, not one."""
+    state = ENGINE.new_game(3, bb.BareBonesOptions(), 4)
+    state.order_rolls = [[8, 11, 5]]
+    state.order = [1, 2, 0]
+    table = table_for(state, 3)
+    public = ENGINE.view(state, None)
+    said = kit.words(present.table_message(Moment(SPEC, table, state), Book()))
+    assert "Bartholomew rolled 11, Annabelle 8, Cordelia 5." in said
+    assert "4 Blue dice each" in said
+    assert "Bartholomew rolled 11" in text(SPEC.details_pages(table, public, None)[0].parts)
+    state.order_rolls = [[9, 9, 5], [4, 6, None]]
+    said = kit.words(present.table_message(Moment(SPEC, table, state), Book()))
+    assert "Annabelle rolled 9, Bartholomew 9, Cordelia 5; tied, they rolled again: Bartholomew 6, Annabelle 4." in said
+    # after the first round of picks the table no longer carries it
+    for _ in range(3):
+        seat = ENGINE.to_act(state)[0]
+        state, _ = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
+    assert state.phase == "draft"
+    assert "Who plays first" not in kit.words(present.table_message(Moment(SPEC, table, state), Book()))
+    setup = text(SPEC.rules_pages(bb.BareBonesOptions())[1].parts)
+    assert "rolls the 4 Blue dice: the highest total is **Player 1**" in setup

@@ -22,6 +22,7 @@ from cogs.bare_bones.words import (
     hand_lines,
     name_of,
     names_of,
+    order_words,
     ordered_players,
     player_line,
     scoresheet,
@@ -84,6 +85,7 @@ def _draft(table: Table, view: bb.BareBonesView) -> Page:
         picks.setdefault(s, []).append(short(name))
     lines = [f"**{name_of(table, draft.drafter)}** picks now (pick {draft.pick} of {draft.picks_total})."]
     lines += [f"**{name_of(table, s)}** drafted: {', '.join(picks.get(s, [])) or 'nothing yet'}" for s in view.order]
+    lines.append(order_words(table, view))
     offered = [short(s.name) for s in view.supply if s.draftable and s.count]
     return Page("The Draft", [Part("\n".join(lines)), Part(
         f"**The cards you may draft**: {', '.join(offered)}. The Supply pages say what each does.")])

@@ -22,6 +22,7 @@ from cogs.bare_bones.words import (
     latest_reveals,
     name_of,
     names_of,
+    order_words,
     ordered_players,
     player_line,
     sheet_compact,
@@ -88,6 +89,8 @@ def draft_parts(table: Table, view: bb.BareBonesView) -> list[Part]:
     head = (f"### The Draft: pick {draft.pick} of {draft.picks_total}\n"
             f"**{name_of(table, draft.drafter)}** picks a card for their deck (round {draft.round} of 3). "
             "Everyone starts with 3 Blue and 4 White Dice Cards and drafts 3 more.")
+    if draft.round == 1:  # the first round of picks follows the play order these dice made
+        head += "\n" + order_words(table, view)
     return [Part(head)] + [
         Part(f"{'▸ ' if p.seat == draft.drafter else ''}**{name_of(table, p.seat)}** plays "
              f"{ORDINALS[p.player_number - 1]}, {cards(p.owned)}", seat=p.seat) for p in ordered_players(view)]

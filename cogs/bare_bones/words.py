@@ -191,6 +191,21 @@ def ordered_players(view: bb.BareBonesView) -> list[bb.PlayerView]:
     return [by_seat[s] for s in view.order]
 
 
+def order_words(table: Table, view: bb.BareBonesView) -> str:
+    """Why the play order is what it is, as the rulebook decides it: everyone's total of the 4
+    Blue dice, highest first, and any roll-off of the tied ("Bot 1 rolled 11, Ann 8, Bob 5")."""
+    said = []
+    for n, totals in enumerate(view.order_rolls):
+        rolled = sorted(((t, s) for s, t in enumerate(totals) if t is not None), key=lambda x: (-x[0], x[1]))
+        each = ", ".join(f"{name_of(table, s)} {t}" for t, s in rolled)
+        if n == 0:
+            said.append(f"{name_of(table, rolled[0][1])} rolled {rolled[0][0]}" + "".join(
+                f", {name_of(table, s)} {t}" for t, s in rolled[1:]))
+        else:
+            said.append(f"tied, they rolled again: {each}")
+    return "**Who plays first** (4 Blue dice each, highest total): " + "; ".join(said) + "."
+
+
 def block_line(table: Table, b: bb.BlockView) -> str:
     return f"🚫 {name_of(table, b.owner)}'s {b.card} blocks every {b.value} until their next turn."
 

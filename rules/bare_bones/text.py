@@ -279,7 +279,7 @@ def rules_sections(options: BareBonesOptions | None = None, *, cards: bool = Tru
                      for c in COLOURS)
     return [
         ("Setup and the Draft", f"""2-4 players, {ROUNDS} rounds.
-Everyone rolls a Blue die: the highest is **Player 1** and plays first (ties roll again); play goes on in that order.
+Everyone rolls the 4 Blue dice: the highest total is **Player 1** and plays first (tied players roll again); play goes on in that order.
 Everyone gets 3 Blue and 4 White Dice Cards, then **drafts** 3 more, free, one at a time in turn: cards costing {TABLE.draft_max_cost} coins or less ({white} Dice Cards, cheap Actions). Shuffle your deck and draw {HAND_SIZE} cards."""),
         ("Dice Cards", f"""Each Dice Card rolls one die of its colour. Its price in coins, what it adds to your score at the end, and its die:
 {dice}"""),
