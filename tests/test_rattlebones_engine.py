@@ -515,6 +515,37 @@ def test_arrow_to_pips_moves_and_lands_for_the_arrow_die() -> None:
     assert me(state).dice[1][4] == "roll_again" and me(state).dice[0] == START_DIE
 
 
+def prompt(state: RattlebonesState) -> str:
+    decision = ENGINE.view(state, None).decision
+    assert decision is not None
+    return decision.prompt
+
+
+def test_a_landing_says_what_the_die_showed_and_where_the_monkey_went() -> None:
+    """Review rb3 call 14: the first turn's throw and move go by themselves (one die, every
+    monkey on Start), so the landing's question is where a new player learns of them."""
+    state = game()
+    state, _ = throw(state, [0], [1])  # 2 pips, onto Gold
+    assert state.phase == "replace"
+    assert prompt(state) == ("Die 1 showed 2 pips: your monkey moved from Start / Store (0) to Gold (2). "
+                             "Choose a side of die 1 to change, or keep it.")
+    skull = game()
+    skull, _ = throw(skull, [1], [0])  # the icon: Rattlebones back, then one space onto x2
+    assert prompt(skull).startswith("Die 2 showed Rattlebones: Rattlebones stepped back to 54, and your "
+                                    "monkey moved from Start / Store (0) to x2 (1). ")
+    arrow = game(dice=[[START_DIE, die("arrow:3", "pip:3", "pip:4", "pip:5", "pip:6"), START_DIE]])
+    arrow, _ = throw(arrow, [1], [1])  # the arrow points at 4 pips
+    assert prompt(arrow).startswith("Die 2 showed Arrow to side 4, so 4 pips: your monkey moved from Start / Store (0) "
+                                    "to Roll Again (4). ")
+    store = game(dice=[[die("nine_pip", "pip:3", "pip:4", "pip:5", "pip:6"), START_DIE, START_DIE]])
+    me(store).monkeys = [9, 9, 9]
+    me(store).stars, store.stars = 2, 18
+    store, _ = throw(store, [0], [1])
+    store, _ = act(store, "distance", n=5)
+    assert prompt(store) == ("Die 1 showed 9-Pip: your monkey moved from 1234 (9) to Start / Store (0). "
+                             "How many of your 2 stars do you sell at the Store?")
+
+
 def test_arrow_to_the_icon_does_the_rattlebones_move_and_a_cycle_does_nothing() -> None:
     state = game(dice=[[die("arrow:0", "pip:3", "pip:4", "pip:5", "pip:6"), START_DIE, START_DIE]])
     state, texts = throw(state, [0], [1])

@@ -104,8 +104,8 @@ def test_a_side_decision_shows_that_die_and_the_dice_picture() -> None:
     text = kit.words(shown(state, 3))
     faces = view.players[decision.seat].dice[decision.die]
     space = view.spaces[decision.space or 0]
-    assert kit.top(shown(state, 3)).endswith(f"Landed on {space.name}: choose a side of die {decision.die + 1} "
-                                             "to change, or keep it.")
+    assert kit.top(shown(state, 3)).endswith(f"to {space.name} ({space.index}). Choose a side of die "
+                                             f"{decision.die + 1} to change, or keep it.")
     assert f"Die {decision.die + 1}, sides 1 to 6: {die_words(faces)}." in text and "On offer:" in text
     picture = SPEC.picture(table, view)
     assert picture is not None and picture.filename == "dice.png"

@@ -165,9 +165,25 @@ def distance_prompt(monkey: int) -> str:
     return f"9-Pip: how far does monkey {monkey + 1} move?"
 
 
-def replace_prompt(space_kind: str, die: int) -> str:
-    return (f"Landed on {space_name(space_kind)}: choose a side of die {die + 1} to change, or "
-            "keep it.")
+def landed_words(die: int, face: str, acts_as: str, rattlebones: int,
+                 start: tuple[int, str], end: tuple[int, str]) -> str:
+    """What the die showed and where it took the monkey, said before a landing's question: the
+    throw and the move went by themselves (one die, one space for every monkey), so without
+    this the question is the first a new player hears of them. ``start`` and ``end`` are
+    (space, kind)."""
+    shown = face_name(face)
+    if kind_of(face) == "arrow":
+        shown += f", so {face_name(acts_as)}"
+    if kind_of(acts_as) == "rb":
+        shown += f": Rattlebones stepped back to {rattlebones}, and"
+    else:
+        shown += ":"
+    return (f"Die {die + 1} showed {shown} your monkey moved from {space_name(start[1])} ({start[0]}) "
+            f"to {space_name(end[1])} ({end[0]}).")
+
+
+def replace_prompt(die: int) -> str:
+    return f"Choose a side of die {die + 1} to change, or keep it."
 
 
 def aim_prompt(slot: int) -> str:
@@ -175,7 +191,7 @@ def aim_prompt(slot: int) -> str:
 
 
 def store_prompt(stars: int) -> str:
-    return f"The Store: how many of your {stars} stars do you sell?"
+    return f"How many of your {stars} stars do you sell at the Store?"
 
 
 ADD_DIE_PROMPT = "Roll Again: choose the die to throw along."

@@ -62,14 +62,24 @@ def _decision(state: RattlebonesState) -> DecisionView:
     elif phase in ("replace", "aim"):
         base.side = side_on_offer(state)
         if phase == "replace":
-            base.prompt = text.replace_prompt(state.board[step.space or 0], step.die)
+            base.prompt = f"{_landed(state)} {text.replace_prompt(step.die)}"
         else:
             base.prompt = text.aim_prompt(step.slot or 0)
     elif phase == "store":
-        base.prompt = text.store_prompt(player.stars)
+        base.prompt = f"{_landed(state)} {text.store_prompt(player.stars)}"
     elif phase == "add_die":
         base.prompt = text.ADD_DIE_PROMPT
     elif phase == "thief":
         base.victim = step.victims[0]
         base.prompt = text.thief_prompt(step.victims[0])
     return base
+
+
+def _landed(state: RattlebonesState) -> str:
+    """The throw and the move that led to a landing's question, in words."""
+    step = state.step
+    assert step is not None and step.space is not None and step.steps is not None
+    roll = next(r for r in reversed(state.rolls) if r.die == step.die)
+    start = (step.space - step.steps) % len(state.board)
+    return text.landed_words(step.die, roll.face, step.acts_as, state.rattlebones,
+                             (start, state.board[start]), (step.space, state.board[step.space]))
