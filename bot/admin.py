@@ -40,7 +40,7 @@ def backup(argv: list[str]) -> int:
         return 2
     source, copy = Path(target.location), Path(argv[0])
     if not source.exists():
-        print(f"boneyard backup: there is no store at {source} (DATABASE_PATH)", file=sys.stderr)
+        print(f"boneyard backup: there is no store at {target.shown} ({target.setting})", file=sys.stderr)
         return 2
     if copy.exists():
         print(f"boneyard backup: {copy} exists already; give a new file", file=sys.stderr)
@@ -48,10 +48,16 @@ def backup(argv: list[str]) -> int:
     if not copy.parent.is_dir():
         print(f"boneyard backup: there is no folder {copy.parent}; create it, or give a path in one", file=sys.stderr)
         return 2
-    with sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30) as src, sqlite3.connect(copy) as dst:
-        src.backup(dst, pages=256, sleep=0.005)  # in steps, so the bot's writes go on meanwhile
-        check = dst.execute("PRAGMA integrity_check").fetchone()[0]
-        games = dst.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    try:
+        with sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30) as src, sqlite3.connect(copy) as dst:
+            src.backup(dst, pages=256, sleep=0.005)  # in steps, so the bot's writes go on meanwhile
+            check = dst.execute("PRAGMA integrity_check").fetchone()[0]
+            games = dst.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    except sqlite3.Error as exc:
+        copy.unlink(missing_ok=True)  # half a copy is no backup, and would block the next try
+        print(f"boneyard backup: could not copy {target.shown} ({target.setting}) to {copy.resolve()} ({exc}): "
+              "check that it is Boneyard's database and that both folders may be read and written", file=sys.stderr)
+        return 2
     if check != "ok":
         print(f"boneyard backup: the copy failed its integrity check ({check}); it was not kept", file=sys.stderr)
         copy.unlink()
@@ -126,6 +132,9 @@ async def store_problems(stored: StoreSettings) -> list[str]:
             try:
                 have = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM boneyard_schema") \
                     if await conn.fetchval("SELECT to_regclass('boneyard_schema') IS NOT NULL") else 0
+                # a fresh database (schema 0) is fine, if the bot may create its tables there
+                if have == 0 and not await conn.fetchval("SELECT has_schema_privilege('public', 'CREATE')"):
+                    raise asyncpg.InsufficientPrivilegeError("permission denied for schema public")
             finally:
                 await conn.close()
         else:
@@ -143,8 +152,9 @@ async def store_problems(stored: StoreSettings) -> list[str]:
         return [str(store_failure(target, exc))]
     if have > latest:
         return [str(SchemaTooNew(have, latest))]
-    if have < latest:
-        return [f"the database is at schema {have} of {latest}: back it up (boneyard backup), then start the "
+    if 0 < have < latest:
+        saving = "pg_dump" if target.dialect == "postgres" else "boneyard backup"
+        return [f"the database is at schema {have} of {latest}: back it up ({saving}), then start the "
                 "bot once; it migrates the schema as it starts"]
     return []
 

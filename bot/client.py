@@ -142,7 +142,8 @@ class Boneyard(commands.AutoShardedBot):
                 missing = getattr(exc, "name", None) or name  # a package on its path may be what is missing
                 if not (name == missing or name.startswith(f"{missing}.")):
                     raise
-                raise CannotStart(f"EXTRA_COGS: {name} is no module this Python can import", again=False) from None
+                raise CannotStart(f"EXTRA_COGS: {name} is no module this Python can import (install it into the bot's "
+                                  ".venv with pip, or put its folder on PYTHONPATH)", again=False) from None
             except commands.ExtensionError as exc:
                 if not name.startswith("cogs."):  # a cog of our own that fails is a bug: its traceback shows
                     cause = exc.__cause__ or exc
@@ -187,7 +188,12 @@ class Boneyard(commands.AutoShardedBot):
         if dev:
             guild = discord.Object(id=dev)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except (discord.Forbidden, discord.NotFound):
+                raise CannotStart(f"DEV_GUILD_ID {dev}: the bot is not in that server, or it is no server's id (in "
+                                  "Discord turn on Developer Mode, then right-click the server's icon → Copy Server "
+                                  "ID; or unset DEV_GUILD_ID)", again=False) from None
             kept.add(dev)
             try:
                 doubled = bool(await self.tree.fetch_commands())

@@ -34,10 +34,15 @@ class StoreSettings(BaseSettings):
     metrics_port: int | None = Field(None, ge=1, le=65535)
     metrics_host: str = "127.0.0.1"
 
-    @field_validator("database_url", "metrics_port", mode="before")
+    @model_validator(mode="before")
     @classmethod
-    def _blank(cls, value: object) -> object:
-        return None if value == "" else value
+    def _blank_is_default(cls, data: Any) -> Any:
+        """A setting left blank (``METRICS_HOST=`` in .env, or a container passing an empty
+        variable) means its default, every setting alike: a blank METRICS_HOST served /metrics
+        on every interface, where its default is this machine alone."""
+        if isinstance(data, dict):
+            return {key: value for key, value in data.items() if not (isinstance(value, str) and not value.strip())}
+        return data
 
     @field_validator("database_url")
     @classmethod
@@ -100,18 +105,25 @@ class Settings(StoreSettings):
             raise ValueError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
         return value
 
-    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "game_seed",
-                     "shard_count", "shard_ids", "cluster_started_at", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: object) -> object:
-        return None if value == "" else value
-
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _shard_ranges(cls, value: object) -> object:
-        if isinstance(value, str):
-            return parse_shard_ids(value) if value.strip() else None
+        return parse_shard_ids(value) if isinstance(value, str) else value
+
+    @field_validator("dev_guild_id")
+    @classmethod
+    def _server_id(cls, value: int | None) -> int | None:
+        if value is not None and value <= 0:
+            raise ValueError("it is a server's id: in Discord turn on Developer Mode, then right-click the "
+                             "server's icon → Copy Server ID")
         return value
+
+    @field_validator("discord_api_base", "discord_gateway_url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(r"^(https?|wss?)://[^/\s]+", value.strip()):
+            raise ValueError("it is a URL such as https://discord.com/api/v10")
+        return value.strip() if value is not None else None
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Self:
@@ -155,8 +167,9 @@ def said(err: Any) -> str:
 def bad_settings(exc: ValidationError) -> str:
     """Every setting's problem in one line, each named as the environment names it."""
     return "; ".join(
-        f"{'.'.join(str(p) for p in err['loc']).upper() or 'settings'}: "
-        + ("missing (set it in the environment or .env)" if err["type"] == "missing" else said(err))
+        (f"{name}: " if (name := '.'.join(str(p) for p in err['loc']).upper()) else "")
+        + (f"missing (set it in the environment or in {Path('.env').resolve()})" if err["type"] == "missing"
+           else said(err))
         for err in exc.errors(include_input=False)
     )
 
@@ -169,10 +182,10 @@ def parse_shard_ids(text: str) -> tuple[int, ...]:
             continue
         low, dash, high = part.partition("-")
         if not low.isdigit() or (dash and not high.isdigit()):
-            raise ValueError('SHARD_IDS is a list of shard numbers and ranges, e.g. "0-3" or "0,2,4-5"')
+            raise ValueError('it is a list of shard numbers and ranges, e.g. "0-3" or "0,2,4-5"')
         first, last = int(low), int(high) if dash else int(low)
         if last < first:
-            raise ValueError(f"SHARD_IDS: the range {part} runs backwards")
+            raise ValueError(f"the range {part} runs backwards")
         ids.update(range(first, last + 1))
     return tuple(sorted(ids))
 

@@ -24,11 +24,16 @@ def store_failure(target: Target, exc: BaseException) -> CannotStart:
     if isinstance(exc, SchemaTooNew):
         return CannotStart(str(exc), again=False)
     if target.dialect == "sqlite":
-        return CannotStart(f"cannot open the SQLite database {target.location} ({_reason(exc)}): check that its "
-                           "folder exists and that the bot may write there (DATABASE_PATH)", again=False)
+        return CannotStart(f"cannot open the SQLite database {target.shown} ({_reason(exc)}): check that its "
+                           f"folder exists and that the bot may write there ({target.setting})", again=False)
     if isinstance(exc, OSError | TimeoutError):  # refused or unreachable: it may be starting still
         return CannotStart(f"cannot reach PostgreSQL at {target.shown} ({type(exc).__name__}): check that it "
                            "runs, and DATABASE_URL's host and port", again=True)
+    if isinstance(exc, asyncpg.InsufficientPrivilegeError):
+        # PostgreSQL 15 and later: only the database's owner may create tables in public
+        return CannotStart(f"PostgreSQL at {target.shown} does not let the bot create its tables: make its user "
+                           "the database's owner (ALTER DATABASE … OWNER TO …), or GRANT CREATE ON SCHEMA public "
+                           "TO it", again=False)
     # the server answered and said no: a password, a database's name, a right
     return CannotStart(f"PostgreSQL at {target.shown} refused the bot ({type(exc).__name__}): check "
                        "DATABASE_URL's user, password and database", again=False)

@@ -8,6 +8,7 @@ differ only where the databases do (one process owning a file, or many sharing a
 from __future__ import annotations
 
 import asyncio
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -107,12 +108,16 @@ class Target:
     dialect: Dialect
     #: the SQLite file, or the PostgreSQL connection string (which may hold a password)
     location: str
+    #: the setting that named it, for messages that ask the admin to change it
+    setting: str = "DATABASE_URL"
 
     @property
     def shown(self) -> str:
-        """For logs and messages: never the password."""
+        """For logs and messages: never the password. A SQLite file as an absolute path: a
+        relative one lies in whatever folder the bot was started from, and a bot started from
+        another (a service without its working directory) makes a new, empty one there."""
         if self.dialect == "sqlite":
-            return f"sqlite:///{self.location}"
+            return str(Path(self.location).resolve())
         parts = urlsplit(self.location)
         hosts = ",".join(f"{_bracketed(host)}{':' if port else ''}{port}" for host, port in _hosts(self.location))
         user = f"{parts.username}@" if parts.username else ""
@@ -141,11 +146,15 @@ def parse_target(target: str | Path) -> Target:
     """``sqlite:///relative.db``, ``sqlite:////absolute.db``, a bare path (SQLite), or
     ``postgresql://…`` / ``postgres://…``."""
     if isinstance(target, Path):
-        return Target("sqlite", str(target))
+        return Target("sqlite", str(target), setting="DATABASE_PATH")
     text = target.strip()
     lowered = text.lower()
     if lowered.startswith(("postgresql://", "postgres://")):
-        if not all(port == "" or (port.isdigit() and 0 < int(port) < 65536) for _, port in _hosts(text)):
+        # an "@" past the hosts is a password's, unescaped: what follows its / ? or # would be
+        # read (and shown) as the host, path or port
+        after_hosts = re.split(r"[/?#]", text.split("://", 1)[1], maxsplit=1)[1:]
+        if "@" in "".join(after_hosts) or not all(port == "" or (port.isdigit() and 0 < int(port) < 65536)
+                                         for _, port in _hosts(text)):
             # Never the URL, nor what was read as a port: with an unescaped "/" in the password,
             # that is a part of the password (asyncpg's own error would quote it).
             raise ValueError("the PostgreSQL URL's host or port does not read as one: percent-encode "

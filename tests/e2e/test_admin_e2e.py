@@ -228,6 +228,13 @@ async def test_a_backup_of_a_running_store_is_whole(tmp_path: Path) -> None:
     assert again.returncode == 2 and "exists already" in again.stderr
     postgres = boneyard("backup", "x", env={"DATABASE_URL": "postgresql://bone@127.0.0.1:1/games"}, cwd=tmp_path)
     assert postgres.returncode == 2 and "pg_dump" in postgres.stderr
+    # a DATABASE_PATH that is no database: one line, and no half copy left to block the next try
+    (tmp_path / "notes.txt").write_text("not a database " * 100)
+    wrong = boneyard("backup", str(tmp_path / "c2.sqlite3"), env={"DATABASE_PATH": str(tmp_path / "notes.txt")},
+                     cwd=tmp_path)
+    assert wrong.returncode == 2 and "Traceback" not in wrong.stderr, wrong.stderr
+    assert wrong.stderr.startswith(f"boneyard backup: could not copy {tmp_path / 'notes.txt'} (DATABASE_PATH)")
+    assert not (tmp_path / "c2.sqlite3").exists()
 
 
 async def test_doctor_names_each_problem_and_what_to_do(tmp_path: Path) -> None:
@@ -305,6 +312,10 @@ def test_a_bot_that_cannot_start_says_why_in_one_line(tmp_path: Path) -> None:
         ({"DATABASE_PATH": str(tmp_path / "no" / "such" / "folder.sqlite3")}, 2, "DATABASE_PATH"),
         ({"DATABASE_PATH": str(newer)}, 2, "newer than this Boneyard knows"),
         ({"DATABASE_URL": f"postgresql://bone:{PASSWORD}/x@127.0.0.1/games"}, 2, "percent-encode"),
+        # an unescaped "@" and "/" in the password: what follows is no host, and is never shown
+        ({"DATABASE_URL": "postgresql://bone:pa@ss/word@127.0.0.1/games"}, 2, "percent-encode"),
+        ({"DATABASE_URL": f"sqlite:///{tmp_path / 'no' / 'such.sqlite3'}"}, 2, "(DATABASE_URL)"),
+        ({"DEV_GUILD_ID": "-5", "DATABASE_PATH": str(tmp_path / "fine.sqlite3")}, 2, "Copy Server ID"),
         ({"DATABASE_URL": f"postgresql://bone:{PASSWORD}@127.0.0.1:{free_port()}/games"}, 1, "cannot reach PostgreSQL"),
         ({"DATABASE_PATH": str(tmp_path / "fine.sqlite3")}, 1, "cannot reach Discord"),
     ]
@@ -315,6 +326,7 @@ def test_a_bot_that_cannot_start_says_why_in_one_line(tmp_path: Path) -> None:
         last = shown.strip().splitlines()[-1]
         assert last.startswith("boneyard: cannot start: ") and said in last, (env, shown)
         assert "Traceback" not in shown and PASSWORD not in shown and "x@127" not in shown, shown
+        assert "ss/word" not in shown and "pa@ss" not in shown, shown
 
 
 async def test_a_metrics_port_taken_or_a_missing_cog_stops_the_bot_in_one_line(tmp_path: Path) -> None:
@@ -325,7 +337,12 @@ async def test_a_metrics_port_taken_or_a_missing_cog_stops_the_bot_in_one_line(t
         taken.listen()
         port = taken.getsockname()[1]
         for env, said in (({"METRICS_PORT": str(port)}, f"cannot serve metrics on 127.0.0.1:{port}"),
-                          ({"EXTRA_COGS": "no_such_cogs.here"}, "EXTRA_COGS: no_such_cogs.here is no module")):
+                          # blank is the default, this machine alone (not every interface)
+                          ({"METRICS_PORT": str(port), "METRICS_HOST": ""}, f"metrics on 127.0.0.1:{port}"),
+                          ({"EXTRA_COGS": "no_such_cogs.here"}, "EXTRA_COGS: no_such_cogs.here is no module"),
+                          # a server the bot is not in (or an id that is no server's): not restarted forever
+                          ({"DEV_GUILD_ID": "123456789012345678"}, "DEV_GUILD_ID 123456789012345678: the bot is "
+                                                                   "not in that server")):
             async with running_fake(channels=(CHANNEL,)) as fd:
                 code, lines = await stopped_at_start(fd, env, tmp_path / "s.sqlite3")
                 shown = "\n".join(lines)
