@@ -181,7 +181,9 @@ def test_rules_fit_a_screen_a_page_with_the_games_words() -> None:
     pages = SPEC.rules_pages(options)
     assert pages[0].title == "How to play"
     first = pages[0].parts[0].text
-    assert "Throw one of your dice" in first and "Details" in first
+    assert "Throw one die" in first and "Details" in first
+    # where Rattlebones starts, for every number of players (it said two players only)
+    assert "on 55 with two players, 60 with three, 65 with four." in first
     text = "\n".join(p.text for page in pages for p in page.parts)
     assert "8 spaces" in text and "batches" in text  # the options in force
     words = [p for p in pages if p.title.startswith("Words")]

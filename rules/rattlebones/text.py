@@ -318,14 +318,14 @@ def how_to_play(options: RattlebonesOptions | None = None) -> str:
     return f"""Race your three monkeys round the board and rebuild your three dice to score points. 2-4 players.
 
 **Your turn**
-1. Throw one of your dice, or pay 1 gold to throw two, 2 gold to throw all three.
-2. **Pips** move one of your monkeys that many spaces. The **Rattlebones** side (side 1, the skull) moves Rattlebones one step down the score track, then a monkey one space.
-3. Where your monkey lands, you may put that space's side on the die you threw, in place of any side but side 1. That is how your dice get better.
-4. Other sides act when thrown: Gold and Star take one, points score, Train scores what the train stands on, and so on.
+1. Throw one die, or pay 1 gold to throw two, 2 gold for all three.
+2. **Pips** move a monkey that many spaces. The **Rattlebones** skull (side 1) moves Rattlebones one step down the score track, then a monkey one space.
+3. Where a monkey lands, you may put that space's side on the die you threw, over any side but side 1. That is how your dice get better.
+4. Other sides act when thrown: Gold and Star take one, points score, and so on.
 
-**The end**: Rattlebones waits on the score track ({DATA.rattlebones_start[2]} with two players). The moment a score reaches him, the game ends and the highest score wins.
+**The end**: Rattlebones waits on the score track: on {DATA.rattlebones_start[2]} with two players, {DATA.rattlebones_start[3]} with three, {DATA.rattlebones_start[4]} with four. When a score reaches him, the game ends; the highest score wins.
 
-Your pawns have your colour and shape; the table says which. **Details** shows everyone's dice."""
+The table says which pawns are yours; **Details** shows everyone's dice."""
 
 
 def rules_sections(options: RattlebonesOptions | None = None) -> list[tuple[str, str]]:
