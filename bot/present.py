@@ -336,15 +336,20 @@ def _moved(shown: Shown, book: Book) -> Post:
 
 def dms(moment: Moment, book: Book, seats: list[int]) -> list[Dm]:
     """A new DM for each person newly asked a private decision, unless they decide on the table
-    in the open (the table itself asks them)."""
+    in the open (the table itself asks them). A player whose DMs refused the bot is tried again
+    only as a new turn or round begins, and meanwhile the table asks them to press My hand:
+    every refused DM is a request Discord counts against the bot, and it delays the table."""
     if not moment.playing or not moment.engine.has_private_view():
         return []
     out = []
+    new_chapter = moment.chapter != book.chapter
     for seat in seats:
         info = moment.table.seats[seat]
         if info.ai or info.user_id is None:
             continue
         if all(a in moment.shared for a in moment.legal(seat)):
+            continue
+        if seat in book.dm_closed and not new_chapter:
             continue
         out.append(Dm(seat, info.user_id, private_message(moment, seat), private_message(
             moment, seat, notice="↓ A newer copy of this is below; only that one can answer.", asking=False)))

@@ -524,3 +524,18 @@ def test_the_lobby_line_tells_what_bot_seats_did_before_anyone_was_asked() -> No
     said, _, story = line.partition("sat down. ")
     assert said == "🎲 **Knucklebones** · Old Marrow and Ann " and story.startswith(f"**{result.entries[0].chapter}** · ")
     assert "Old Marrow scored" in story and "\n" not in line, line
+
+
+def test_a_player_whose_dms_refused_the_bot_is_tried_again_only_in_a_new_turn_or_round() -> None:
+    """Each refused DM is a request Discord counts against the bot, and delays the table: a
+    seat marked as closed is asked by the table (My hand) for the rest of the turn or round."""
+    spec = SPECS["roll_the_bones"]
+    lobby = Table(id=1, guild_id=1, channel_id=5, game="roll_the_bones", host_id=1, seed=3, version=2,
+                  seats=[Seat(user_id=1, name="Ann"), Seat(user_id=2, name="Bob")],
+                  options=spec.engine.Options().model_dump())
+    after = step.start(Moment(spec, lobby), 0.0).after
+    assert after.chapter and [dm.seat for dm in present.dms(after, Book(chapter=after.chapter), [0, 1])] == [0, 1]
+    same = Book(chapter=after.chapter, dm_closed=[1])
+    assert [dm.seat for dm in present.dms(after, same, [0, 1])] == [0]
+    fresh = Book(chapter="an earlier round", dm_closed=[1])
+    assert [dm.seat for dm in present.dms(after, fresh, [0, 1])] == [0, 1]
