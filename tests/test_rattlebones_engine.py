@@ -212,7 +212,8 @@ def test_rulebook_turn_example_thief_then_rattlebones_then_arrow() -> None:
     state, texts = act(state, "replace", slot=2)
     assert me(state).dice[0] == die("pip:2", "thief", "pip:4", "pip:5", "pip:6")
     # the icon is the only die left, so it is used at once: Rattlebones first, then a monkey
-    assert state.rattlebones == 54 and "Rattlebones steps back to 54" in texts
+    # the line names whose skull it was (history can hold two players' turns in one line)
+    assert state.rattlebones == 54 and "Seat 1 moves Rattlebones back to 54" in texts
     assert state.phase == "monkey"
     state, _ = act(state, "monkey", monkey=0)  # the one that just moved
     assert me(state).monkeys == [4, 0, 0] and state.phase == "replace"
@@ -463,6 +464,7 @@ def test_gamble_scores_points_or_steps_rattlebones_back_without_a_move() -> None
     state.dice.forced = [2, 6]  # the icon
     state, texts = act(state, "roll", dice=(0,))
     assert state.rattlebones == 54 and me(state).monkeys == [0, 0, 0] and state.current == 1
+    assert "Seat 1 moves Rattlebones back to 54" in texts
 
 
 def test_x2_does_not_double_the_gamble_die_or_a_thief() -> None:

@@ -84,7 +84,8 @@ def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> st
         n = data["points"]
         return f"{who} scores {n} {_plural(n, 'point')} {score_reason(data)}, {data['total']} in all"
     if kind == "rattlebones":
-        return f"Rattlebones steps back to {data['at']}"
+        # whose skull it was: history puts several players' turns in one line
+        return f"{who} moves Rattlebones back to {data['at']}"
     if kind == "arrow":
         return f"The arrows on die {die} go round in a circle: nothing happens"
     if kind in ("gold", "star"):
