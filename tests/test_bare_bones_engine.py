@@ -726,8 +726,7 @@ def test_loan_shark_borrows_is_repaid_from_earnings_and_charges_two_a_coin_owed(
     assert amounts[:4] == [0, 1, 2, 3] and 8 in amounts
     from rules.bare_bones.table import loan_cap
 
-    assert amounts[-1] == loan_cap(state) == sum(
-        BY_KEY[k].cost if k != "cant_touch_this" else 6 for k in state.supply)
+    assert loan_cap(state) == sum(BY_KEY[k].cost if k != "cant_touch_this" else 6 for k in state.supply)
     state, events = act(state, "loan", amount=8)
     assert "borrows 8 coins, to repay next turn" in texts(events)
     state, _ = play(state, "white")
@@ -759,17 +758,24 @@ def test_loan_shark_borrows_is_repaid_from_earnings_and_charges_two_a_coin_owed(
 
 
 def test_loan_shark_lends_any_whole_amount_up_to_the_cap() -> None:
-    """BB-13 «any amount»: 0 (nothing) and every whole number up to the cap, not round figures;
-    an odd loan is repaid in full, the cap itself short and charged 2 points a coin."""
+    """BB-13 «any amount»: 0 (nothing) and every whole number up to the cap, not round figures,
+    in two steps: nothing up to the dearest card left in the Supply (Black, 12), then, asked
+    for, nothing or any amount above it; an odd loan is repaid in full, the cap itself short
+    and charged 2 points a coin."""
     from rules.bare_bones.table import loan_cap
 
     state, seat = staged(2, ["loan_shark", "white"], "loan_shark", dice=[("white", 3)])
     state, _ = play(state, "loan_shark")
     cap = loan_cap(state)
-    assert offered(state, "loan") == list(range(cap + 1))
+    assert offered(state, "loan") == list(range(13)) and offered(state, "loan_more") == [13]
     view = ENGINE.view(state, seat)
-    assert [action_label(view, action("loan", amount=n)) for n in (0, 1, 17, cap)] == [
-        "Borrow nothing", "Borrow 1 coin", "Borrow 17 coins", f"Borrow {cap} coins"]
+    assert action_label(view, action("loan_more", amount=13)) == f"Borrow more (13 to {cap})…"
+    state, events = act(state, "loan_more", amount=13)
+    assert state.pending is not None and state.pending.kind == "loan" and "looks at larger loans" in texts(events)
+    assert offered(state, "loan") == [0, *range(13, cap + 1)] and not offered(state, "loan_more")
+    view = ENGINE.view(state, seat)
+    assert [action_label(view, action("loan", amount=n)) for n in (0, 17, cap)] == [
+        "Borrow nothing", "Borrow 17 coins", f"Borrow {cap} coins"]
     state, events = act(state, "loan", amount=17)
     assert "borrows 17 coins, to repay next turn" in texts(events)
     state, _ = play(state, "white")
@@ -784,6 +790,7 @@ def test_loan_shark_lends_any_whole_amount_up_to_the_cap() -> None:
     score = state.players[seat].score
     state, _ = play(state, "loan_shark")
     cap = loan_cap(state)
+    state, _ = act(state, "loan_more", amount=13)
     assert offered(state, "loan")[-1] == cap
     state, _ = act(state, "loan", amount=cap)
     force(state, ("white", 5), ("white", 5), ("white", 5), ("white", 4))

@@ -21,7 +21,7 @@ from rules.bare_bones import (
     BareBonesState,
     action_label,
 )
-from rules.bare_bones.table import loan_cap, owned_cards, pattern_of
+from rules.bare_bones.table import dearest_cost, loan_cap, owned_cards, pattern_of
 
 GAMES = 1000
 SETS = ("basics", "interplay", "money_money", "many_paths", "random")
@@ -131,8 +131,18 @@ def _play(index: int, sample: bool) -> tuple[BareBonesState, int]:
         seat = acting[0]
         legal = ENGINE.legal_actions(state, seat)
         if state.pending is not None and state.pending.kind == "loan":
-            if [a.amount for a in legal] != list(range(loan_cap(state) + 1)):  # BB-13
-                raise AssertionError(f"game {index}: loans of {[a.amount for a in legal]}")
+            # BB-13: every amount to the cap, in two steps split at the dearest card
+            first = min(loan_cap(state), dearest_cost(state))
+            more = [a.amount for a in legal if a.kind == "loan_more"]
+            amounts = [a.amount for a in legal if a.kind == "loan"]
+            if state.pending.more:
+                wanted = [0, *range(first + 1, loan_cap(state) + 1)]
+            else:
+                wanted = list(range(first + 1))
+                if more != ([first + 1] if loan_cap(state) > first else []):
+                    raise AssertionError(f"game {index}: more loans from {more}")
+            if amounts != wanted:
+                raise AssertionError(f"game {index}: loans of {amounts}")
         elif not 2 <= len(legal) <= 25:  # a single answer is made by itself
             raise AssertionError(f"game {index}: {len(legal)} legal actions")
         policy = policies[seat]

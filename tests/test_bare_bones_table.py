@@ -277,22 +277,38 @@ def test_the_draft_view_says_what_each_card_does() -> None:
     assert all(label.startswith("Draft ") for label in kit.labels(shown))
 
 
-def test_a_loan_comes_as_menus_of_25_that_read_well() -> None:
-    """Loan Shark lends any whole amount up to the cap: more answers than buttons, so menus of
-    25 in the private view, each option a sentence and each menu's placeholder its range."""
+def test_a_loan_asks_with_the_facts_and_buttons_up_to_the_dearest_card() -> None:
+    """Loan Shark is answered before any die is rolled: the question says so, what the dearest
+    card costs, and what a coin not repaid costs; the amounts up to the dearest card are
+    buttons, and every larger one (to the cap, BB-13) is a tap on "Borrow more" away, in
+    menus of 25 whose placeholders say their range, with "Borrow nothing" still first."""
+    from rules.bare_bones.table import loan_cap
+
     state, seat = staged(2, ["loan_shark", "white"], "loan_shark", dice=[("white", 3)])
     state, _ = play(state, "loan_shark")
-    amounts = ENGINE.legal_actions(state, seat)
-    assert len(amounts) > 25
+    cap = loan_cap(state)
     shown = private(state, seat)
-    menus = kit.controls(shown, ActionSelect)
-    assert len(menus) == -(-len(amounts) // 25) and not kit.controls(shown, ActionButton)
-    options = [o.label for m in menus for o in m.item.options]
-    assert options[:3] == ["Borrow nothing", "Borrow 1 coin", "Borrow 2 coins"]
-    assert options[-1] == f"Borrow {len(amounts) - 1} coins"
-    assert menus[1].item.placeholder == "Borrow 25 coins … Borrow 49 coins"
+    assert not kit.controls(shown, ActionSelect)
+    labels = kit.labels(shown)
+    assert labels[:3] == ["Borrow nothing", "Borrow 1 coin", "Borrow 2 coins"]
+    assert labels[-2:] == ["Borrow 12 coins", f"Borrow more (13 to {cap})…"] and len(labels) == 14
+    said = kit.words(shown)
     assert kit.top(shown) == ("How many coins do you borrow (Loan Shark)? Repay next turn, or lose 2 points "
                               "a coin.")
+    assert "You have not rolled yet; a White die pays 2 to 5 coins." in said
+    assert "The dearest card in the Supply costs **12 coins**." in said
+    assert "each coin still owed costs **2 points**" in said
+    assert message_length(shown) <= 700, message_length(shown)
+    state, _ = act(state, "loan_more", amount=13)
+    shown = private(state, seat)
+    menus = kit.controls(shown, ActionSelect)
+    assert len(menus) == -(-(cap - 11) // 25) and not kit.controls(shown, ActionButton)
+    options = [o.label for m in menus for o in m.item.options]
+    assert options[:3] == ["Borrow nothing", "Borrow 13 coins", "Borrow 14 coins"]
+    assert options[-1] == f"Borrow {cap} coins"
+    assert menus[1].item.placeholder == "Borrow 37 coins … Borrow 61 coins"
+    assert kit.top(shown) == f"A larger loan (Loan Shark): how many coins, up to {cap}?"
+    assert f"Borrowing {cap} coins, the most (one of every card), could cost {2 * cap} points." in kit.words(shown)
 
 
 def test_details_and_the_rules_answer_on_the_first_screen() -> None:

@@ -58,6 +58,8 @@ def _question(view: bb.BareBonesView) -> str:
     if view.draft is not None:
         return "your pick in the Draft: one card for your deck, free."
     if view.pending is not None:
+        if view.pending.kind == "loan" and view.pending.more:
+            return f"a larger loan (Loan Shark): how many coins, up to {view.pending.value}?"
         return PENDING_PROMPTS.get(view.pending.kind, "your decision.")
     turn = view.turn
     if turn is None:
@@ -146,7 +148,7 @@ def _pending(table: Table, view: bb.BareBonesView, pending: bb.PendingView) -> l
     turn = view.turn
     assert turn is not None
     if pending.kind == "loan":
-        return [f"What you borrow adds to this turn's coins for buying{f' ({turn.coins} so far)' if turn.coins else ''}."]
+        return loan_facts(view, turn, pending)
     if pending.kind in ("swap_give", "swap_take"):
         return [f"The cards you returned are worth **{coins(pending.value)}**."]
     if pending.kind == "full_house" and pending.marked:
@@ -160,6 +162,24 @@ def _pending(table: Table, view: bb.BareBonesView, pending: bb.PendingView) -> l
         return [f"A Hot Potato you own at the end costs {counted(bb.HOT_POTATO_PENALTY, 'point')}. Scores: "
                 + ", ".join(f"{name_of(table, p.seat)} {counted(p.score, 'point')}" for p in others) + "."]
     return []
+
+
+def loan_facts(view: bb.BareBonesView, turn: bb.TurnView, pending: bb.PendingView) -> list[str]:
+    """What a loan is weighed against, asked before any die is rolled: what it is for (the
+    dearest card), what this turn has so far, what White dice pay, and the price of coins not
+    repaid, in points; with the larger amounts, what they cost at worst."""
+    so_far = turn.carry_in + turn.sold + turn.loaned
+    pays = [f for c in bb.DICE.colours if c.currency == "coins" for f in c.faces]
+    lines = [f"You have not rolled yet{f' ({coins(so_far)} so far)' if so_far else ''}; a White die pays "
+             f"{min(pays)} to {max(pays)} coins. The dearest card in the Supply costs **{coins(pending.dearest)}**."]
+    if view.me is not None and view.me.loan:
+        lines.append(f"You still owe {coins(view.me.loan)} from last turn: this turn's coins repay that first.")
+    lines.append(f"Next turn, the coins you earn repay the loan first; each coin still owed costs "
+                 f"**{counted(bb.LOAN_PENALTY, 'point')}**.")
+    if pending.more:
+        lines.append(f"Borrowing {coins(pending.value)}, the most (one of every card), could cost "
+                     f"{counted(bb.LOAN_PENALTY * pending.value, 'point')}.")
+    return lines
 
 
 def _shop(view: bb.BareBonesView, turn: bb.TurnView) -> Part:

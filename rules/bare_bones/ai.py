@@ -102,7 +102,7 @@ def _answer(s: BareBonesState, seat: int, legal: list[BareBonesAction], choose: 
     if q.kind == "leave_out":
         return min(legal, key=lambda a: mean_value(a.colour or ""))
     if q.kind == "loan":
-        return next((a for a in legal if a.amount == 3), legal[0])
+        return next((a for a in legal if a.kind == "loan" and a.amount == 3), legal[0])
     if q.kind == "yard_sale":
         def sale(a: BareBonesAction) -> tuple[bool, int]:
             c = BY_KEY[_card(a)]

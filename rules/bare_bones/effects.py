@@ -28,6 +28,7 @@ from rules.bare_bones.table import (
     draw,
     draw_one,
     emit,
+    dearest_cost,
     loan_cap,
     me,
     names,
@@ -326,15 +327,29 @@ def loan_shark(s: BareBonesState, at: int, events: list[Event]) -> None:
     ask(s, "loan", loan_shark_borrow, card="loan_shark")
 
 
-def loan_amounts(s: BareBonesState) -> list[int]:
-    """BB-13 «any amount»: borrowing nothing, then every whole number of coins up to the cap."""
-    return list(range(loan_cap(s) + 1))
+def loan_amounts(s: BareBonesState, more: bool = False) -> list[int]:
+    """BB-13 «any amount»: every whole number of coins up to the cap, asked in two steps so
+    that the amounts a turn can repay are a few buttons, not four menus: first nothing up to
+    the price of the dearest card left in the Supply, then (``more``, only when the player
+    asks for them) nothing or any amount above it."""
+    cap = loan_cap(s)
+    first = min(cap, dearest_cost(s))
+    return [0, *range(first + 1, cap + 1)] if more else list(range(first + 1))
+
+
+def loan_has_more(s: BareBonesState) -> bool:
+    """Whether any amount lies above the first step's (the cap is above the dearest card)."""
+    return loan_cap(s) > dearest_cost(s)
 
 
 @step
 def loan_shark_borrow(s: BareBonesState, pending: Pending, action: BareBonesAction,
                       events: list[Event]) -> None:
-    """«On your next turn, you must repay this loan by earning enough coins» (BB-13)."""
+    """«On your next turn, you must repay this loan by earning enough coins» (BB-13). Asking
+    for the larger amounts asks the question again with them."""
+    if action.kind == "loan_more":
+        ask(s, "loan", loan_shark_borrow, card="loan_shark", more=True)
+        return
     t = turn_of(s)
     amount = action.amount or 0
     t.loaned += amount

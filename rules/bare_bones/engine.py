@@ -114,7 +114,7 @@ class BareBonesEngine(Engine[BareBonesState, BareBonesAction, BareBonesOptions])
 
         A turn: bonus matches (one per colour, then done); at most 5 Actions (1 AU or more each
         of 5) and each Dice Card once; each Action's questions (Swap Meet returns at most every
-        card there is, then takes one; Joyride asks twice); Red draws (one per 2 Dice Cards);
+        card there is, then takes one; Joyride and Loan Shark ask twice); Red draws (one per 2 Dice Cards);
         Double Up's 2 picks, a Purple question and 2 left-out dice per Dice Card; re-rolls
         (Green once, 2 Re-Re-Rolls of 2, Full House's marks on 6 dice, its roll, done); one
         scoring choice; a buy per Supply stack and done; 2 Hot Potatoes."""

@@ -438,6 +438,7 @@ _QUIET = {
     "purple": "rolls a Purple die for a Purple Dice Card",
     "full_house": "takes Full House's second roll",
     "fh_mark": "picks a die to roll again",
+    "loan_more": "looks at larger loans",
     "buy_done": "is done buying",
 }
 

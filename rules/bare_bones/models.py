@@ -130,6 +130,8 @@ class Pending(BaseModel):
     marked: list[int] = Field(default_factory=list)
     #: scoring choices (pattern)
     options: list[ScoreOption] = Field(default_factory=list)
+    #: Loan Shark: the player asked for the amounts above the dearest card
+    more: bool = False
 
 
 Stage = Literal["match", "play", "dice", "reroll", "score", "buy", "potato"]
@@ -271,7 +273,7 @@ class BareBonesState(BaseModel):
 
 ActionKind = Literal[
     "draft", "match", "no_match", "play", "red_draw", "roll",
-    "mimic", "joyride_seat", "joyride_card", "loan", "sell", "swap_give", "swap_done",
+    "mimic", "joyride_seat", "joyride_card", "loan", "loan_more", "sell", "swap_give", "swap_done",
     "swap_take", "double_up", "purple", "leave_out",
     "green", "reroll", "full_house", "fh_mark", "fh_roll", "rerolls_done",
     "pattern", "buy", "buy_done", "potato",
@@ -411,10 +413,15 @@ class PendingView(BaseModel):
     card: str | None
     prompt: str
     marked: list[int]
-    #: Swap Meet: the combined cost of the cards returned so far
+    #: Swap Meet: the combined cost of the cards returned so far; Loan Shark: the most that
+    #: may be borrowed (BB-13)
     value: int
     options: list[ScoreOption]
     target: int | None
+    #: Loan Shark: the amounts above the dearest card are the ones asked
+    more: bool = False
+    #: Loan Shark: the price of the dearest card left in the Supply
+    dearest: int = 0
 
 
 class TurnView(BaseModel):

@@ -100,7 +100,9 @@ def answers(s: BareBonesState) -> list[BareBonesAction]:
         assert q.target is not None
         return [action_of("joyride_card", colour=c) for c in effects.joyride_colours(s, q.target)]
     if q.kind == "loan":
-        return [action_of("loan", amount=n) for n in effects.loan_amounts(s)]
+        amounts = effects.loan_amounts(s, q.more)
+        more = [] if q.more or not effects.loan_has_more(s) else [action_of("loan_more", amount=amounts[-1] + 1)]
+        return [action_of("loan", amount=n) for n in amounts] + more
     if q.kind == "yard_sale":
         return [action_of("sell", card=k) for k in hand_keys(s.players[t.seat].hand)]
     if q.kind == "swap_give":
@@ -158,7 +160,8 @@ def legal(s: BareBonesState) -> list[BareBonesAction]:
 
 def legal_actions(s: BareBonesState, seat: int) -> list[BareBonesAction]:
     """Deterministic; one button or option per kind of card, colour, die or opponent, at most
-    25, except Loan Shark's every amount from 0 to the cap (BB-13; see ``table.loan_cap``)."""
+    25, except Loan Shark's larger amounts, every one from above the dearest card to the cap
+    (BB-13; see ``effects.loan_amounts``)."""
     if seat != seat_to_act(s):
         return []
     return legal(s)

@@ -295,3 +295,9 @@ def loan_cap(s: BareBonesState) -> int:
     """BB-13: the most that could be spent, one card from each non-empty Supply stack. At most
     101 coins: the 7 Dice Card stacks (51) with Loan Shark and the 6 costliest other Actions."""
     return sum(kind_cost(kind) for kind, stack in s.supply.items() if stack)
+
+
+def dearest_cost(s: BareBonesState) -> int:
+    """The price of the dearest card left in the Supply: a loan above it buys more than one
+    card, and must be repaid from a single turn's coins."""
+    return max((kind_cost(kind) for kind, stack in s.supply.items() if stack), default=0)

@@ -124,6 +124,9 @@ def action_label(view: BareBonesView, action: BareBonesAction) -> str:
         return _clip(f"Borrow their {colour} Dice Card")
     if k == "loan":
         return f"Borrow {_coins(action.amount or 0)}" if action.amount else "Borrow nothing"
+    if k == "loan_more":
+        cap = view.pending.value if view.pending else 0
+        return _clip(f"Borrow more ({action.amount or 0} to {cap})…")
     if k == "sell" and card:
         return _clip(f"Sell {_name(card)} for {_coins(max(0, card.cost - 1))}")
     if k == "swap_give" and card:

@@ -50,7 +50,7 @@ from rules.bare_bones.models import (
     TurnView,
 )
 from rules.bare_bones.moves import drafter, to_act
-from rules.bare_bones.table import au_left, blocked_values, owned_cards, red_draws_left
+from rules.bare_bones.table import au_left, blocked_values, dearest_cost, loan_cap, owned_cards, red_draws_left
 from rules.bare_bones.text import pending_prompt
 
 
@@ -144,8 +144,9 @@ def view(s: BareBonesState, seat: int | None) -> BareBonesView:
     pending = None
     if s.pending is not None and s.turn is not None:
         q = s.pending
-        value = swap_value(q) if q.kind.startswith("swap") else 0
-        pending = PendingView(kind=q.kind, seat=s.turn.seat, card=q.card,
+        value = swap_value(q) if q.kind.startswith("swap") else loan_cap(s) if q.kind == "loan" else 0
+        pending = PendingView(kind=q.kind, seat=s.turn.seat, card=q.card, more=q.more,
+                              dearest=dearest_cost(s) if q.kind == "loan" else 0,
                               prompt=pending_prompt(q.kind, s.turn.seat, q.target, value),
                               marked=list(q.marked), value=value, options=list(q.options),
                               target=q.target)

@@ -191,8 +191,11 @@ CUSTOM = "Hot Potato, Joyride, Loan Shark, Mimic, Pairs, Greed, Yard Sale"
 def policy(labels: list[str]) -> str:
     """A player who plays everything, takes a bonus match, buys what they can and passes their
     Hot Potatoes on: every kind of decision shows up, and every stage ends."""
+    more = [x for x in labels if x.startswith("Borrow more")]
+    if more:
+        return more[0]  # the larger amounts, a step away
     if "Borrow 26 coins" in labels:
-        return "Borrow 26 coins"  # an amount from the second menu
+        return "Borrow 26 coins"  # an amount from the second menu of the larger ones
     for want in ("Play Hot Potato", "Play Joyride", "Bonus match", "Hot Potato onto", "Buy ", "Play ", "Draft "):
         found = [x for x in labels if x.startswith(want)]
         if found:
@@ -234,9 +237,10 @@ async def test_three_players_play_to_the_end_by_dm_and_my_hand(tmp_path: Path) -
             assert any(x.startswith("Bonus match") for x in labels)
             assert any(x.startswith("Hot Potato onto") for x in labels)
             assert any(x.startswith(("Joyride", "Borrow their")) for x in labels)  # a card's question
-            # every decision came with its subject; Loan Shark's amounts came as menus of 25
+            # every decision came with its subject; Loan Shark's amounts up to the dearest card
+            # came as buttons, the larger ones a step away as menus of 25
             assert not hands.unseen, hands.unseen[:3]
-            assert "Borrow 26 coins" in labels
+            assert any(x.startswith("Borrow more (13 to ") for x in labels) and "Borrow 26 coins" in labels
             assert all(menus == (-(-n // 25) if n > 20 else 0) for n, menus in hands.loans), hands.loans
             sheet = ch.said(final)
             assert "### The final scoresheet" in sheet
