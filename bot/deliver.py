@@ -72,6 +72,13 @@ def _history(plan: Plan) -> str:
     return next((op.text for op in plan.channel if isinstance(op, Shrink)), "")
 
 
+def redrawn(book: Book, interaction: discord.Interaction, version: int) -> None:
+    """The clicked message, if it is its player's DM copy, now shows the game at ``version``."""
+    copy = book.dm_copies.get(interaction.user.id)
+    if copy is not None and interaction.message is not None and copy[1] == interaction.message.id:
+        book.dm_copies[interaction.user.id] = [*copy[:3], version]
+
+
 def legacy_message(message: discord.Message | None) -> bool:
     """A message posted before tables were layout messages (it has content or embeds)."""
     return message is not None and not message.flags.components_v2
@@ -301,7 +308,7 @@ class Deliverer:
             if plan.answer is not None and interaction is not None:
                 picture = book.picture
                 try:
-                    await self._answer(interaction, plan.answer, book)
+                    await self._answer(interaction, plan.answer, book, table.version)
                 except (discord.NotFound, discord.DiscordServerError, NotAnswered) as exc:
                     if isinstance(exc, discord.NotFound) and exc.code != UNKNOWN_INTERACTION:
                         raise
@@ -315,7 +322,7 @@ class Deliverer:
                                 "Discord's servers failed it for three seconds" if isinstance(exc, NotAnswered)
                                 else why(exc))
                     book.picture = picture
-                    await self._answer_late(interaction, plan.answer, book)
+                    await self._answer_late(interaction, plan.answer, book, table.version)
             closed = set(book.dm_closed)
             for dm in plan.dms:
                 await self._dm(table, book, dm)
@@ -339,7 +346,8 @@ class Deliverer:
                 book.shown = max(book.shown, table.version)
             await self.store.put_book(table.id or 0, book)
 
-    async def _answer(self, interaction: discord.Interaction, answer: Update | Reply, book: Book) -> None:
+    async def _answer(self, interaction: discord.Interaction, answer: Update | Reply, book: Book,
+                      version: int) -> None:
         if isinstance(answer, Reply):
             await reply(interaction, content=answer.text, ephemeral=True)
             return
@@ -348,10 +356,12 @@ class Deliverer:
             live = interaction.message is not None and interaction.message.id == book.message_id
             await update(interaction, **await self.kwargs(answer.shown, edit=True, book=book if live else None,
                                                           legacy=legacy))
+            redrawn(book, interaction, version)
         else:
             await update(interaction, **text_kwargs(answer.history or MOVED_ON, legacy=legacy))
 
-    async def _answer_late(self, interaction: discord.Interaction, answer: Update | Reply, book: Book) -> None:
+    async def _answer_late(self, interaction: discord.Interaction, answer: Update | Reply, book: Book,
+                           version: int) -> None:
         """What the answer would have shown, edited into the clicked message through its channel
         (an ephemeral copy cannot be: its token died unanswered)."""
         message = interaction.message
@@ -367,6 +377,9 @@ class Deliverer:
             await message.edit(**kwargs)
         except discord.HTTPException:
             log.info("could not bring the clicked message %s up to date", message.id)
+        else:
+            if answer.shown is not None:
+                redrawn(book, interaction, version)
 
     async def _channel_op(self, table: Table, book: Book, op: Post | Edit | Shrink | Extra,
                           interaction: discord.Interaction | None) -> bool | None:
@@ -495,7 +508,7 @@ class Deliverer:
         sent = await send_private(self.client, dm.user_id, **await self.kwargs(dm.shown, edit=False))
         if sent is not None:
             await self._retire(table, book, dm.user_id, shown=dm.superseded)
-            book.dm_copies[dm.user_id] = [sent.channel.id, sent.id, 1]
+            book.dm_copies[dm.user_id] = [sent.channel.id, sent.id, 1, table.version]
         closed = set(book.dm_closed)
         if sent is None:
             closed.add(dm.seat)

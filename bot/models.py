@@ -75,8 +75,9 @@ class Book(BaseModel):
     #: since: together they become that message's line of history once the next is posted
     chapter: str = ""
     turn_events: list[dict[str, Any]] = Field(default_factory=list)
-    #: user id -> [DM channel id, message id, 1 if a layout message] of the newest private copy
-    #: sent by DM: the one copy whose controls work, retired when a newer copy goes out
+    #: user id -> [DM channel id, message id, 1 if a layout message, the game's version it shows]
+    #: of the newest private copy sent by DM: the one copy whose controls work, retired when a
+    #: newer copy goes out (an older book's copies have no version: unknown, taken as old)
     dm_copies: dict[int, list[int]] = Field(default_factory=dict)
     #: seats whose last private view could not be sent by DM: the table asks them to press
     #: My hand instead

@@ -94,6 +94,10 @@ def stale_text(table: Table, book: Book, user_id: int, pressed: int | None, priv
     return f"That moment has passed; here is [{what}]({jump_link(table, book.message_id)})."
 
 
+#: what a player's DM copy says when a press found it showing an older moment, and it was redrawn
+REDRAWN = "That moment has passed: this copy now shows the game as it stands."
+
+
 def dead_copy(interaction: discord.Interaction, book: Book, *, over: bool = False) -> bool:
     """A DM copy pressed that should show no controls: an older one (Discord failed the edit
     that was to retire it), or any once the game is over. It loses them as it answers, where
@@ -388,6 +392,16 @@ class TableRuntime(Lobby):
                         content="This table had fallen behind the game; here it is again, up to date.")
             plan = present.again(now, book, notify=now.humans)
             await self.deliverer.run(plan, table, book, interaction)
+            return
+        copy, seat = book.dm_copies.get(interaction.user.id), table.seat_of(interaction.user.id)
+        if copy is not None and message is not None and copy[1] == message.id and seat is not None \
+                and now.playing and (len(copy) < 4 or copy[3] < table.version):
+            # the copy that answers, pressed, shows an older moment (Discord failed to redraw it,
+            # or another's step changed what it holds): redrawn as the game stands, it acts again
+            shown = present.private_message(now, seat, notice=REDRAWN)
+            await update(interaction, **await self.deliverer.kwargs(shown, edit=True, legacy=legacy_message(message)))
+            book.dm_copies[interaction.user.id] = [*copy[:3], table.version]
+            await self.store.put_book(table.id or 0, book)
             return
         text = stale_text(table, book, interaction.user.id, message.id if message else None, private)
         if dead_copy(interaction, book):

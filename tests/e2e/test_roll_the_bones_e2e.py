@@ -762,6 +762,38 @@ async def test_the_end_of_a_game_takes_the_controls_off_every_dm_copy(tmp_path: 
         clean(fd, bot)
 
 
+async def test_a_dm_copy_discord_did_not_redraw_is_redrawn_when_pressed(tmp_path: Path) -> None:
+    """Ann's press on her DM counts, but Discord loses its answer and refuses the edit after it:
+    her DM still shows the moment before, with buttons of a moment that has passed. Her next
+    press there redraws it as the game stands (it used to say the copy was current, and
+    every press after that said the same), and it acts again."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
+            await open_table(fd, ann, [bob], {"max_rounds": 1})
+            await ch.settle(fd)
+            shot = shot_of(table_of(fd))
+            assert shot is not None and shot.phase == "ante"
+            dm = await current_dm(fd, ann, shot)
+            where = fd.dm_channel(ann)
+            assert where is not None
+            fd.fail("POST", r"^/interactions/\d+/[^/]+/callback", 404, 10062)
+            fd.fail("PATCH", rf"^/channels/{where.id}/messages/{dm['id']}$", 403)
+            await fd.click(ann, dm, labelled(dm, "Ante a d8"))
+            await ch.settle(fd)
+            fd.clear_faults()
+            assert "(0 of 2)" in ch.said(now(fd, dm)), "Discord redrew nothing: the DM shows the moment before"
+            pressed = await (await fd.click(ann, dm, labelled(dm, "Ante a d10"))).wait_response()
+            assert pressed["type"] == 7, pressed
+            shown = ch.said(pressed["data"])
+            assert shown.startswith("That moment has passed: this copy now shows the game as it stands.")
+            assert "**Your ante** (1 of 2): d8\n" in shown + "\n", shown
+            dm = now(fd, dm)
+            again = await (await fd.click(ann, dm, labelled(dm, "Ante a d10"))).wait_response()
+            assert again["type"] == 7 and "**Your ante** (2 of 2): d8 d10" in ch.said(now(fd, dm))
+        clean(fd, bot)
+
+
 async def test_a_sealed_choice_made_twice_counts_once(tmp_path: Path) -> None:
     """Double clicks on sealed choices, at once and one after the other from an older copy of
     the controls: each choice counts once, and the reveal shows exactly what was sealed."""
