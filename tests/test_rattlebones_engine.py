@@ -268,9 +268,15 @@ def test_rtg4_roll_again_with_an_unrolled_die_x2_and_3_points_is_6() -> None:
                         die("points:3", "pip:3", "pip:4", "pip:5", "pip:6"), START_DIE]])
     state, texts = throw(state, [0], [1])
     assert state.phase == "add_die" and kinds(state) == ["add_die", "add_die"]
+    # the buttons say what they do: which die comes along with the Roll Again die (review: "Throw
+    # die 2 along" under "choose the die to throw along" said neither)
+    view = ENGINE.view(state, None)
+    assert view.decision is not None and view.decision.prompt == "Roll Again: choose a die to roll with die 1."
+    assert [action_label(view, a) for a in ENGINE.legal_actions(state, 0)] == ["Roll die 2 with die 1",
+                                                                               "Roll die 3 with die 1"]
     state.dice.forced = [3, 2]  # die 1 shows x2, die 2 shows 3 points
     state, texts = act(state, "add_die", die=1)
-    assert "Roll Again: die 1 is thrown again with die 2" in texts
+    assert "Roll Again: die 1 is rolled again with die 2" in texts
     assert me(state).score == 3 and state.phase == "x2"
     state, _ = act(state, "double", die=0, target=1)
     assert me(state).score == 6 and state.current == 1
@@ -286,9 +292,9 @@ def test_roll_again_at_most_twice_and_ignored_once_every_die_is_thrown() -> None
     assert state.phase == "order"  # two Roll Agains showing, die 3 not thrown yet
     state.dice.forced = [3, 4]
     state, texts = act(state, "use", die=0)  # the last unrolled die comes along by itself
-    assert "Roll Again: die 1 is thrown again with die 3" in texts
-    assert "Roll Again on die 2 is ignored: every die has been thrown this turn" in texts
-    assert "Roll Again on die 1 is ignored: every die has been thrown this turn" in texts
+    assert "Roll Again: die 1 is rolled again with die 3" in texts
+    assert "Roll Again on die 2 is ignored: every die has been rolled this turn" in texts
+    assert "Roll Again on die 1 is ignored: every die has been rolled this turn" in texts
     # die 3's gold was the only die left to use, so it went by itself and the turn is over
     assert me(state).gold == 1 and state.current == 1
 
@@ -300,7 +306,7 @@ def test_rtg5_paying_two_gold_every_roll_again_is_ignored() -> None:
     assert me(state).gold == 0 and state.gold == 20
     # nothing to choose: every Roll Again is disregarded as the dice land, and the turn ends
     assert [t for t in texts if "ignored" in t] == [
-        f"Roll Again on die {d} is ignored: every die has been thrown this turn" for d in (1, 2, 3)]
+        f"Roll Again on die {d} is ignored: every die has been rolled this turn" for d in (1, 2, 3)]
     assert state.current == 1 and state.phase == "roll"
 
 
@@ -425,7 +431,7 @@ def test_an_arrow_to_x2_is_an_x2_and_to_roll_again_throws_the_arrow_die_again() 
     state, _ = act(state, "roll", dice=(0,))
     state.dice.forced = [6, 2]  # die 1 shows 6 pips, die 3 gold
     state, texts = act(state, "add_die", die=2)
-    assert "Roll Again: die 1 is thrown again with die 3" in texts and state.phase == "order"
+    assert "Roll Again: die 1 is rolled again with die 3" in texts and state.phase == "order"
     state, _ = act(state, "use", die=2)
     assert me(state).gold == 1 and me(state).monkeys == [6, 0, 0]  # then die 1 moves 6 (one choice)
 
@@ -847,7 +853,7 @@ def test_view_and_labels_are_what_a_table_needs() -> None:
     assert [s.name for s in view.spaces][:3] == ["Start / Store", "x2", "Gold"]
     assert view.decision is not None and "pay 1 gold for two or 2 gold for all three" in view.decision.prompt
     labels = [action_label(view, a) for a in ENGINE.legal_actions(state, 0)]
-    assert labels[0] == "Throw die 1" and labels[-1] == "Pay 2 gold: throw all three dice"
+    assert labels[0] == "Roll die 1" and labels[-1] == "Pay 2 gold: roll all three dice"
     assert standings(view)[0] == "Seat 1: 0 points (60 from Rattlebones), 2 gold, 3 stars, 0 stock"
 
 
@@ -1000,7 +1006,7 @@ def test_events_name_seats_as_the_host_expects() -> None:
     state.dice.forced = [2]
     _, events = ENGINE.apply(state, 0, R("roll", dice=(0,)))
     assert all(isinstance(e, Event) and e.seat == 0 for e in events)
-    assert [e.text for e in events] == ["Seat 1 throws die 1: Gold", "Seat 1 takes 1 gold"]
+    assert [e.text for e in events] == ["Seat 1 rolls die 1: Gold", "Seat 1 takes 1 gold"]
 
 
 def test_events_carry_their_seats_and_figures() -> None:

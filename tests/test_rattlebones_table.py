@@ -26,6 +26,8 @@ from tests import kit
 NAMES = ["Annabelle Longname", "Bartholomew", "Cyrus the Great", "Dee"]
 #: words a new player would have to learn: the abbreviations the table once used
 ABBREVIATIONS = re.compile(r"\bRB\b|\bpts?\b|\bSeat \d")
+#: the rulebook rolls dice: the table once threw them on some buttons and rolled them on others
+THROW = re.compile(r"\bthr(ow|own|ew|owing)\b", re.IGNORECASE)
 
 
 def table_for(state: RattlebonesState, seats: int) -> Table:
@@ -62,11 +64,13 @@ def test_whole_games_fit_a_phone(seats: int, board: str) -> None:
             message = shown(state, seats)
             sizes.append(len(kit.words(message)))
             assert not ABBREVIATIONS.search(kit.words(message)), kit.words(message)
+            assert not THROW.search(kit.words(message)), kit.words(message)
             assert len(kit.controls(message)) <= 8
             if not ENGINE.is_over(state):
                 view = ENGINE.view(state, None)
                 for action in ENGINE.legal_actions(state, ENGINE.to_act(state)[0]):
                     assert 0 < len(SPEC.action_label(view, action)) <= 80
+                    assert not THROW.search(SPEC.action_label(view, action))
     assert statistics.median(sizes) <= 700 and max(sizes) <= 1000, (statistics.median(sizes), max(sizes))
 
 
@@ -80,16 +84,16 @@ def test_the_table_says_where_everyone_stands_and_what_to_decide() -> None:
     for seat, n in enumerate(NAMES[:3]):  # each name with the colour and shape of their pawns
         assert f"**{n}** ({PAWN_WORDS[seat]}): 0 points\n" in text + "\n"  # nothing held yet, so nothing said
     assert "Seat " not in text  # names, never seat numbers
-    assert SPEC.prompt(table, view, state.current).startswith("Choose a die to throw")
-    assert kit.top(message) == f"<@{state.current + 1}>: Choose a die to throw."
-    # the dice you may throw, in words and as the table's picture, beside the buttons that throw them
+    assert SPEC.prompt(table, view, state.current).startswith("Choose a die to roll")
+    assert kit.top(message) == f"<@{state.current + 1}>: Choose a die to roll."
+    # the dice you may roll, in words and as the table's picture, beside the buttons that roll them
     me = NAMES[state.current]
     assert f"**{me}'s dice** ({PAWN_WORDS[state.current]}), sides 1 to 6:" in text
     for d in range(3):
         assert f"Die {d + 1}: Rattlebones, 2 pips, 3 pips, 4 pips, 5 pips, 6 pips" in text
     assert message.picture is not None and message.picture.filename == "dice.png"
     assert f"{me}'s dice" in message.picture.description
-    assert kit.labels(message) == ["Throw die 1", "Throw die 2", "Throw die 3", "Details"]
+    assert kit.labels(message) == ["Roll die 1", "Roll die 2", "Roll die 3", "Details"]
 
 
 def test_a_side_decision_shows_that_die_and_the_dice_picture() -> None:
@@ -181,7 +185,7 @@ def test_rules_fit_a_screen_a_page_with_the_games_words() -> None:
     pages = SPEC.rules_pages(options)
     assert pages[0].title == "How to play"
     first = pages[0].parts[0].text
-    assert "Throw one die" in first and "Details" in first
+    assert "Roll one die" in first and "Details" in first
     # where Rattlebones starts, for every number of players (it said two players only)
     assert "on 55 with two players, 60 with three, 65 with four." in first
     text = "\n".join(p.text for page in pages for p in page.parts)
@@ -192,6 +196,7 @@ def test_rules_fit_a_screen_a_page_with_the_games_words() -> None:
     for page in pages:
         assert sum(len(p.text) for p in page.parts) <= 900, page.title
     assert not ABBREVIATIONS.search(text)
+    assert not THROW.search(text), THROW.search(text)
 
 
 def test_sides_read_as_words() -> None:
@@ -214,7 +219,7 @@ def test_options_from_the_slash_command() -> None:
 
 def test_story_and_headline() -> None:
     table = table_for(ENGINE.new_game(2, RattlebonesOptions(), seed=1), 2)
-    events = [Event(kind="throw", seat=0, seats=(0,), text="Seat 1 throws die 1: 4 pips",
+    events = [Event(kind="throw", seat=0, seats=(0,), text="Seat 1 rolls die 1: 4 pips",
                     data={"throws": [{"die": 0, "slot": 3, "face": "pip:4", "acts_as": "pip:4"}]}),
               Event(kind="score", seat=0, seats=(0,), data={"points": 3, "total": 3, "source": "points"},
                     text="Seat 1 scores 3 (points side): 3 points")]
@@ -225,7 +230,7 @@ def test_story_and_headline() -> None:
     assert SPEC.headline(table, kit.public(SPEC, table), thief) == "Seat 1 steals 1 gold from Seat 2"
     # the history line above does not repeat the headline of the table below; it is never empty
     story = SPEC.story(table, kit.public(SPEC, table), events[:1] + thief)
-    assert story == "Seat 1 throws die 1: 4 pips"
+    assert story == "Seat 1 rolls die 1: 4 pips"
     place = [Event(kind="score", seat=1, seats=(1,), data={"points": 1, "total": 12, "source": "place", "place": 1},
                    text="")]
     assert SPEC.story(table, kit.public(SPEC, table), place) == "Seat 2 scores 1 point for 1st place (the 1234 side), 12 in all"

@@ -87,7 +87,7 @@ def thrown_words(view: rb.RattlebonesView) -> str:
     for i, r in enumerate(view.rolls):
         state = "in use" if r.die == using and last[r.die] == i and r.state == "done" else ROLL_STATE[r.state]
         said.append(f"die {r.die + 1} shows **{shown_words(r.face, r.acts_as)}** ({state})")
-    return "Thrown this turn: " + "; ".join(said) + "." if said else ""
+    return "Rolled this turn: " + "; ".join(said) + "." if said else ""
 
 
 def monkeys_words(view: rb.RattlebonesView, seat: int) -> str:
@@ -140,7 +140,7 @@ def asked_block(view: rb.RattlebonesView) -> str:
         return f"{who(seat)} has **{counted(me.stars, 'star')}**. The Store pays, in points: {chart}."
     if phase == "add_die":
         waiting = [d for d in range(len(me.dice)) if all(r.die != d for r in view.rolls)]
-        return f"{thrown}\nNot thrown yet:\n" + "\n".join(dice_lines(me.dice, d) for d in waiting)
+        return f"{thrown}\nNot rolled yet:\n" + "\n".join(dice_lines(me.dice, d) for d in waiting)
     victim = view.players[decision.victim or 0]
     return f"{who(victim.seat)} ({pawn(victim.seat)}) has {holdings(victim)}."
 

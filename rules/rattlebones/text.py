@@ -75,9 +75,9 @@ def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> st
             if kind_of(t["face"]) == "arrow":
                 word += f" ({face_name(t['acts_as'])})"
             shown.append(f"die {t['die'] + 1}: {word}")
-        return f"{who} throws " + ", ".join(shown)
+        return f"{who} rolls " + ", ".join(shown)
     if kind == "pay":
-        return f"{who} pays {data['gold']} gold to throw {data['dice']} dice"
+        return f"{who} pays {data['gold']} gold to roll {data['dice']} dice"
     if kind == "score":
         if not data["points"]:
             return f"{who} scores nothing {score_reason(data)}"
@@ -97,8 +97,8 @@ def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> st
         return f"The train moves on to space {data['space']}"
     if kind == "roll_again":
         if data["added"] is None:
-            return f"Roll Again on die {die} is ignored: every die has been thrown this turn"
-        return f"Roll Again: die {die} is thrown again with die {data['added'] + 1}"
+            return f"Roll Again on die {die} is ignored: every die has been rolled this turn"
+        return f"Roll Again: die {die} is rolled again with die {data['added'] + 1}"
     if kind == "thief":
         if data["victim"] is None:
             return "Thief: nobody has anything to take"
@@ -145,7 +145,7 @@ def roll_prompt(gold: int) -> str:
     if gold >= 2:
         extra.append("2 gold for all three")
     paid = f" (or pay {' or '.join(extra)})" if extra else ""
-    return f"Choose a die to throw{paid}."
+    return f"Choose a die to roll{paid}."
 
 
 def order_prompt(ready_x2: int | None) -> str:
@@ -195,7 +195,8 @@ def store_prompt(stars: int) -> str:
     return f"How many of your {stars} stars do you sell at the Store?"
 
 
-ADD_DIE_PROMPT = "Roll Again: choose the die to throw along."
+def add_die_prompt(die: int) -> str:
+    return f"Roll Again: choose a die to roll with die {die + 1}."
 
 
 def thief_prompt(victim: int) -> str:
@@ -234,10 +235,10 @@ def action_label(view: RattlebonesView, action: RattlebonesAction) -> str:
     if k == "roll":
         dice = action.dice or ()
         if len(dice) == 1:
-            return f"Throw die {dice[0] + 1}"
+            return f"Roll die {dice[0] + 1}"
         if len(dice) == 2:
-            return f"Pay 1 gold: throw dice {dice[0] + 1} and {dice[1] + 1}"
-        return "Pay 2 gold: throw all three dice"
+            return f"Pay 1 gold: roll dice {dice[0] + 1} and {dice[1] + 1}"
+        return "Pay 2 gold: roll all three dice"
     if k == "use":
         return _clip(f"Use die {(action.die or 0) + 1}: {_pending_face(view, action.die)}")
     if k == "monkey":
@@ -273,7 +274,9 @@ def action_label(view: RattlebonesView, action: RattlebonesAction) -> str:
             return "Keep my stars"
         return f"Sell {n} star{'s' if n > 1 else ''} for {star_value(n, view.options.store)} points"
     if k == "add_die":
-        return f"Throw die {(action.die or 0) + 1} along"
+        # what it does: the Roll Again die is rolled again together with this one
+        again = decision.die if decision and decision.die is not None else 0
+        return f"Roll die {(action.die or 0) + 1} with die {again + 1}"
     if k == "steal":
         return f"Take {_STOLEN[action.take or 'gold']} from {seat_name(action.victim or 0)}"
     if k == "double":
@@ -319,10 +322,10 @@ def how_to_play(options: RattlebonesOptions | None = None) -> str:
     return f"""Race your three monkeys round the board and rebuild your three dice to score points. 2-4 players.
 
 **Your turn**
-1. Throw one die, or pay 1 gold to throw two, 2 gold for all three.
+1. Roll one die, or pay 1 gold to roll two, 2 gold for all three.
 2. **Pips** move a monkey that many spaces. The **Rattlebones** skull (side 1) moves Rattlebones one step down the score track, then a monkey one space.
-3. Where a monkey lands, you may put that space's side on the die you threw, over any side but side 1. That is how your dice get better.
-4. Other sides act when thrown: Gold and Star take one, points score, and so on.
+3. Where a monkey lands, you may put that space's side on the die you rolled, over any side but side 1. That is how your dice get better.
+4. Other sides act when rolled: Gold and Star take one, points score, and so on.
 
 **The end**: Rattlebones waits on the score track: on {DATA.rattlebones_start[2]} with two players, {DATA.rattlebones_start[3]} with three, {DATA.rattlebones_start[4]} with four. When a score reaches him, the game ends; the highest score wins.
 
@@ -344,19 +347,19 @@ def rules_sections(options: RattlebonesOptions | None = None) -> list[tuple[str,
          "**Your dice**: three dice; side 1 is always the Rattlebones skull, sides 2-6 start as "
          "pips and change as you land on spaces."),
         ("Your turn and the end",
-         "1. Throw one die, or pay 1 gold to throw two, or 2 gold to throw all three. Use them "
+         "1. Roll one die, or pay 1 gold to roll two, or 2 gold to roll all three. Use them "
          "in any order.\n"
          "2. Pips move one of your monkeys that many spaces. The skull moves Rattlebones one "
          "step back, then a monkey one space.\n"
-         "3. Landing on a space, you may put its side on the die you threw to get there (never "
+         "3. Landing on a space, you may put its side on the die you rolled to get there (never "
          "over side 1). Replaced pips leave the game; other sides go back to the supply. +1 puts "
          "on a 1-point side or raises a point side of that die by one (at most 5). Start / Store "
          f"sells stars: {_star_chart()}; {more_stars}.\n\n"
          "**The end**: the moment a score meets or passes Rattlebones, the game ends. The highest "
          "score wins; ties go to the most gold + stars + stock tickets, else stay tied."),
         ("What the sides do",
-         "Gold and Star take one from the supply. Roll Again throws that die again with one not "
-         "thrown yet this turn (with none left, it does nothing). Train scores the train's space, "
+         "Gold and Star take one from the supply. Roll Again rolls that die again with one not "
+         "rolled yet this turn (with none left, it does nothing). Train scores the train's space, "
          "then moves it on. 9-Pip moves a monkey 1 to 9 spaces. Points score 1-5. Thief takes a "
          "gold, star or stock ticket from each other player (you choose for each). Arrow does "
          "what the side it points at does. 1234 scores your place (1 if leading). Stock takes a "
@@ -373,7 +376,7 @@ def rules_sections(options: RattlebonesOptions | None = None) -> list[tuple[str,
          "- Each x2 doubles a different die's gain (not the Gamble die, Thief, Stock or the "
          "Store); two x2s never double one die.\n"
          "- 1234 counts the players with more points than you before it scores. +1 raises only "
-         "a point side of the die you threw.\n"
+         "a point side of the die you rolled.\n"
          "- Only a ticket taken from the supply can set off the stock payout; players with no "
          "ticket never place.\n"
          "- An x2 may be given as soon as the die it doubles has been used, and until your turn "
@@ -382,7 +385,7 @@ def rules_sections(options: RattlebonesOptions | None = None) -> list[tuple[str,
          "- If Rattlebones' step ends the game, the monkey does not move; unused dice are "
          "dropped. The start player is random. Every choice moves your turn on (nothing is "
          f"taken back), and the game stops after {MAX_TURNS} turns at most.\n"
-         "- If your time runs out: the first die, no gold; dice in thrown order; your rearmost "
+         "- If your time runs out: the first die, no gold; dice in rolled order; your rearmost "
          "monkey (a 9-Pip moves 9); no new side; all stars sold; gold before stars before "
          "tickets; x2 on the biggest gain."),
     ]
@@ -401,12 +404,12 @@ BOARD_WORDS: tuple[tuple[str, str], ...] = (
     ("Monkey", "one of your three pawns on the board; they all start on Start / Store"),
     ("Score track", "the bar under the board: your pawn there shows your points"),
     ("Rattlebones", "the skull: side 1 of every die, and the pawn waiting on the score track. "
-                    "Throwing the skull moves him a step back; when a score reaches him the game ends"),
+                    "Rolling the skull moves him a step back; when a score reaches him the game ends"),
     ("Side", "one face of a die, numbered 1 to 6; side 1 never changes"),
     ("Pips", "dots: that many spaces to move a monkey"),
     ("Start / Store", "where monkeys start; landing there sells stars for points "
                       f"({_star_chart()})"),
-    ("Gold", "pays for throwing more dice (1 gold for two, 2 for all three)"),
+    ("Gold", "pays for rolling more dice (1 gold for two, 2 for all three)"),
     ("Star", "sold at the Store for points"),
     ("Stock ticket", "taken by a Stock side; when the last one is taken, the most tickets score"),
     ("Supply", "the sides, gold, stars and stock tickets nobody holds (15 sides of each kind)"),

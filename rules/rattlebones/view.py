@@ -68,7 +68,7 @@ def _decision(state: RattlebonesState) -> DecisionView:
     elif phase == "store":
         base.prompt = f"{_landed(state)} {text.store_prompt(player.stars)}"
     elif phase == "add_die":
-        base.prompt = text.ADD_DIE_PROMPT
+        base.prompt = text.add_die_prompt(step.die)
     elif phase == "thief":
         base.victim = step.victims[0]
         base.prompt = text.thief_prompt(step.victims[0])

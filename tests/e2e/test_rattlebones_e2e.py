@@ -126,7 +126,7 @@ async def test_sigkill_mid_turn_and_the_old_buttons_still_work(tmp_path: Path) -
             await open_table(fd, players[0], players[1:], options={"board": "compact8"})
             for _ in range(40):  # until a turn is under way: its dice are thrown
                 await click_once(fd, players, rng)
-                if "Thrown this turn" in said(table_now(fd)):
+                if "Rolled this turn" in said(table_now(fd)):
                     break
             else:
                 raise AssertionError("no turn got under way")
