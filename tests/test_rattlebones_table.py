@@ -20,7 +20,7 @@ from bot.step import Moment
 from cogs.rattlebones import SPEC, parse_options
 from cogs.rattlebones.pictures import PAWN_WORDS, board_facts, board_size, dice_size
 from rules.base import Event
-from rules.rattlebones import ENGINE, RattlebonesOptions, RattlebonesState, die_words
+from rules.rattlebones import ENGINE, RattlebonesAction, RattlebonesOptions, RattlebonesState, die_words
 from tests import kit
 
 NAMES = ["Annabelle Longname", "Bartholomew", "Cyrus the Great", "Dee"]
@@ -234,6 +234,24 @@ def test_story_and_headline() -> None:
     place = [Event(kind="score", seat=1, seats=(1,), data={"points": 1, "total": 12, "source": "place", "place": 1},
                    text="")]
     assert SPEC.story(table, kit.public(SPEC, table), place) == "Seat 2 scores 1 point for 1st place (the 1234 side), 12 in all"
+
+
+def test_history_tells_a_new_side_with_the_move_that_landed_for_it() -> None:
+    """Review: "Ann moves monkey 1 5 spaces to Gold (space 5)" read awkwardly, and once a side
+    changed the line kept only "Ann puts Gold on die 1, ..." without the move."""
+    state = ENGINE.new_game(2, RattlebonesOptions(), seed=1)
+    seat = state.current
+    state.dice.forced = [2]  # side 2: 2 pips, onto the printed Gold (space 2)
+    state, moved = ENGINE.apply(state, seat, RattlebonesAction(kind="roll", dice=(0,)))
+    assert state.phase == "replace"
+    state, changed = ENGINE.apply(state, seat, RattlebonesAction(kind="replace", slot=4))
+    table = table_for(state, 2)
+    me = f"Seat {seat + 1}"
+    assert SPEC.story(table, kit.public(SPEC, table), moved + changed) == (
+        f"{me} moves monkey 1 to Gold (2 spaces) and puts Gold on die 1, side 5 (was 5 pips)")
+    # a move with nothing else to tell is the line itself, in the same words
+    assert SPEC.story(table, kit.public(SPEC, table), moved) == (
+        f"{me} rolls die 1: 2 pips · {me} moves monkey 1 to Gold (2 spaces)")
 
 
 def test_a_stock_payout_makes_headlines_and_the_end_is_the_hosts() -> None:

@@ -122,7 +122,7 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
         left to it."""
         news = {id(e) for e in _news(events)}
         told = [e for e in events if id(e) not in news]
-        said = [said_by(e) for e in told if e.kind in STORY_KINDS]
+        said = [_with_move(told, i) for i, e in enumerate(told) if e.kind in STORY_KINDS]
         if not said:
             said = [said_by(e) for e in told if e.kind in QUIET_KINDS][-2:]
         if not said:
@@ -167,6 +167,16 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
         if options.store != default.store:
             lines.append("more than 4 stars sell in batches of 4")
         return lines
+
+
+def _with_move(told: list[Event], i: int) -> str:
+    """An event's line; a new side is told with the move that landed for it ("moves monkey 1 to
+    Gold (2 spaces) and puts Gold on die 1, ..."), or the line says what changed but not why."""
+    event = told[i]
+    before = told[i - 1] if i else None
+    if event.kind != "replace" or before is None or before.kind != "move" or before.seats != event.seats:
+        return said_by(event)
+    return f"{said_by(before)} and {said_by(event).removeprefix(who(event.seats[0]) + ' ')}"
 
 
 def _news(events: list[Event]) -> list[Event]:

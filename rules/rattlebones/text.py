@@ -123,8 +123,8 @@ def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> st
         return f"{who} keeps their stars"
     if kind == "move":
         steps = data["steps"]
-        return (f"{who} moves monkey {data['monkey'] + 1} {steps} {_plural(steps, 'space')} to "
-                f"{space_name(data['space_kind'])} (space {data['space']})")
+        return (f"{who} moves monkey {data['monkey'] + 1} to {space_name(data['space_kind'])} "
+                f"({steps} {_plural(steps, 'space')})")
     if kind == "supply":
         what = (face_name(data["side"]) if data["space_kind"] == "plus_one"
                 else side_name(data["space_kind"]))
