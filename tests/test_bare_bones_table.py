@@ -251,10 +251,10 @@ def test_the_reroll_score_and_buy_views_show_the_dice_and_the_coins() -> None:
     shown = private(state, seat)
     said = kit.words(shown)
     assert shown.picture is not None
-    assert "Green 2, White 4, Blue 3" in said
+    assert "2 Green + 3 Blue = 5 points; 4 White = 4 coins" in said and "White 4, Blue 3" not in said
     assert "**5 points** and **4 coins**; 4 coins left to spend" in said
-    # what the coins would buy, its price and what each does; the buttons only name the cards
-    assert "Blue 4 coins (die 1-1-1-2-3-4)" in said and "Buy Blue" in kit.labels(shown)
+    # what the coins would buy and its price; the buttons only name the cards
+    assert "**Dice Cards**: Blue 4 coins" in said and "Buy Blue" in kit.labels(shown)
     # another seat's view never shows the dice as its own
     other = private(state, 1 - seat)
     assert other.picture is None and "Your dice" not in kit.words(other)
@@ -409,3 +409,27 @@ def test_the_first_draft_round_shows_the_blue_dice_that_made_the_play_order() ->
     assert "Who plays first" not in kit.words(present.table_message(Moment(SPEC, table, state), Book()))
     setup = text(SPEC.rules_pages(bb.BareBonesOptions())[1].parts)
     assert "rolls the 4 Blue dice: the highest total is **Player 1**" in setup
+
+
+def test_the_buy_step_fits_a_phone_with_every_card_affordable() -> None:
+    """With coins for the whole Supply (a big loan), the buy step is one short line a card:
+    the Dice Cards' prices on one line, each Action's price and key effect on its own, the full
+    texts on Details' Supply pages; a button for every card, and all of it about one phone
+    screen (it was 1,300 characters, each Action's full text)."""
+    state, seat = staged(2, ["loan_shark", "white"], "loan_shark", dice=[("white", 3)])
+    state, _ = play(state, "loan_shark")
+    state, _ = act(state, "loan_more", amount=13)
+    state, _ = act(state, "loan", amount=60)
+    state, _ = play(state, "white")
+    assert state.turn is not None and state.turn.stage == "buy"
+    shown = private(state, seat)
+    said = kit.words(shown)
+    view = ENGINE.view(state, seat)
+    assert len(kit.labels(shown)) == len(view.supply) + 1  # a Buy a stack, and Done
+    assert "**Dice Cards**: Blue 4, Red 5, Green 6, White 6, Yellow 8, Purple 10, Black 12 coins" in said
+    for stack in view.supply:
+        if not stack.dice:
+            assert f"**{stack.name}** {stack.cost} coins: {stack.brief}" in said
+            assert stack.short not in said
+    assert "in full: **Details** on the table" in said
+    assert message_length(shown) <= 700, message_length(shown)

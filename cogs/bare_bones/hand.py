@@ -117,7 +117,9 @@ def _turn(table: Table, view: bb.BareBonesView) -> list[str]:
         lines.append(f"In play: {in_play(turn)}")
     for r in latest_reveals(turn) if pending is not None and pending.kind == "joyride_card" else []:
         lines.append(f"👀 {name_of(table, r.seat)}'s hand: {grouped([short(c.name) for c in r.cards]) or 'empty'}")
-    if dice_matter(view):
+    # when buying, the working under the score names every die: the dice are not said twice
+    buying = turn.stage == "buy" and pending is None and turn.score is not None
+    if dice_matter(view) and not (buying and turn.dice):
         if turn.dice:
             lines.append(f"🎲 **Your dice**: {dice_words(turn)}")
             if turn.stage == "reroll" and turn.rerolls_left:
@@ -187,7 +189,7 @@ def _shop(view: bb.BareBonesView, turn: bb.TurnView) -> Part:
     stacks = [s for s in view.supply if s.count and s.cost <= turn.coins_left and s.kind not in turn.bought]
     if not stacks:
         return Part(f"Nothing in the Supply costs {coins(turn.coins_left)} or less.")
-    return Part("**What you can buy**\n" + "\n".join(shop_lines(stacks)))
+    return Part("**What you can buy** (in full: **Details** on the table, Supply)\n" + "\n".join(shop_lines(stacks)))
 
 
 def _piles(me: bb.PrivateView, *, mine: bool) -> str:

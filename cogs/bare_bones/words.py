@@ -122,11 +122,12 @@ def card_line(card: bb.CardView | bb.StackView, count: int = 1, *, price: bool =
 
 
 def shop_lines(stacks: list[bb.StackView]) -> list[str]:
-    """Cards on offer with their prices, short enough for a phone: the Dice Cards on one line
-    with their dice, each Action on its own line with what it does."""
-    dice = [f"{short(s.name)} {coins(s.cost)} (die {faces(s.kind)})" for s in stacks if s.dice]
-    lines = [f"**Dice Cards**: {', '.join(dice)}"] if dice else []
-    return lines + [f"**{s.name}** ({coins(s.cost)}, {bb.units(s.au)}): {s.short}" for s in stacks if not s.dice]
+    """Cards on offer with their prices, short enough for a phone beside a button each: the
+    Dice Cards on one line with their prices, each Action on its own with its key effect in a
+    few words. The full texts are the Supply pages of Details."""
+    dice = [f"{short(s.name)} {s.cost}" for s in stacks if s.dice]
+    lines = [f"**Dice Cards**: {', '.join(dice)} coins"] if dice else []
+    return lines + [f"**{s.name}** {coins(s.cost)}: {s.brief or s.short}" for s in stacks if not s.dice]
 
 
 def hand_lines(hand: list[bb.CardView], *, cost: bool = True) -> list[str]:

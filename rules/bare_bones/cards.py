@@ -79,6 +79,8 @@ class ActionCardDef(BaseModel):
     versions: tuple[str, ...] = ()
     text: str = Field(min_length=1)
     short: str = Field(min_length=1, max_length=100)
+    #: its key effect in a few words, for the line a card has when buying
+    brief: str = Field(min_length=1, max_length=48)
 
 
 class SuggestedSet(BaseModel):

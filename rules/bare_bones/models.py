@@ -366,6 +366,8 @@ class StackView(BaseModel):
     #: Can't Touch This: the colour versions left
     versions: list[str]
     short: str
+    #: an Action's key effect in a few words ("" for a Dice Card: its die says it)
+    brief: str = ""
 
 
 class PlayerView(BaseModel):

@@ -124,7 +124,7 @@ def _stack_view(kind: str, count: int, draft_white: bool, versions: tuple[str, .
         kind=kind, name=kind_name(kind), cost=d.cost if d else a.cost if a else 0,
         fpv=d.fpv if d else 0, au=a.au if a else 0, count=count, dice=d is not None,
         draftable=draftable_kind(kind, draft_white), versions=list(versions),
-        short=d.short if d else a.short if a else "",
+        short=d.short if d else a.short if a else "", brief=a.brief if a else "",
     )
 
 

@@ -174,7 +174,7 @@ class Hands:
                 picture and "**Your dice**" in said):
             self.unseen.append(f"re-roll without its dice: {said[:200]}")
         if any(x.startswith("Done buying") for x in labels) and "left to spend" in said and not (
-                picture and "**Your dice**" in said or "No dice were rolled" in said):
+                picture and "Scored:" in said or "No dice were rolled" in said):
             self.unseen.append(f"buying without the dice: {said[:200]}")
         if any(x.startswith("Buy ") for x in labels) and "What you can buy" not in said:
             self.unseen.append(f"buying without what the cards do: {said[:200]}")
