@@ -78,7 +78,7 @@ LIGHT_TEXT = {"start", "thief"}
 #: few words: what a space or side says, in capitals, at most two short lines
 KIND_WORDS: dict[str, str] = {
     "start": "START\nSTORE", "gold": "GOLD", "star": "STAR", "roll_again": "ROLL\nAGAIN",
-    "train": "TRAIN", "nine_pip": "9", "plus_one": "+1", "thief": "THIEF", "arrow": "ARROW",
+    "train": "TRAIN", "nine_pip": "9-PIP", "plus_one": "+1", "thief": "THIEF", "arrow": "ARROW",
     "place": "1234", "stock": "STOCK", "x2": "x2", "gamble": "GAMBLE",
 }
 
