@@ -212,11 +212,18 @@ def carry_on() -> None:
         raise asyncio.CancelledError()
 
 
+#: how a message pressed says, in place, that the press did not count: a DM copy of an older
+#: moment redrawn as the game stands, or one of a game that is over
+NOT_COUNTED_IN_PLACE = ("That moment has passed", "This game is over")
+
+
 def accepted(it: Interaction | None) -> bool:
     """The player saw the click change the message they clicked: the move was shown to them."""
     if it is None or it.response is None:
         return False
-    return it.response["type"] == 7 or (it.response["type"] == 6 and it.original_edits > 0)
+    if it.response["type"] == 7:
+        return not said(it.response.get("data") or {}).startswith(NOT_COUNTED_IN_PLACE)
+    return it.response["type"] == 6 and it.original_edits > 0
 
 
 def game_id_of(message: dict[str, Any]) -> int | None:
