@@ -116,19 +116,36 @@ def _supply(view: bb.BareBonesView) -> list[Page]:
             Page("Supply: Actions", [Part("\n".join(_stack(s) for s in actions))])]
 
 
+#: what a phone shows of a page of the rules without scrolling
+RULES_PAGE = 700
+
+
+def _screens(title: str, text: str) -> list[tuple[str, str]]:
+    """A section longer than a phone screen cut at line ends: "Dice Cards", then "Dice Cards
+    (more)"."""
+    pieces: list[str] = []
+    for line in text.split("\n"):
+        if pieces and len(pieces[-1]) + 1 + len(line) <= RULES_PAGE:
+            pieces[-1] += "\n" + line
+        else:
+            pieces.append(line)
+    return [(title if i == 0 else f"{title} (more)", piece) for i, piece in enumerate(pieces)]
+
+
 def rules_pages(options: bb.BareBonesOptions) -> list[Page]:
-    """How to play, then the rules a page of about one screen each (short sections share a
-    page), then the game's words."""
+    """How to play, then the rules a page of about one phone screen each (short sections share
+    a page, long ones go on over two), then the game's words."""
     pages = [Page("How to play", [Part(bb.how_to_play(options))])]
     # a page's first section is named by the page's title, the ones after it by their own
     shared: list[tuple[list[str], list[str]]] = []
-    for title, text in bb.rules_sections(options) + [("Playing in Discord", IN_DISCORD)]:
+    sections = bb.rules_sections(options) + [("Playing in Discord", IN_DISCORD)]
+    for title, text in [screen for section in sections for screen in _screens(*section)]:
         last = shared[-1] if shared else None
-        if last is not None and sum(len(b) for b in last[1]) + len(title) + len(text) <= SCREEN:
+        if last is not None and sum(len(b) for b in last[1]) + len(title) + len(text) <= RULES_PAGE:
             last[0].append(title)
             last[1].append(f"**{title}**\n{text}")
         else:
             shared.append(([title], [text]))
     pages += [Page(", ".join(titles), [Part(b) for b in blocks]) for titles, blocks in shared]
-    pages.append(Page("Words", [Part(bb.glossary())]))
+    pages += [Page(title, [Part(text)]) for title, text in _screens("Words", bb.glossary())]
     return pages

@@ -244,18 +244,18 @@ def _set_name(options: BareBonesOptions) -> str:
 
 def how_to_play(options: BareBonesOptions | None = None) -> str:
     """The essentials on one phone screen: what a turn is and how the game is won."""
-    return f"""Build a deck of cards, roll the dice your cards give you, and buy better cards. {ROUNDS} rounds; the most points wins.
+    return f"""Build a deck, roll the dice it gives you, buy better cards. {ROUNDS} rounds; most points wins.
 
-**Start**: everyone has 3 Blue and 4 White Dice Cards and drafts 3 more, one at a time. Draw {HAND_SIZE} cards.
+**Start**: 3 Blue and 4 White Dice Cards, and 3 more drafted. Draw {HAND_SIZE}.
 **Your turn**
-1. **Play** cards from your hand. Each Dice Card gives you one die of its colour; an Action Card does what it says and costs Action Units ({AU_LIMIT} a turn).
-2. **Roll** your dice ({DICE_CAP} at most) and use any re-rolls your cards give.
-3. **Score**: coloured dice give points, White dice give coins. Pattern cards (Pairs, Run…) double dice.
-4. **Buy** cards with your coins, one of each name: they go on your discard pile.
-5. Discard everything and draw {HAND_SIZE}.
-**End**: your points, plus each card's final value, less {HOT_POTATO_PENALTY} a Hot Potato and {LOAN_PENALTY} a coin still owed.
+1. **Play** cards: a Dice Card gives a die of its colour; an Action does what it says, for Action Units ({AU_LIMIT} a turn).
+2. **Roll** your dice ({DICE_CAP} at most); use any re-rolls.
+3. **Score**: coloured dice give points, White dice coins. Pattern cards (Pairs, Run…) double dice.
+4. **Buy** cards, one of each name, onto your discard pile.
+5. Discard everything; draw {HAND_SIZE}.
+**End**: points plus each card's final value, less {HOT_POTATO_PENALTY} a Hot Potato and {LOAN_PENALTY} a coin owed.
 
-Your cards and buttons come by DM (or **My hand**); **Details** shows the scoresheet and what every card in the Supply does."""
+Your hand comes by DM (or **My hand**); **Details** has the scoresheet and the cards."""
 
 
 def rules_sections(options: BareBonesOptions | None = None, *, cards: bool = True) -> list[tuple[str, str]]:
@@ -298,11 +298,11 @@ Everyone gets 3 Blue and 4 White Dice Cards, then **drafts** 3 more, free, one a
         ("House rulings", f"""- Bonus-matched cards give dice and abilities and can be matched in turn. Mimics and borrowed cards count as copies.
 - Pairs and Triplets: as many as the dice allow, none sharing a die. Run: {run} of 3 or more different consecutive numbers. Patterns ignore colour and mix points with coins.
 - Colour is the die rolled (Purple's Blue and Red are Blue and Red). Color Cubed doubles every colour with 3 or more dice. Rainbow and Double Up limits both apply.
-- Double Up: 2 different cards chosen when rolling (one card: 2 dice); no Purple Blue and Red; one Double Up a turn.
-- Full House: counts every Dice Card in play; drawing stops when no Dice Card is left; the second roll re-rolls any dice once; it needs two different numbers."""),
-        ("House rulings (more)", f"""- Can't Touch This blocks its number on any die, points and coins; a blocked die scores 0 and joins no pattern, but was still rolled, so it counts toward Color Cubed's and Rainbow's 3.
-- Loan Shark: borrow any number of coins up to the cost of one card from each Supply stack; coins earned next turn repay it (a new loan can't); a loan still open at the end is charged then.
-- Point Pro and Straight Cash convert dice only. Yard Sale and Swap Meet value a card at its cost, and returned cards go on their Supply stack; Joyride's card stays its owner's. Green re-rolls once a turn. {dice_limit}."""),
+- Double Up: 2 different cards chosen when rolling (one card: 2 dice); no Purple Blue and Red; one Double Up a turn."""),
+        ("Card rulings", """- Full House: counts every Dice Card in play; drawing stops when no Dice Card is left; the second roll re-rolls any dice once; it needs two different numbers.
+- Can't Touch This blocks its number on any die, points and coins; a blocked die scores 0 and joins no pattern, but was still rolled, so it counts toward Color Cubed's and Rainbow's 3.
+- Loan Shark: borrow any number of coins up to the cost of one card from each Supply stack; coins earned next turn repay it (a new loan can't); a loan still open at the end is charged then."""),
+        ("More rulings", f"""- Point Pro and Straight Cash convert dice only. Yard Sale and Swap Meet value a card at its cost, and returned cards go on their Supply stack; Joyride's card stays its owner's. Green re-rolls once a turn. {dice_limit}."""),
         ("Timeouts", """When time runs out: in the Draft, the priciest Dice Card you may draft. In a turn: no bonus match, all Dice Cards and no Actions, no re-rolls, the best score, no buys. A card still asking: no loan, nothing returned, the cheapest card sold, the Purple die, the most valuable dice kept, the Hot Potato to the leader."""),
     ]
 
