@@ -319,17 +319,17 @@ def _starts() -> str:
 def how_to_play(options: RattlebonesOptions | None = None) -> str:
     """The essentials on one phone screen: enough to take a first turn."""
     options = options or RattlebonesOptions()
-    return f"""Race your three monkeys round the board and rebuild your three dice to score points. 2-4 players.
+    return f"""Race your monkeys round the board and rebuild your dice to score points. 2-4 players.
 
 **Your turn**
 1. Roll one die, or pay 1 gold to roll two, 2 gold for all three.
-2. **Pips** move a monkey that many spaces. The **Rattlebones** skull (side 1) moves Rattlebones one step down the score track, then a monkey one space.
-3. Where a monkey lands, you may put that space's side on the die you rolled, over any side but side 1. That is how your dice get better.
-4. Other sides act when rolled: Gold and Star take one, points score, and so on.
+2. **Pips** move a monkey that many spaces. The **Rattlebones** skull (side 1) moves Rattlebones one step back, then a monkey one space.
+3. Where it lands, you may put that space's side on the die you rolled (never over side 1). That is how your dice get better.
+4. Other sides act: Gold takes a gold, points score, and so on.
 
 **The end**: Rattlebones waits on the score track: on {DATA.rattlebones_start[2]} with two players, {DATA.rattlebones_start[3]} with three, {DATA.rattlebones_start[4]} with four. When a score reaches him, the game ends; the highest score wins.
 
-The table says which pawns are yours; **Details** shows everyone's dice."""
+**Details** shows everyone's dice."""
 
 
 def rules_sections(options: RattlebonesOptions | None = None) -> list[tuple[str, str]]:
@@ -343,7 +343,8 @@ def rules_sections(options: RattlebonesOptions | None = None) -> list[tuple[str,
     return [
         ("The board and your dice",
          f"**The board**: {_board_text(options)}. Rattlebones waits on the score track "
-         f"({_starts()}). The train runs round a track worth {train}.\n\n"
+         f"({_starts()}). The train runs round a track worth {train}. Landing on Start / Store "
+         f"sells stars: {_star_chart()}; {more_stars}.\n\n"
          "**Your dice**: three dice; side 1 is always the Rattlebones skull, sides 2-6 start as "
          "pips and change as you land on spaces."),
         ("Your turn and the end",
@@ -353,13 +354,12 @@ def rules_sections(options: RattlebonesOptions | None = None) -> list[tuple[str,
          "step back, then a monkey one space.\n"
          "3. Landing on a space, you may put its side on the die you rolled to get there (never "
          "over side 1). Replaced pips leave the game; other sides go back to the supply. +1 puts "
-         "on a 1-point side or raises a point side of that die by one (at most 5). Start / Store "
-         f"sells stars: {_star_chart()}; {more_stars}.\n\n"
+         "on a 1-point side or raises a point side of that die by one (at most 5).\n\n"
          "**The end**: the moment a score meets or passes Rattlebones, the game ends. The highest "
          "score wins; ties go to the most gold + stars + stock tickets, else stay tied."),
         ("What the sides do",
-         "Gold and Star take one from the supply. Roll Again rolls that die again with one not "
-         "rolled yet this turn (with none left, it does nothing). Train scores the train's space, "
+         "Gold and Star take one. Roll Again rolls that die again with one not "
+         "rolled yet this turn (once all are rolled, it is ignored). Train scores the train's space, "
          "then moves it on. 9-Pip moves a monkey 1 to 9 spaces. Points score 1-5. Thief takes a "
          "gold, star or stock ticket from each other player (you choose for each). Arrow does "
          "what the side it points at does. 1234 scores your place (1 if leading). Stock takes a "
@@ -371,16 +371,14 @@ def rules_sections(options: RattlebonesOptions | None = None) -> list[tuple[str,
          f"- Each side kind on the board has 15 sides; the point sides are {split_text}. With "
          "none left, you get nothing.\n"
          "- An arrow points at one of the four sides next to it, chosen when placed; arrows "
-         "pointing round in a circle do nothing. An arrow to pips moves a monkey and lands for "
+         "in a circle do nothing. An arrow to pips moves a monkey and lands for "
          "the arrow's die.\n"
          "- Each x2 doubles a different die's gain (not the Gamble die, Thief, Stock or the "
-         "Store); two x2s never double one die.\n"
+         "Store) once that die is used, until your turn ends; two x2s never double one die.\n"
          "- 1234 counts the players with more points than you before it scores. +1 raises only "
          "a point side of the die you rolled.\n"
          "- Only a ticket taken from the supply can set off the stock payout; players with no "
-         "ticket never place.\n"
-         "- An x2 may be given as soon as the die it doubles has been used, and until your turn "
-         "ends."),
+         "ticket never place."),
         ("More house rulings",
          "- If Rattlebones' step ends the game, the monkey does not move; unused dice are "
          "dropped. The start player is random. Every choice moves your turn on (nothing is "
@@ -416,12 +414,22 @@ BOARD_WORDS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: the sides told on a page of their own, each group a phone screen
+SCORING_SIDES = ("train", "points", "place", "stock", "x2", "gamble")
+#: the board's words that are the things players hold
+HELD_WORDS = ("Gold", "Star", "Stock ticket", "Supply")
+
+
 def glossary() -> list[tuple[str, list[tuple[str, str]]]]:
-    """The game's words in two groups, the board's and the sides' (as the data file says what
-    each side does)."""
-    sides = [(side.name, side.does) for side in DATA.sides.values()]
+    """The game's words in four groups of one phone screen each: the board's, what players
+    hold, the sides that score and the others (as the data file says what each side does)."""
+    board = [w for w in BOARD_WORDS if w[0] not in HELD_WORDS]
+    held = [w for w in BOARD_WORDS if w[0] in HELD_WORDS]
+    sides = [(side.name, side.does) for key, side in DATA.sides.items() if key not in SCORING_SIDES]
     sides.append(("+1", "a space: put a 1-point side on the die, or raise one of its points sides by 1"))
-    return [("the board", list(BOARD_WORDS)), ("the sides", sides)]
+    scoring = [(DATA.sides[key].name, DATA.sides[key].does) for key in SCORING_SIDES]
+    return [("the board", board), ("gold, stars and tickets", held), ("the sides", sides),
+            ("sides that score", scoring)]
 
 
 def die_words(faces: list[str]) -> str:
