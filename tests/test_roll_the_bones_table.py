@@ -115,9 +115,12 @@ def test_the_table_shows_the_roll_as_its_picture_until_the_next_antes_are_in() -
     assert "7" not in text.split("\n", 1)[0] and "rolls highest" not in text
     assert text.startswith("### Round 2 · antes\n**Antes**: each player puts 2 dice in the pot, in secret; every "
                            "ante is shown at once.")
+    # the picture below the new round's antes is named as the last round's, ending the words
+    assert text.endswith("\n-# Below: round 1's roll"), text
     state, _ = do_ante(state)  # the antes are in: the table is about the new pot now
     text = table_text(state)
     assert "**Pot**: 6 dice (2×d4 4×d6). The highest roll takes it and every die rolled." in text
+    assert "Below:" not in text
     assert SPEC.picture(table_for(state), public(state)) is None
     # who put in what is the line of history above the table, and Details' first page
     now = pages(state, NAMES[:3])["Round 2 now"]
@@ -135,6 +138,7 @@ def test_a_tie_shows_the_tied_roll_and_who_rolls_again() -> None:
         "tie at 5: every rolled die goes to the pot, Ann and Bob roll again.")
     assert "**Cy** · sits out this roll (not in the tie)\n8 dice: 2×d6 3×d8 2×d10 d12🦴" in text
     assert "**Pot**: 9 dice" in text  # three dice rolled and six anted, waiting in the pot
+    assert text.endswith("\n-# Below: the tie"), text
 
 
 def test_a_draft_changes_nothing_the_channel_sees() -> None:
@@ -422,7 +426,7 @@ def test_the_end_of_the_game_leaves_the_winner_to_the_standings() -> None:
     table = table_for(state)
     assert SPEC.headline(table, kit.public(SPEC, table), events) is None
     assert SPEC.chapter(public(state)) == "Game over"
-    assert table_text(state) == "### Game over\nRound 1 was the last: the most dice wins."
+    assert table_text(state) == "### Game over\nRound 1 was the last: the most dice wins.\n-# Below: the last roll"
     assert SPEC.picture(table, public(state)) is not None  # the last roll
     assert not CODE.search(SPEC.story(table, kit.public(SPEC, table), events) or "")
     table.status = "finished"
@@ -522,3 +526,4 @@ def test_your_dice_read_on_a_phone() -> None:
     scale = 400 / max(image.width, 400)
     assert image.width <= 700 and min(KIND_FONT, NAME_FONT) * scale >= 11
     assert kind_face(kinds[2]).shape == "d8" and kind_face(kinds[2]).badge == "1"
+
