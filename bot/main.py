@@ -56,22 +56,34 @@ async def _run(settings: Settings) -> None:
         await stopping[0]
 
 
+USAGE = ("usage: boneyard                (run the bot; settings from the environment or .env)\n"
+         "       boneyard doctor         (check the settings, the database and the metrics port)\n"
+         "       boneyard backup PATH    (a consistent copy of the running SQLite store)\n"
+         "       boneyard migrate-db --from sqlite:///FILE --to postgresql://…\n"
+         "       boneyard --version\n"
+         "       boneyard-cluster --processes N   (several processes sharing the shards; see the README)")
+HELP = ("-h", "--help")
+
+
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "migrate-db":
         from bot.migrate import main as migrate
 
         raise SystemExit(migrate(args[1:]))
-    if args and args[0] in ("backup", "doctor"):
+    if args and args[0] in ("backup", "doctor") and not set(args[1:]) & set(HELP):
         from bot import admin
 
         raise SystemExit(admin.backup(args[1:]) if args[0] == "backup" else admin.doctor(args[1:]))
+    if args and args[0] == "--version":
+        from importlib.metadata import version
+
+        print(f"boneyard {version('boneyard')}")
+        raise SystemExit(0)
     if args:
-        print("usage: boneyard                (run the bot; settings from the environment or .env)\n"
-              "       boneyard doctor         (check the settings, the database and the metrics port)\n"
-              "       boneyard backup PATH    (a consistent copy of the running SQLite store)\n"
-              "       boneyard migrate-db --from sqlite:///FILE --to postgresql://…", file=sys.stderr)
-        raise SystemExit(0 if args[0] in ("-h", "--help") else 2)
+        asked = args[0] in HELP or (args[0] in ("backup", "doctor") and bool(set(args[1:]) & set(HELP)))
+        print(USAGE, file=sys.stdout if asked else sys.stderr)  # asked for: it is the answer, not an error
+        raise SystemExit(0 if asked else 2)
     settings = load_settings()
     logs.setup(settings.log_level, settings.shard_label, json_lines=settings.log_format == "json",
                secrets=settings.secrets)

@@ -376,3 +376,16 @@ async def test_commands_tried_out_in_one_server_are_cleared_there_once_synced_gl
         assert bot.error_records() == [] and not any("WARNING" in line for line in bot.lines if "clear" in line)
         with sqlite3.connect(db) as conn:
             assert conn.execute("SELECT COUNT(*) FROM command_guilds").fetchone()[0] == 0
+
+
+def test_help_and_version_answer_without_running_anything(tmp_path: Path) -> None:
+    """`--help` (of the bot, doctor or backup) is an answer on stdout, exit 0, and runs nothing;
+    a word the bot does not know is an error; `--version` says which Boneyard this is."""
+    for args in (["--help"], ["doctor", "--help"], ["backup", "-h"]):
+        done = boneyard(*args, env={}, cwd=tmp_path)
+        assert done.returncode == 0 and done.stdout.startswith("usage: boneyard ") and not done.stderr, args
+        assert "boneyard-cluster" in done.stdout and "✗" not in done.stdout, done.stdout
+    wrong = boneyard("nonsense", env={}, cwd=tmp_path)
+    assert wrong.returncode == 2 and wrong.stderr.startswith("usage: boneyard ") and not wrong.stdout
+    version = boneyard("--version", env={}, cwd=tmp_path)
+    assert version.returncode == 0 and re.fullmatch(r"boneyard \d+\.\d+\.\d+\S*\n", version.stdout), version.stdout
