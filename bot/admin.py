@@ -20,7 +20,7 @@ import aiohttp
 import asyncpg
 from pydantic import ValidationError
 
-from bot.config import DISCORD_API, Settings, StoreSettings, bad_settings, said
+from bot.config import DISCORD_API, Settings, StoreSettings, bad_settings, said, unknown_settings
 from bot.startup import store_failure
 from bot.store import SchemaTooNew, _migrations
 
@@ -78,6 +78,7 @@ def doctor(argv: list[str]) -> int:
     if stored is not None:
         problems += asyncio.run(store_problems(stored))
         problems += port_problems(stored)
+    problems += unknown_settings()
     for line in problems:
         print(f"✗ {line}")
     if problems:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from urllib.parse import quote, urlsplit
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
 
+from dotenv import dotenv_values
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -156,6 +158,22 @@ class Settings(StoreSettings):
             return "all shards"
         ids = self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
         return f"shard{'s' if len(ids) > 1 else ''} {format_shard_ids(ids)}/{self.shard_count}"
+
+
+def unknown_settings(env_file: Path = Path(".env")) -> list[str]:
+    """Lines of the .env file that set nothing Boneyard reads but look like a setting it does,
+    with that setting: a typo (``METRIC_PORT=9100``) is otherwise ignored without a word. (A
+    .env may hold other tools' settings too: those are left alone.)"""
+    if not env_file.is_file():
+        return []
+    known = [name.upper() for name in Settings.model_fields]
+    out = []
+    for key in dotenv_values(env_file):
+        if key.upper() not in known:
+            near = difflib.get_close_matches(key.upper(), known, n=1, cutoff=0.75)
+            if near:
+                out.append(f"{key} in {env_file.resolve()} is no setting Boneyard reads (did you mean {near[0]}?)")
+    return out
 
 
 def said(err: Any) -> str:

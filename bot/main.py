@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import sys
 
@@ -14,7 +15,7 @@ import yarl
 from pydantic import ValidationError
 
 from bot import logs
-from bot.config import Settings, bad_settings
+from bot.config import Settings, bad_settings, unknown_settings
 from bot.startup import CannotStart
 
 def load_settings() -> Settings:
@@ -87,6 +88,8 @@ def main(argv: list[str] | None = None) -> None:
     settings = load_settings()
     logs.setup(settings.log_level, settings.shard_label, json_lines=settings.log_format == "json",
                secrets=settings.secrets)
+    for line in unknown_settings():
+        logging.getLogger("boneyard").warning("%s; it is ignored", line)
     point_at(settings.discord_api_base, settings.discord_gateway_url)
     try:
         asyncio.run(_run(settings))

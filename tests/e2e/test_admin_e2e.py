@@ -246,6 +246,13 @@ async def test_doctor_names_each_problem_and_what_to_do(tmp_path: Path) -> None:
 
         good = await doctor({"DISCORD_TOKEN": FAKE_TOKEN, "DATABASE_PATH": str(tmp_path / "new.sqlite3")})
         assert good.returncode == 0 and "all in order" in good.stdout, good.stdout + good.stderr
+        # a typo in .env is named with the setting it meant; another tool's line is left alone
+        (tmp_path / ".env").write_text("METRIC_PORT=9100\nPOSTGRES_PASSWORD=x\n")
+        typo = await doctor({"DISCORD_TOKEN": FAKE_TOKEN, "DATABASE_PATH": str(tmp_path / "new.sqlite3")})
+        assert typo.returncode == 1 and typo.stdout.splitlines() == [
+            f"✗ METRIC_PORT in {tmp_path.resolve() / '.env'} is no setting Boneyard reads (did you mean "
+            "METRICS_PORT?)"], typo.stdout
+        (tmp_path / ".env").unlink()
         with socket.socket() as taken:
             taken.bind(("127.0.0.1", 0))
             taken.listen()
