@@ -43,6 +43,21 @@ class Redact(logging.Filter):
         return True
 
 
+class Reconnects(logging.Filter):
+    """discord.py logs every try to reconnect at ERROR with the whole traceback of why: while
+    Discord is out of reach that is a screenful every few seconds for one known cause. Each
+    becomes one WARNING line naming the cause; the bot keeps trying on its own."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name in ("discord.client", "discord.shard") and str(record.msg).startswith("Attempting a reconnect") \
+                and record.exc_info and record.exc_info[1] is not None:
+            cause = record.exc_info[1]
+            record.msg = f"{record.getMessage()} ({type(cause).__name__}: {cause})"
+            record.args, record.exc_info, record.exc_text = None, None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 class JsonLines(logging.Formatter):
     def __init__(self, shard: str) -> None:
         super().__init__()
@@ -71,6 +86,7 @@ def text_format(shard_label: str) -> str:
 def setup(level: str, shard_label: str, *, json_lines: bool = False, secrets: Iterable[str] = ()) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonLines(shard_label) if json_lines else logging.Formatter(text_format(shard_label)))
+    handler.addFilter(Reconnects())
     handler.addFilter(Redact(secrets))
     root = logging.getLogger()
     root.handlers[:] = [handler]
