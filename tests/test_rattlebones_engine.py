@@ -322,6 +322,24 @@ def test_roll_again_showing_once_every_die_is_thrown_is_never_a_choice() -> None
     assert [r.state for r in view.rolls] == ["dropped", "pending", "pending"]
 
 
+def test_a_game_saved_with_a_roll_again_left_showing_plays_on() -> None:
+    """A game saved before Roll Again was disregarded as the dice land: its state still holds
+    one pending once every die is thrown. Stored and loaded, it plays on as the rule says (the
+    Roll Again disregarded when used, by a person or by the bot), never into a question with no
+    answer."""
+    state = game(dice=[[die(*["roll_again"] * 5), die(*["stock"] * 5), START_DIE]])
+    me(state).gold, state.gold = 2, 18
+    state, _ = throw(state, [0, 1, 2], [1, 1, 1])
+    state.rolls[0].state = "pending"  # as the engine before the change left it
+    old = type(state).model_validate(json.loads(state.model_dump_json()))
+    assert 0 in [a.die for a in ENGINE.legal_actions(old, 0) if a.kind == "use"]
+    after, texts = act(old, "use", die=0)
+    assert after.rolls[0].state == "dropped" and after.phase != "add_die"
+    assert ENGINE.legal_actions(after, ENGINE.to_act(after)[0]), "a question with no answer"
+    bot = ENGINE.ai_action(old, 0, Chooser(random.Random(1)))
+    assert bot in ENGINE.legal_actions(old, 0)
+
+
 def test_rtg6_nine_pip_five_onto_the_store_sells_two_stars_for_7() -> None:
     state = game(dice=[[die("nine_pip", "pip:3", "pip:4", "pip:5", "pip:6"), START_DIE, START_DIE]])
     me(state).monkeys = [9, 2, 2]

@@ -270,8 +270,13 @@ def _use(state: RattlebonesState, roll: Roll, events: list[Event]) -> None:
             events.append(_ev(state, "train", space=state.train))
         _check_end(state, events)
     elif kind == "roll_again":
-        left = unrolled(state)  # never empty: a throw leaving none disregards Roll Again
-        if len(left) == 1:
+        left = unrolled(state)
+        if not left:
+            # a game saved before a throw leaving none disregarded Roll Again at once: the rule
+            # (RTG-5) still holds, here
+            roll.state = "dropped"
+            events.append(_ev(state, "roll_again", die=die, added=None))
+        elif len(left) == 1:
             _roll_again(state, die, left[0], events)
         else:
             state.step = Step(die=die, acts_as=face)
