@@ -210,7 +210,7 @@ def present(step: StepResult, now: Channel, origin: Origin, *, answered: bool = 
     if new_turn:
         events = [Event.model_validate(e) for e in book.turn_events] + step.events
         history = "\n".join(filter(None, [book.owed, _opening(step, events) if step.history else history_line(
-            table, book.chapter, spec.story(table, after.public, events))]))
+            table, _told(book.chapter, step), spec.story(table, after.public, events))]))
         news = spec.headline(table, after.public, events)
         headline = seat_names(table, news, mentions=True) if news else None
         plan.chapter, plan.turn_events = after.chapter, []
@@ -257,6 +257,15 @@ def _opening(step: StepResult, events: list[Event]) -> str:
         return step.history or ""
     chapter = step.entries[0].chapter if step.entries else ""
     return clip(f"{step.history} {history_line(after.table, chapter, story)}", 400)
+
+
+def _told(chapter: str, step: StepResult) -> str:
+    """The chapters an old table's line tells: its own, and any that bot seats played through
+    in the same step ("Turn 11 to Turn 12"), where one line filed a bot's whole turn under the
+    player's before it. Not the chapter the new table shows: what began it is the new table's."""
+    shown = step.after.chapter
+    chapters = [chapter, *(c for entry in step.entries for c, _ in entry.by_chapter() if c != shown)]
+    return _log_title(chapters) if any(chapters) else ""
 
 
 def posts_anew(step: StepResult, book: Book) -> bool:

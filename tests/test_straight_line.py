@@ -539,3 +539,31 @@ def test_a_player_whose_dms_refused_the_bot_is_tried_again_only_in_a_new_turn_or
     assert [dm.seat for dm in present.dms(after, same, [0, 1])] == [0]
     fresh = Book(chapter="an earlier round", dm_closed=[1])
     assert [dm.seat for dm in present.dms(after, fresh, [0, 1])] == [0, 1]
+
+
+def test_an_old_tables_line_names_the_turns_bot_seats_played_after_it() -> None:
+    """Ann's move ends her turn, and the bot seat plays its whole turn in the same step: the
+    old table's line says both turns, where it filed the bot's turn under Ann's."""
+    spec = SPECS["knucklebones"]
+    for seed in range(40):
+        lobby = Table(id=1, guild_id=1, channel_id=5, game="knucklebones", host_id=1, seed=seed, version=2,
+                      seats=[Seat(user_id=1, name="Ann"), Seat(name="Old Marrow", ai=True)],
+                      options=spec.engine.Options().model_dump())
+        started = step.start(Moment(spec, lobby), 0.0)
+        if not started.entries:
+            break
+    else:
+        raise AssertionError("Old Marrow always played first")
+    now = started.after
+    for _ in range(50):  # Ann plays on until her move hands the dice to the bot seat
+        result = step.play(now, 0, now.legal(0)[0], 0.0)
+        if any(entry.seat == 1 for entry in result.entries):
+            break
+        now = result.after
+    else:
+        raise AssertionError("Old Marrow never played")
+    plan = present.present(result, Channel(Book(message_id=77, chapter=now.chapter)), Origin(message_id=77))
+    line = plan.answer.history  # type: ignore[union-attr]
+    bots = [c for e in result.entries if e.seat == 1 for c, _ in e.by_chapter() if c != result.after.chapter]
+    assert bots and bots[-1] != now.chapter, (now.chapter, bots)
+    assert line.startswith(f"**{now.chapter} to {bots[-1]}** · Ann ") and "Old Marrow" in line, line
