@@ -76,7 +76,7 @@ def redrawn(book: Book, interaction: discord.Interaction, version: int) -> None:
     """The clicked message, if it is its player's DM copy, now shows the game at ``version``."""
     copy = book.dm_copies.get(interaction.user.id)
     if copy is not None and interaction.message is not None and copy[1] == interaction.message.id:
-        book.dm_copies[interaction.user.id] = [*copy[:3], version]
+        book.dm_copies[interaction.user.id] = [copy[0], copy[1], 1, version]  # redrawn: a layout message
 
 
 def legacy_message(message: discord.Message | None) -> bool:
@@ -512,8 +512,10 @@ class Deliverer:
         closed = set(book.dm_closed)
         if sent is None:
             closed.add(dm.seat)
+            book.dm_refused_in[dm.seat] = dm.chapter
         else:
             closed.discard(dm.seat)
+            book.dm_refused_in.pop(dm.seat, None)
         book.dm_closed = sorted(closed)
 
     async def _retire(self, table: Table, book: Book, user_id: int, *, keep: int | None = None,

@@ -82,6 +82,9 @@ class Book(BaseModel):
     #: seats whose last private view could not be sent by DM: the table asks them to press
     #: My hand instead
     dm_closed: list[int] = Field(default_factory=list)
+    #: the chapter in which each of those seats was last refused a DM: tried again only in a
+    #: later one, as each refused DM is a request Discord counts against the bot
+    dm_refused_in: dict[int, str] = Field(default_factory=dict)
     #: the last new table could not be posted (a permission taken, Discord's servers failing):
     #: the table was redrawn where it stood, and the next step posts it anew, pinging whoever
     #: must act

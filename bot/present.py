@@ -149,6 +149,8 @@ class Dm:
     shown: Shown
     #: what the older copy shows once this one is out
     superseded: Shown | None = None
+    #: the chapter it is sent in (a refusal is not tried again in the same one)
+    chapter: str = ""
 
 
 @dataclass(frozen=True)
@@ -264,7 +266,8 @@ def _told(chapter: str, step: StepResult) -> str:
     in the same step ("Turn 11 to Turn 12"), where one line filed a bot's whole turn under the
     player's before it. Not the chapter the new table shows: what began it is the new table's."""
     shown = step.after.chapter
-    chapters = [chapter, *(c for entry in step.entries for c, _ in entry.by_chapter() if c != shown)]
+    chapters = [chapter, *(c for entry in step.entries for c, _ in entry.by_chapter() if c != shown
+                           and not c.startswith((f"{chapter},", f"{chapter} ·")))]  # "Round 1, roll 2": still round 1
     return _log_title(chapters) if any(chapters) else ""
 
 
@@ -346,22 +349,22 @@ def _moved(shown: Shown, book: Book) -> Post:
 def dms(moment: Moment, book: Book, seats: list[int]) -> list[Dm]:
     """A new DM for each person newly asked a private decision, unless they decide on the table
     in the open (the table itself asks them). A player whose DMs refused the bot is tried again
-    only as a new turn or round begins, and meanwhile the table asks them to press My hand:
-    every refused DM is a request Discord counts against the bot, and it delays the table."""
+    only in a later turn or round than the refusal, and meanwhile the table asks them to press
+    My hand: every refused DM is a request Discord counts against the bot, and delays the table."""
     if not moment.playing or not moment.engine.has_private_view():
         return []
     out = []
-    new_chapter = moment.chapter != book.chapter
     for seat in seats:
         info = moment.table.seats[seat]
         if info.ai or info.user_id is None:
             continue
         if all(a in moment.shared for a in moment.legal(seat)):
             continue
-        if seat in book.dm_closed and not new_chapter:
+        if seat in book.dm_closed and book.dm_refused_in.get(seat) == moment.chapter:
             continue
         out.append(Dm(seat, info.user_id, private_message(moment, seat), private_message(
-            moment, seat, notice="↓ A newer copy of this is below; only that one can answer.", asking=False)))
+            moment, seat, notice="↓ A newer copy of this is below; only that one can answer.", asking=False),
+            chapter=moment.chapter))
     return out
 
 

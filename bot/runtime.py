@@ -400,12 +400,17 @@ class TableRuntime(Lobby):
             # or another's step changed what it holds): redrawn as the game stands, it acts again
             shown = present.private_message(now, seat, notice=REDRAWN)
             await update(interaction, **await self.deliverer.kwargs(shown, edit=True, legacy=legacy_message(message)))
-            book.dm_copies[interaction.user.id] = [*copy[:3], table.version]
+            book.dm_copies[interaction.user.id] = [copy[0], copy[1], 1, table.version]  # redrawn: a layout message
             await self.store.put_book(table.id or 0, book)
             return
         text = stale_text(table, book, interaction.user.id, message.id if message else None, private)
         if dead_copy(interaction, book):
-            await update(interaction, **text_kwargs(text, legacy=legacy_message(message)))
+            # what they hold stays (the second press of a double click that ended their turn
+            # finds the copy already retired), under a line saying the press did not count
+            kwargs = await self.deliverer.kwargs(present.private_message(now, seat, notice=text, asking=False),
+                                                 edit=True, legacy=legacy_message(message)) \
+                if seat is not None and now.playing else text_kwargs(text, legacy=legacy_message(message))
+            await update(interaction, **kwargs)
             return
         await reply(interaction, content=text, ephemeral=True)
 

@@ -526,7 +526,7 @@ def test_the_lobby_line_tells_what_bot_seats_did_before_anyone_was_asked() -> No
     assert "Old Marrow scored" in story and "\n" not in line, line
 
 
-def test_a_player_whose_dms_refused_the_bot_is_tried_again_only_in_a_new_turn_or_round() -> None:
+def test_a_player_whose_dms_refused_the_bot_is_tried_again_only_in_a_later_turn_or_round() -> None:
     """Each refused DM is a request Discord counts against the bot, and delays the table: a
     seat marked as closed is asked by the table (My hand) for the rest of the turn or round."""
     spec = SPECS["roll_the_bones"]
@@ -534,11 +534,15 @@ def test_a_player_whose_dms_refused_the_bot_is_tried_again_only_in_a_new_turn_or
                   seats=[Seat(user_id=1, name="Ann"), Seat(user_id=2, name="Bob")],
                   options=spec.engine.Options().model_dump())
     after = step.start(Moment(spec, lobby), 0.0).after
-    assert after.chapter and [dm.seat for dm in present.dms(after, Book(chapter=after.chapter), [0, 1])] == [0, 1]
-    same = Book(chapter=after.chapter, dm_closed=[1])
+    assert after.chapter and [dm.seat for dm in present.dms(after, Book(), [0, 1])] == [0, 1]
+    # refused in this round: the table asks Bob (My hand), whatever chapter its table opened in
+    same = Book(chapter="an earlier round", dm_closed=[1], dm_refused_in={1: after.chapter})
     assert [dm.seat for dm in present.dms(after, same, [0, 1])] == [0]
-    fresh = Book(chapter="an earlier round", dm_closed=[1])
-    assert [dm.seat for dm in present.dms(after, fresh, [0, 1])] == [0, 1]
+    # refused in an earlier one: tried again (he may have opened his DMs since)
+    earlier = Book(chapter=after.chapter, dm_closed=[1], dm_refused_in={1: "an earlier round"})
+    assert [(dm.seat, dm.chapter) for dm in present.dms(after, earlier, [0, 1])] == [(0, after.chapter), (1, after.chapter)]
+    # a book from before refusals were dated: tried once, then dated
+    assert [dm.seat for dm in present.dms(after, Book(chapter=after.chapter, dm_closed=[1]), [0, 1])] == [0, 1]
 
 
 def test_an_old_tables_line_names_the_turns_bot_seats_played_after_it() -> None:

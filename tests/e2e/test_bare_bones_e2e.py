@@ -230,6 +230,12 @@ async def test_three_players_play_to_the_end_by_dm_and_my_hand(tmp_path: Path) -
             final = await play_to_end(fd, [ann, bob], hands, audit)
             audit.assert_targets(median=700, most=1000, private_median=400)
             assert hands.via_dm > 20 and hands.via_hand > 20
+            # Bob's DMs refused the bot: tried again at most once a round (the Draft and 12
+            # rounds), where every decision of his tried, and was refused
+            where = fd.dm_channel(bob)
+            refused = [c for c in fd.calls if where is not None and c["status"] == 403
+                       and c["path"] == f"/channels/{where.id}/messages"]
+            assert 1 <= len(refused) <= 13, len(refused)
             labels = hands.labels
             assert any(x.startswith("Draft ") for x in labels)
             assert any(x.startswith("Buy ") for x in labels)

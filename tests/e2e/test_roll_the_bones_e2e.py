@@ -794,6 +794,31 @@ async def test_a_dm_copy_discord_did_not_redraw_is_redrawn_when_pressed(tmp_path
         clean(fd, bot)
 
 
+async def test_a_double_click_that_ends_a_dm_choice_keeps_what_the_copy_holds(tmp_path: Path) -> None:
+    """Ann seals her ante from her DM with a double click: the first press seals it and her
+    copy, asked nothing now, is retired; the second finds it so, and says it did not count
+    without taking away what the copy shows (her sealed ante)."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
+            await open_table(fd, ann, [bob], {"max_rounds": 1})
+            await ch.settle(fd)
+            shot = shot_of(table_of(fd))
+            assert shot is not None and shot.phase == "ante"
+            dm = await current_dm(fd, ann, shot)
+            for kind in ("d8", "d10"):
+                await (await fd.click(ann, dm, labelled(dm, f"Ante a {kind}"))).wait_response()
+                dm = now(fd, dm)
+            seal = labelled(dm, "Seal my ante: d8, d10")
+            presses = [await fd.click(ann, dm, seal), await fd.click(ann, dm, seal)]
+            answers = [await it.wait_response() for it in presses]
+            await ch.settle(fd)
+            assert all(a["type"] == 7 for a in answers), answers
+            assert "moment has passed" in ch.said(answers[1]["data"]), answers[1]
+            assert "**Your ante, sealed**: d8 d10" in ch.said(now(fd, dm)) and act_buttons(now(fd, dm)) == []
+        clean(fd, bot)
+
+
 async def test_a_sealed_choice_made_twice_counts_once(tmp_path: Path) -> None:
     """Double clicks on sealed choices, at once and one after the other from an older copy of
     the controls: each choice counts once, and the reveal shows exactly what was sealed."""
