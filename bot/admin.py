@@ -78,13 +78,13 @@ def doctor(argv: list[str]) -> int:
     if stored is not None:
         problems += asyncio.run(store_problems(stored))
         problems += port_problems(stored)
-    problems += unknown_settings()
     for line in problems:
         print(f"✗ {line}")
-    if problems:
-        return 1
-    print("✓ Settings, database and metrics port are all in order.")
-    return 0
+    if not problems:
+        print("✓ Settings, database and metrics port are all in order.")
+    for line in unknown_settings():  # maybe another tool's: a warning, not a problem
+        print(f"⚠ {line}")
+    return 1 if problems else 0
 
 
 def settings_problems() -> list[str]:
@@ -149,7 +149,7 @@ async def store_problems(stored: StoreSettings) -> list[str]:
                 raise PermissionError(errno.EACCES, "the bot may not write the file or its folder")
             with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
                 have = conn.execute("PRAGMA user_version").fetchone()[0]
-    except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError, sqlite3.Error) as exc:
+    except (TimeoutError, OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError, sqlite3.Error) as exc:
         return [str(store_failure(target, exc))]
     if have > latest:
         return [str(SchemaTooNew(have, latest))]

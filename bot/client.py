@@ -191,9 +191,10 @@ class Boneyard(commands.AutoShardedBot):
             try:
                 synced = await self.tree.sync(guild=guild)
             except (discord.Forbidden, discord.NotFound):
-                raise CannotStart(f"DEV_GUILD_ID {dev}: the bot is not in that server, or it is no server's id (in "
-                                  "Discord turn on Developer Mode, then right-click the server's icon → Copy Server "
-                                  "ID; or unset DEV_GUILD_ID)", again=False) from None
+                raise CannotStart(f"DEV_GUILD_ID {dev}: the bot is not in that server (or was invited without the "
+                                  "applications.commands scope), or it is no server's id (in Discord turn on "
+                                  "Developer Mode, then right-click the server's icon → Copy Server ID; or unset "
+                                  "DEV_GUILD_ID)", again=False) from None
             kept.add(dev)
             try:
                 doubled = bool(await self.tree.fetch_commands())

@@ -115,7 +115,7 @@ class Settings(StoreSettings):
     @field_validator("dev_guild_id")
     @classmethod
     def _server_id(cls, value: int | None) -> int | None:
-        if value is not None and value <= 0:
+        if value is not None and not 0 < value < 2**64:
             raise ValueError("it is a server's id: in Discord turn on Developer Mode, then right-click the "
                              "server's icon → Copy Server ID")
         return value

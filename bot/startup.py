@@ -31,9 +31,12 @@ def store_failure(target: Target, exc: BaseException) -> CannotStart:
                            "runs, and DATABASE_URL's host and port", again=True)
     if isinstance(exc, asyncpg.InsufficientPrivilegeError):
         # PostgreSQL 15 and later: only the database's owner may create tables in public
-        return CannotStart(f"PostgreSQL at {target.shown} does not let the bot create its tables: make its user "
-                           "the database's owner (ALTER DATABASE … OWNER TO …), or GRANT CREATE ON SCHEMA public "
-                           "TO it", again=False)
+        return CannotStart(f"PostgreSQL at {target.shown} does not let the bot connect or create its tables: make "
+                           "its user the database's owner (ALTER DATABASE … OWNER TO …), or GRANT CONNECT ON "
+                           "DATABASE and CREATE ON SCHEMA public TO it", again=False)
+    if isinstance(exc, ValueError):  # asyncpg reading a URL its own way: never echoed, it may hold the password
+        return CannotStart("the PostgreSQL URL does not read as one: percent-encode / # ? @ : in the password "
+                           "(%2F %23 %3F %40 %3A)", again=False)
     # the server answered and said no: a password, a database's name, a right
     return CannotStart(f"PostgreSQL at {target.shown} refused the bot ({type(exc).__name__}): check "
                        "DATABASE_URL's user, password and database", again=False)
@@ -49,4 +52,8 @@ async def opened(target: Target) -> Store:
         return await open_store(target)
     except (OSError, TimeoutError, sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError,
             SchemaTooNew) as exc:
+        raise store_failure(target, exc) from None
+    except ValueError as exc:
+        if target.dialect != "postgres":
+            raise
         raise store_failure(target, exc) from None

@@ -152,8 +152,9 @@ def parse_target(target: str | Path) -> Target:
     if lowered.startswith(("postgresql://", "postgres://")):
         # an "@" past the hosts is a password's, unescaped: what follows its / ? or # would be
         # read (and shown) as the host, path or port
-        after_hosts = re.split(r"[/?#]", text.split("://", 1)[1], maxsplit=1)[1:]
-        if "@" in "".join(after_hosts) or not all(port == "" or (port.isdigit() and 0 < int(port) < 65536)
+        hosts, *after_hosts = re.split(r"[/?#]", text.split("://", 1)[1], maxsplit=1)
+        # and a second "@" before them: asyncpg reads the host from the first, this from the last
+        if "@" in "".join(after_hosts) or hosts.count("@") > 1 or not all(port == "" or (port.isdigit() and 0 < int(port) < 65536)
                                          for _, port in _hosts(text)):
             # Never the URL, nor what was read as a port: with an unescaped "/" in the password,
             # that is a part of the password (asyncpg's own error would quote it).

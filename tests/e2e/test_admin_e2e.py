@@ -249,8 +249,9 @@ async def test_doctor_names_each_problem_and_what_to_do(tmp_path: Path) -> None:
         # a typo in .env is named with the setting it meant; another tool's line is left alone
         (tmp_path / ".env").write_text("METRIC_PORT=9100\nPOSTGRES_PASSWORD=x\n")
         typo = await doctor({"DISCORD_TOKEN": FAKE_TOKEN, "DATABASE_PATH": str(tmp_path / "new.sqlite3")})
-        assert typo.returncode == 1 and typo.stdout.splitlines() == [
-            f"✗ METRIC_PORT in {tmp_path.resolve() / '.env'} is no setting Boneyard reads (did you mean "
+        assert typo.returncode == 0 and typo.stdout.splitlines() == [
+            "✓ Settings, database and metrics port are all in order.",
+            f"⚠ METRIC_PORT in {tmp_path.resolve() / '.env'} is no setting Boneyard reads (did you mean "
             "METRICS_PORT?)"], typo.stdout
         (tmp_path / ".env").unlink()
         with socket.socket() as taken:
@@ -321,6 +322,7 @@ def test_a_bot_that_cannot_start_says_why_in_one_line(tmp_path: Path) -> None:
         ({"DATABASE_URL": f"postgresql://bone:{PASSWORD}/x@127.0.0.1/games"}, 2, "percent-encode"),
         # an unescaped "@" and "/" in the password: what follows is no host, and is never shown
         ({"DATABASE_URL": "postgresql://bone:pa@ss/word@127.0.0.1/games"}, 2, "percent-encode"),
+        ({"DATABASE_URL": "postgresql://bone:hunter@2secret:x9@127.0.0.1:5432/games"}, 2, "percent-encode"),
         ({"DATABASE_URL": f"sqlite:///{tmp_path / 'no' / 'such.sqlite3'}"}, 2, "(DATABASE_URL)"),
         ({"DEV_GUILD_ID": "-5", "DATABASE_PATH": str(tmp_path / "fine.sqlite3")}, 2, "Copy Server ID"),
         ({"DATABASE_URL": f"postgresql://bone:{PASSWORD}@127.0.0.1:{free_port()}/games"}, 1, "cannot reach PostgreSQL"),
