@@ -70,7 +70,8 @@ class StakesTavernCog(TavernCog):
 
     def __init__(self, bot: Boneyard) -> None:
         super().__init__(bot)
-        assert self.tavern.stake_word is not None, f"{type(self).__name__} has stakes but its Tavern names none"
+        if self.tavern.stake_word is None:  # a game's own wiring, found as it loads (not only without -O)
+            raise TypeError(f"{type(self).__name__} has stakes but its Tavern names none")
 
     @app_commands.command(name="npc", description="Seat an NPC played by the bot (host, in the lobby)")
     @app_commands.describe(name="The NPC's name, as the table will show it",

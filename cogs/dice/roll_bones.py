@@ -9,6 +9,7 @@ the answer lives in this module.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import TYPE_CHECKING, Any, cast
 
@@ -176,10 +177,18 @@ class RollBonesCog(commands.Cog):
         embed = message.embeds[0]
         name = safe(interaction.user.display_name)
         tide, rule = _asked(embed)
-        await interaction.response.edit_message(content=REVEALED, view=None)
-        await interaction.followup.send(
-            f"-# 👁️ **{name}** reveals a private throw made {discord.utils.format_dt(message.created_at, 'R')}",
-            embed=embed, view=_with(ThrowAgainButton(tide, rule)), allowed_mentions=NO_PINGS)
+        try:
+            await interaction.response.edit_message(content=REVEALED, view=None)
+            await interaction.followup.send(
+                f"-# 👁️ **{name}** reveals a private throw made {discord.utils.format_dt(message.created_at, 'R')}",
+                embed=embed, view=_with(ThrowAgainButton(tide, rule)), allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            # not shown after all: the private copy may be revealed again
+            self.revealed.pop(message.id, None)
+            if interaction.response.is_done():
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.edit_original_response(content=None, view=_with(RevealThrowButton()))
+            raise
 
 
 def _asked(embed: discord.Embed) -> tuple[int, str]:

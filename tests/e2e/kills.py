@@ -223,7 +223,8 @@ def accepted(it: Interaction | None) -> bool:
         return False
     if it.response["type"] == 7:
         return not said(it.response.get("data") or {}).startswith(NOT_COUNTED_IN_PLACE)
-    return it.response["type"] == 6 and it.original_edits > 0
+    return it.response["type"] == 6 and it.original_edits > 0 \
+        and not said(it.original() or {}).startswith(NOT_COUNTED_IN_PLACE)
 
 
 def game_id_of(message: dict[str, Any]) -> int | None:
