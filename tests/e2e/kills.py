@@ -50,6 +50,7 @@ from aiohttp import web
 
 from tests.e2e.channel import actor, button, finished, is_table, live_table, said, settle
 from tests.e2e.fuzz import FIRST_ANSWER, GAMES, controls
+from tests.e2e.watch import NOT_COUNTED_IN_PLACE
 from tests.e2e.processes import BotProcesses, shard_guilds
 from tests.e2e.stores import Records, StoreKind, records, replayed, throwaway_postgres
 from tests.fakediscord import FakeDiscord, FakeUser, Interaction, shard_of
@@ -210,11 +211,6 @@ def carry_on() -> None:
     task = asyncio.current_task()
     if task is not None and task.cancelling():
         raise asyncio.CancelledError()
-
-
-#: how a message pressed says, in place, that the press did not count: a DM copy of an older
-#: moment redrawn as the game stands, or one of a game that is over
-NOT_COUNTED_IN_PLACE = ("That moment has passed", "This game is over")
 
 
 def accepted(it: Interaction | None) -> bool:

@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.e2e.channel import said
 from tests.fakediscord import FakeDiscord, FakeUser, Interaction
 
 #: a mention that pings many people: everyone, whoever is online, or a role
@@ -107,6 +108,9 @@ CLICK_IN_PUBLIC = "clicks answered with a public message"
 REFUSAL = "refusals not private or without a reason"
 #: clicks whose answer is a new message for the channel: a rematch's lobby, a roll rolled again
 PUBLIC_CLICKS = ("bn:again:", "bn:roll:again:")
+#: how a DM copy pressed says, in place, that the press did not count (an older moment
+#: redrawn as the game stands, or a game that is over)
+NOT_COUNTED_IN_PLACE = ("That moment has passed", "This game is over")
 
 
 def answer_problem(fd: FakeDiscord, it: Interaction, refuse: bool) -> tuple[str, str] | None:
@@ -125,7 +129,10 @@ def answer_problem(fd: FakeDiscord, it: Interaction, refuse: bool) -> tuple[str,
         return CLICK_IN_PUBLIC, f"{who}: a click answered with a new message everyone sees"
     if not refuse:
         return None
-    if kind == 7 or it.original_edits:
+    in_place = said((response.get("data") or {}) if kind == 7 else it.original() or {})
+    if (kind == 7 or it.original_edits) and not (it.payload.get("guild_id") is None
+                                                 and in_place.startswith(NOT_COUNTED_IN_PLACE)):
+        # (a DM copy may say in place that the press did not count: a DM is private already)
         return REFUSAL, f"{who}: a refusal edited the message instead of answering privately"
     if public_answer or [mid for mid in it.message_ids if fd._where.get(mid, ("ephemeral", 0))[0] != "ephemeral"]:
         return REFUSAL, f"{who}: a refusal posted a message others see"
