@@ -730,6 +730,15 @@ async def test_dms_closed_plays_through_my_hand(tmp_path: Path) -> None:
         clean(fd, bot)
 
 
+async def antes_asked(fd: FakeDiscord, ann: FakeUser, bob: FakeUser) -> dict[str, Any]:
+    """A one-round game of Ann and Bob, both asked their antes by DM: Ann's DM."""
+    await open_table(fd, ann, [bob], {"max_rounds": 1})
+    await ch.settle(fd)
+    shot = shot_of(table_of(fd))
+    assert shot is not None and shot.phase == "ante"
+    return await current_dm(fd, ann, shot)
+
+
 async def test_the_end_of_a_game_takes_the_controls_off_every_dm_copy(tmp_path: Path) -> None:
     """The host ends the game while both players' antes are asked in their DMs: Bob's copy
     says the game is over and keeps no buttons. Discord refuses the edit that was to do the
@@ -738,11 +747,10 @@ async def test_the_end_of_a_game_takes_the_controls_off_every_dm_copy(tmp_path: 
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
-            await open_table(fd, ann, [bob], {"max_rounds": 1})
-            await ch.settle(fd)
+            dm = await antes_asked(fd, ann, bob)
             shot = shot_of(table_of(fd))
-            assert shot is not None and shot.phase == "ante"
-            dm, theirs = await current_dm(fd, ann, shot), await current_dm(fd, bob, shot)
+            assert shot is not None
+            theirs = await current_dm(fd, bob, shot)
             where = fd.dm_channel(ann)
             assert where is not None
             fd.fail("PATCH", rf"^/channels/{where.id}/messages/{dm['id']}$", 403, times=None)
@@ -770,11 +778,7 @@ async def test_a_dm_copy_discord_did_not_redraw_is_redrawn_when_pressed(tmp_path
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
-            await open_table(fd, ann, [bob], {"max_rounds": 1})
-            await ch.settle(fd)
-            shot = shot_of(table_of(fd))
-            assert shot is not None and shot.phase == "ante"
-            dm = await current_dm(fd, ann, shot)
+            dm = await antes_asked(fd, ann, bob)
             where = fd.dm_channel(ann)
             assert where is not None
             fd.fail("POST", r"^/interactions/\d+/[^/]+/callback", 404, 10062)
@@ -801,11 +805,7 @@ async def test_a_double_click_that_ends_a_dm_choice_keeps_what_the_copy_holds(tm
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
-            await open_table(fd, ann, [bob], {"max_rounds": 1})
-            await ch.settle(fd)
-            shot = shot_of(table_of(fd))
-            assert shot is not None and shot.phase == "ante"
-            dm = await current_dm(fd, ann, shot)
+            dm = await antes_asked(fd, ann, bob)
             for kind in ("d8", "d10"):
                 await (await fd.click(ann, dm, labelled(dm, f"Ante a {kind}"))).wait_response()
                 dm = now(fd, dm)
