@@ -61,10 +61,10 @@ def test_a_seat_s_secret_shown_to_the_channel_or_another_player_is_told() -> Non
 
 
 def _interaction(response: dict[str, Any] | None, ephemeral: dict[int, Any], message_ids: list[int],
-                 followup_ids: list[int] | None = None) -> Any:
+                 followup_ids: list[int] | None = None, guild_id: str | None = "1") -> Any:
     return SimpleNamespace(response=response, ephemeral=ephemeral, message_ids=message_ids,
                            followup_ids=followup_ids or [], original_edits=0, name="bn:act:1:s0:x:0",
-                           user=SimpleNamespace(name="dee"), type=3)
+                           user=SimpleNamespace(name="dee"), type=3, payload={"guild_id": guild_id})
 
 
 def test_a_refusal_must_be_private_and_say_why() -> None:
@@ -79,6 +79,13 @@ def test_a_refusal_must_be_private_and_say_why() -> None:
     assert "everyone sees" in said({"type": 4}, {}, [6], True)
     assert "others see" in said({"type": 5}, {}, [6], [6], True)
     assert "edited" in said({"type": 7}, {}, [], True)
+    # a DM copy saying in place that the press did not count is private, with its reason; a
+    # table edited so, or a DM edited into anything else, is not
+    passed = {"type": 7, "data": {"content": "That moment has passed: this copy now shows the game as it stands."}}
+    assert answer_problem(fd, _interaction(passed, {}, [], guild_id=None), True) is None  # type: ignore[arg-type]
+    assert "edited" in " ".join(answer_problem(fd, _interaction(passed, {}, []), True) or ())  # type: ignore[arg-type]
+    other = {"type": 7, "data": {"content": "Your ante: d8"}}
+    assert "edited" in " ".join(answer_problem(fd, _interaction(other, {}, [], guild_id=None), True) or ())  # type: ignore[arg-type]
     assert "without a reason" in said(private, {5: {"content": ""}}, [5], True)
     assert "silent" in said({"type": 6}, {}, [], False)
     assert "public message" in said({"type": 4, "data": {}}, {}, [6], False)

@@ -129,11 +129,12 @@ def answer_problem(fd: FakeDiscord, it: Interaction, refuse: bool) -> tuple[str,
         return CLICK_IN_PUBLIC, f"{who}: a click answered with a new message everyone sees"
     if not refuse:
         return None
-    in_place = said((response.get("data") or {}) if kind == 7 else it.original() or {})
-    if (kind == 7 or it.original_edits) and not (it.payload.get("guild_id") is None
-                                                 and in_place.startswith(NOT_COUNTED_IN_PLACE)):
-        # (a DM copy may say in place that the press did not count: a DM is private already)
-        return REFUSAL, f"{who}: a refusal edited the message instead of answering privately"
+    if kind == 7 or it.original_edits:
+        # a DM copy may say in place that the press did not count: a DM is private already
+        in_place = said((response.get("data") or {}) if kind == 7 else it.original() or {})
+        if it.payload.get("guild_id") is not None or not in_place.startswith(NOT_COUNTED_IN_PLACE):
+            return REFUSAL, f"{who}: a refusal edited the message instead of answering privately"
+        return None
     if public_answer or [mid for mid in it.message_ids if fd._where.get(mid, ("ephemeral", 0))[0] != "ephemeral"]:
         return REFUSAL, f"{who}: a refusal posted a message others see"
     reason = " ".join(sorted(said_in(it)))
