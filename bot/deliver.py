@@ -509,14 +509,10 @@ class Deliverer:
         if sent is not None:
             await self._retire(table, book, dm.user_id, shown=dm.superseded)
             book.dm_copies[dm.user_id] = [sent.channel.id, sent.id, 1, table.version]
-        closed = set(book.dm_closed)
         if sent is None:
-            closed.add(dm.seat)
-            book.dm_refused_in[dm.seat] = dm.chapter
+            book.dm_closed[dm.seat] = dm.chapter
         else:
-            closed.discard(dm.seat)
-            book.dm_refused_in.pop(dm.seat, None)
-        book.dm_closed = sorted(closed)
+            book.dm_closed.pop(dm.seat, None)
 
     async def _retire(self, table: Table, book: Book, user_id: int, *, keep: int | None = None,
                       shown: Shown | None = None) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 Status = Literal["lobby", "active", "finished", "cancelled"]
 #: the statuses of a game still going: its lobby, or its play
@@ -79,12 +79,11 @@ class Book(BaseModel):
     #: of the newest private copy sent by DM: the one copy whose controls work, retired when a
     #: newer copy goes out (an older book's copies have no version: unknown, taken as old)
     dm_copies: dict[int, list[int]] = Field(default_factory=dict)
-    #: seats whose last private view could not be sent by DM: the table asks them to press
-    #: My hand instead
-    dm_closed: list[int] = Field(default_factory=list)
-    #: the chapter in which each of those seats was last refused a DM: tried again only in a
-    #: later one, as each refused DM is a request Discord counts against the bot
-    dm_refused_in: dict[int, str] = Field(default_factory=dict)
+    #: seats whose last private view could not be sent by DM (the table asks them to press
+    #: My hand instead), each with the chapter it was refused in: tried again only in a later
+    #: one, as each refused DM is a request Discord counts against the bot (None: refused before
+    #: refusals were dated, a book that kept a list of seats)
+    dm_closed: dict[int, str | None] = Field(default_factory=dict)
     #: the last new table could not be posted (a permission taken, Discord's servers failing):
     #: the table was redrawn where it stood, and the next step posts it anew, pinging whoever
     #: must act
@@ -101,6 +100,11 @@ class Book(BaseModel):
     #: the live table is a layout message (False: posted before tables were, so an edit in
     #: place must clear its content and embeds)
     layout: bool = False
+
+    @field_validator("dm_closed", mode="before")
+    @classmethod
+    def _undated(cls, value: Any) -> Any:
+        return dict.fromkeys(value) if isinstance(value, list) else value
 
 
 class LogEntry(BaseModel):

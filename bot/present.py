@@ -45,15 +45,6 @@ MENU_OPTIONS, MENU_ROWS = 25, 5
 TURN_EVENTS = 60
 #: after this many other messages in the channel, the table is posted afresh instead of edited
 SCROLLED_AWAY = 4
-#: a private choice that ended the game: it counted, and the game's end is in the channel
-def ended_by_you(table: Table) -> str:
-    """What the private copy whose choice ended the game shows."""
-    return f"✓ Done: that ended the game. The final table is in <#{table.channel_id}>."
-
-
-def game_over(table: Table) -> str:
-    """What every other private copy shows once the game is over."""
-    return f"This game is over: the table in <#{table.channel_id}> shows how it ended."
 #: a page of /game log: about what a phone shows without scrolling
 LOG_PAGE = 800
 
@@ -279,6 +270,17 @@ def posts_anew(step: StepResult, book: Book) -> bool:
         bool(book.chapter) and after.chapter != book.chapter)
 
 
+def ended_by_you(table: Table) -> str:
+    """What the private copy whose choice ended the game shows: it counted, and the game's
+    end is in the channel."""
+    return f"✓ Done: that ended the game. The final table is in <#{table.channel_id}>."
+
+
+def game_over(table: Table) -> str:
+    """What every other private copy shows once the game is over."""
+    return f"This game is over: the table in <#{table.channel_id}> shows how it ended."
+
+
 def _retiring(moment: Moment, book: Book) -> list[tuple[int, Shown | None]]:
     """The private copies that lose their controls: those of whoever is asked nothing now, and
     once the game is over everyone's (a copy My hand gave too), saying so."""
@@ -360,7 +362,7 @@ def dms(moment: Moment, book: Book, seats: list[int]) -> list[Dm]:
             continue
         if all(a in moment.shared for a in moment.legal(seat)):
             continue
-        if seat in book.dm_closed and book.dm_refused_in.get(seat) == moment.chapter:
+        if seat in book.dm_closed and book.dm_closed[seat] == moment.chapter:
             continue
         out.append(Dm(seat, info.user_id, private_message(moment, seat), private_message(
             moment, seat, notice="↓ A newer copy of this is below; only that one can answer.", asking=False),

@@ -23,7 +23,7 @@ from typing import Any
 import discord
 
 from bot import metrics, present, step
-from bot.deliver import Again, Deliverer, legacy_message, text_kwargs
+from bot.deliver import Again, Deliverer, legacy_message, redrawn, text_kwargs
 from bot.errors import GATE, Refusal
 from bot.games import GameSpec, Page
 from bot.lobby import Lobby, allowed_here
@@ -400,7 +400,7 @@ class TableRuntime(Lobby):
             # or another's step changed what it holds): redrawn as the game stands, it acts again
             shown = present.private_message(now, seat, notice=REDRAWN)
             await update(interaction, **await self.deliverer.kwargs(shown, edit=True, legacy=legacy_message(message)))
-            book.dm_copies[interaction.user.id] = [copy[0], copy[1], 1, table.version]  # redrawn: a layout message
+            redrawn(book, interaction, table.version)
             await self.store.put_book(table.id or 0, book)
             return
         text = stale_text(table, book, interaction.user.id, message.id if message else None, private)

@@ -210,7 +210,7 @@ async def test_a_book_written_is_read_back_as_written_whoever_changes_their_copy
     game = table.id or 0
     written = Book(message_id=3, turn_events=[{"kind": "keep"}], dm_copies={7: [1, 2, 1]}, dm_closed=[8])
     await store.put_book(game, written)
-    written.message_id, written.dm_copies[9], written.dm_closed[:], written.turn_events[:] = 4, [5, 6], [], []
+    written.message_id, written.dm_copies[9], written.dm_closed[5], written.turn_events[:] = 4, [5, 6], "Round 2", []
     parsed: list[str] = []
     if store.dialect == "sqlite":
         real = Book.model_validate_json

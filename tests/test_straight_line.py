@@ -536,10 +536,10 @@ def test_a_player_whose_dms_refused_the_bot_is_tried_again_only_in_a_later_turn_
     after = step.start(Moment(spec, lobby), 0.0).after
     assert after.chapter and [dm.seat for dm in present.dms(after, Book(), [0, 1])] == [0, 1]
     # refused in this round: the table asks Bob (My hand), whatever chapter its table opened in
-    same = Book(chapter="an earlier round", dm_closed=[1], dm_refused_in={1: after.chapter})
+    same = Book(chapter="an earlier round", dm_closed={1: after.chapter})
     assert [dm.seat for dm in present.dms(after, same, [0, 1])] == [0]
     # refused in an earlier one: tried again (he may have opened his DMs since)
-    earlier = Book(chapter=after.chapter, dm_closed=[1], dm_refused_in={1: "an earlier round"})
+    earlier = Book(chapter=after.chapter, dm_closed={1: "an earlier round"})
     assert [(dm.seat, dm.chapter) for dm in present.dms(after, earlier, [0, 1])] == [(0, after.chapter), (1, after.chapter)]
     # a book from before refusals were dated: tried once, then dated
     assert [dm.seat for dm in present.dms(after, Book(chapter=after.chapter, dm_closed=[1]), [0, 1])] == [0, 1]

@@ -472,8 +472,7 @@ class SqliteStore(Store):
         locked database must not lose it. The next book written for the game carries it."""
         text = book_text(book)
         self._books[game_id] = (text, book.model_copy(update={
-            "turn_events": list(book.turn_events), "dm_copies": dict(book.dm_copies), "dm_closed": list(book.dm_closed),
-            "dm_refused_in": dict(book.dm_refused_in)}))
+            "turn_events": list(book.turn_events), "dm_copies": dict(book.dm_copies), "dm_closed": dict(book.dm_closed)}))
         try:
             async with self._writing():
                 await self._quickly(lambda raw: raw.execute(
