@@ -150,7 +150,7 @@ def _pending(table: Table, view: bb.BareBonesView, pending: bb.PendingView) -> l
     turn = view.turn
     assert turn is not None
     if pending.kind == "loan":
-        return loan_facts(view, turn, pending)
+        return loan_facts(view, pending)
     if pending.kind in ("swap_give", "swap_take"):
         return [f"The cards you returned are worth **{coins(pending.value)}**."]
     if pending.kind == "full_house" and pending.marked:
@@ -166,14 +166,13 @@ def _pending(table: Table, view: bb.BareBonesView, pending: bb.PendingView) -> l
     return []
 
 
-def loan_facts(view: bb.BareBonesView, turn: bb.TurnView, pending: bb.PendingView) -> list[str]:
+def loan_facts(view: bb.BareBonesView, pending: bb.PendingView) -> list[str]:
     """What a loan is weighed against, asked before any die is rolled: what it is for (the
     dearest card), what this turn has so far, what White dice pay, and the price of coins not
     repaid, in points; with the larger amounts, what they cost at worst."""
-    so_far = turn.carry_in + turn.sold + turn.loaned
-    pays = [f for c in bb.DICE.colours if c.currency == "coins" for f in c.faces]
+    so_far, (fewest, most) = pending.so_far, pending.die_pays
     lines = [f"You have not rolled yet{f' ({coins(so_far)} so far)' if so_far else ''}; a White die pays "
-             f"{min(pays)} to {max(pays)} coins. The dearest card in the Supply costs **{coins(pending.dearest)}**."]
+             f"{fewest} to {most} coins. The dearest card in the Supply costs **{coins(pending.dearest)}**."]
     if view.me is not None and view.me.loan:
         lines.append(f"You still owe {coins(view.me.loan)} from last turn: this turn's coins repay that first.")
     lines.append(f"Next turn, the coins you earn repay the loan first; each coin still owed costs "

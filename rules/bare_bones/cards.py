@@ -149,6 +149,9 @@ DICE_PER_COLOUR = DICE.per_colour
 TOTAL_DICE = DICE_PER_COLOUR * len(COLOURS)
 TOTAL_CARDS = TABLE.total_cards
 COIN_COLOUR = next(c.key for c in DICE.colours if c.currency == "coins")
+#: the fewest and most coins a die that pays coins shows (what a loan is weighed against)
+COIN_FACES: tuple[int, int] = (min(f for c in DICE.colours if c.currency == "coins" for f in c.faces),
+                               max(f for c in DICE.colours if c.currency == "coins" for f in c.faces))
 CTT = "cant_touch_this"
 
 

@@ -424,6 +424,10 @@ class PendingView(BaseModel):
     more: bool = False
     #: Loan Shark: the price of the dearest card left in the Supply
     dearest: int = 0
+    #: Loan Shark: the coins the turn has before any die is rolled (carried in, sold, borrowed)
+    so_far: int = 0
+    #: Loan Shark: the fewest and most coins a die that pays coins can show
+    die_pays: tuple[int, int] = (0, 0)
 
 
 class TurnView(BaseModel):

@@ -17,6 +17,7 @@ from rules.base import copy_state
 from rules.bare_bones.cards import (
     ACTIONS,
     CARDS,
+    COIN_FACES,
     COLOURS,
     COLOURS_BY_KEY,
     CTT,
@@ -147,6 +148,8 @@ def view(s: BareBonesState, seat: int | None) -> BareBonesView:
         value = swap_value(q) if q.kind.startswith("swap") else loan_cap(s) if q.kind == "loan" else 0
         pending = PendingView(kind=q.kind, seat=s.turn.seat, card=q.card, more=q.more,
                               dearest=dearest_cost(s) if q.kind == "loan" else 0,
+                              so_far=s.turn.carry_in + s.turn.sold + s.turn.loaned if q.kind == "loan" else 0,
+                              die_pays=COIN_FACES if q.kind == "loan" else (0, 0),
                               prompt=pending_prompt(q.kind, s.turn.seat, q.target, value),
                               marked=list(q.marked), value=value, options=list(q.options),
                               target=q.target)
