@@ -106,9 +106,10 @@ def latest_reveals(turn: bb.TurnView) -> list[bb.RevealView]:
 
 
 def card_line(card: bb.CardView | bb.StackView, count: int = 1, *, price: bool = False,
-              worth: bool = False, cost: bool = True) -> str:
+              worth: bool = False, cost: bool = True, brief: bool = False) -> str:
     """One card and what it does: "**Blue** ×2: die 1-1-1-2-3-4". ``cost``: what an Action
-    costs to play; ``price``: what it costs to buy; ``worth``: what it adds at the end."""
+    costs to play; ``price``: what it costs to buy; ``worth``: what it adds at the end;
+    ``brief``: an Action's key effect only, where many cards must fit one screen."""
     about = []
     if price:
         about.append(coins(card.cost))
@@ -118,7 +119,8 @@ def card_line(card: bb.CardView | bb.StackView, count: int = 1, *, price: bool =
         about.append(f"worth {card.fpv} at the end")
     head = f"**{short(card.name)}**" + (f" ×{count}" if count > 1 else "") + (f" ({', '.join(about)})" if about else "")
     colour = card.kind if card.dice else None
-    return f"{head}: {dice_card_words(colour) if colour else card.short}"
+    said = card.brief if brief and isinstance(card, bb.StackView) else ""
+    return f"{head}: {dice_card_words(colour) if colour else said or card.short}"
 
 
 def shop_lines(stacks: list[bb.StackView]) -> list[str]:

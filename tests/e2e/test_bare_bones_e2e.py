@@ -180,6 +180,9 @@ class Hands:
             self.unseen.append(f"buying without what the cards do: {said[:200]}")
         if any(x.startswith("Draft ") for x in labels) and "The cards you may draft" not in said:
             self.unseen.append(f"a Draft pick without what the cards do: {said[:200]}")
+        shown = len(re.sub(r"<(?:#|@[!&]?)\d+>", "#channel", said))  # a mention shows as a name
+        if any(x.startswith("Draft ") for x in labels) and shown > 700:  # a phone shows about 700 characters at once
+            self.unseen.append(f"a Draft pick longer than a phone's screen ({shown}): {said}")
         if any(x.startswith("Borrow ") for x in labels):
             self.loans.append((len(labels), len(act_selects(message))))
 
