@@ -272,8 +272,9 @@ def test_the_draft_view_says_what_each_card_does() -> None:
         if stack.dice:
             assert f"**{stack.name.removesuffix(' Dice Card')}** (worth {stack.fpv} at the end): die " in said
         else:
-            assert f"**{stack.name}**" in said and stack.short in said
+            assert f"**{stack.name}**" in said and stack.brief in said  # its key effect: seven must fit a phone
     assert "Your deck so far" in said
+    assert len(said) <= 700, len(said)
     assert all(label.startswith("Draft ") for label in kit.labels(shown))
 
 
