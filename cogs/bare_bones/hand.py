@@ -213,6 +213,6 @@ def _draft(seat: int, view: bb.BareBonesView) -> list[Part]:
         return [Part("### The Draft"), Part(deck)]
     head = f"### The Draft: pick {draft.pick} of {draft.picks_total}"
     offered = [s for s in view.supply if s.draftable and s.count]
-    return [Part(head), Part("**The cards you may draft**\n" + "\n".join(card_line(s, worth=True, brief=True) for s in offered)),
+    return [Part(head), Part("**The cards you may draft**\n" + "\n".join(card_line(s, worth=True, cost=False, brief=True) for s in offered)),
             Part(deck)]
 
