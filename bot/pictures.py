@@ -39,7 +39,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 #: encoded pictures kept in memory; a table picture is a few kB, so this is a few MB at most
 CACHE_SIZE = 512
-BACKGROUND = (43, 45, 49, 0)  # transparent: the embed's own background shows through
+BACKGROUND = (43, 45, 49, 255)  # a layout container's in the dark theme, opaque so the light theme never shows through
 INK = (242, 243, 245)
 DIM = (128, 132, 142)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -185,9 +185,11 @@ def png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     deflate changes: a Knucklebones table is written in 0.23 ms instead of 0.83, its file 10.5 kB
     instead of 9.1. tests/test_png.py reads every kind of picture back through Pillow, pixel for
     pixel."""
-    if image.mode != "P":
-        image = (image.quantize(palette=palette, dither=Image.Dither.NONE) if palette is not None else
-                 image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
+    if palette is not None and image.mode != "P":
+        image = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    elif image.mode != "P":
+        image = image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        image.putpalette(_background_kept(bytes(image.getpalette(rawmode="RGBA") or ())), rawmode="RGBA")
     width, height = image.size
     rgba = image.getpalette(rawmode="RGBA") or [0, 0, 0, 255]
     entries = len(rgba) // 4
@@ -362,7 +364,18 @@ def quantized_part(image: Image.Image, colours: int, at: tuple[int, int]) -> Par
     """``image`` (a part, RGBA) in at most ``colours`` colours: its pixels as indices into its
     own palette (a byte each), that palette (RGBA), and the part's place and size."""
     quantized = image.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    return quantized.tobytes(), bytes(quantized.getpalette(rawmode="RGBA") or ())[:colours * 4], (*at, *image.size)
+    palette = bytes(quantized.getpalette(rawmode="RGBA") or ())[:colours * 4]
+    return quantized.tobytes(), _background_kept(palette), (*at, *image.size)
+
+
+def _background_kept(palette: bytes) -> bytes:
+    """The quantizer rounds the background a shade off in some parts and not in others; the
+    picture's background is one colour, so a part's nearest entry to it is made exactly it."""
+    entries = [palette[i:i + 4] for i in range(0, len(palette), 4)]
+    near = [sum(abs(a - b) for a, b in zip(e, BACKGROUND, strict=True)) for e in entries]
+    if near and min(near) <= 6:
+        entries[near.index(min(near))] = bytes(BACKGROUND)
+    return b"".join(entries)
 
 
 def parts_png(size: tuple[int, int], parts: Sequence[Part]) -> bytes:

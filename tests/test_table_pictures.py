@@ -37,3 +37,24 @@ def test_the_table_picture_matches_its_golden(spec) -> None:  # noqa: ANN001
         golden.write_bytes(data)
     assert golden.exists(), f"no golden picture for {spec.engine.title}: run with BONEYARD_GOLDEN=update"
     assert pixels(data) == pixels(golden.read_bytes()), f"{golden.name} changed: look at it, then update it"
+
+
+@pytest.mark.parametrize("spec", game_specs(), ids=lambda spec: spec.engine.key)
+def test_a_table_picture_reads_on_the_light_theme_too(spec) -> None:  # noqa: ANN001
+    """Its words and marks are light, drawn for the dark theme: a clear background would put
+    them on white on the light theme, where captions and names vanish. Each picture is opaque
+    and of one background colour, so no part of it shows a shade of its own."""
+    table, view = mid_game(spec, seats=min(3, spec.engine.max_seats), seed=11)
+    picture = spec.picture(table, view)
+    assert picture is not None
+    with Image.open(io.BytesIO(picture.draw())) as image:
+        rgba = image.convert("RGBA")
+    assert rgba.getextrema()[3] == (255, 255), "a pixel is see-through"
+    corners = {rgba.getpixel((x, y)) for x in (0, rgba.width - 1) for y in (0, rgba.height - 1)}
+    assert len(corners) == 1, corners
+    background = corners.pop()
+    assert isinstance(background, tuple)
+    near = {c: n for n, c in rgba.getcolors(1 << 16) or []
+            if c != background and sum(abs(a - b) for a, b in zip(c, background, strict=True)) <= 6}
+    # an edge fading into the background passes through such shades; an area is never one
+    assert sum(near.values()) < rgba.width * rgba.height / 100, f"areas a shade off the background: {near}"
