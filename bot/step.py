@@ -216,9 +216,12 @@ def read_open_click(now: Moment, seat: int | None, stamp: str, index: int) -> tu
     if not 0 <= index < len(now.shared):
         raise Refusal("That choice is not available.")
     if now.shared[index] not in now.legal(seat):
-        # said with its label: "Give Ann 1 gp" pressed by Ann reads as what it is
-        label = seat_names(now.table, now.spec.action_label(now.public, now.shared[index]), plain=True)
-        raise Refusal(f"{quote(label, 80)} is another player's choice, not yours to make.")
+        # said with its label, and the rules' reason where they give one: "Give Ann 1 gp"
+        # pressed by Ann reads as what it is
+        label = quote(seat_names(now.table, now.spec.action_label(now.public, now.shared[index]), plain=True), 80)
+        reason = now.engine.refusal(now.state, seat, now.shared[index])
+        raise Refusal(f"{label} is not yours to choose: {reason}." if reason else
+                      f"{label} is another player's choice, not yours to make.")
     return seat, now.shared[index]
 
 

@@ -266,6 +266,13 @@ class Engine(ABC, Generic[S, A, O]):
         every seat chooses from its own controls."""
         return []
 
+    def refusal(self, state: S, seat: int, action: A) -> str | None:
+        """Why ``seat``, who owes a decision, may not make ``action``, one of the open choices,
+        in a few words to the player who pressed it ("you cannot give to yourself"). An open row
+        is one row for everyone, so a press on another's choice is a player's honest mistake
+        that deserves its reason. None (the default): it is simply another seat's choice."""
+        return None
+
     def move_cap(self, seats: int, options: O) -> int:
         """The most actions (timeouts included) a game with these seats and options can take
         before it must be over.

@@ -25,6 +25,7 @@ from cogs.stones_and_bones import ROLL_MARK, SPEC, throw_line
 from cogs.stones_and_bones.pictures import STONE_FILL, TIER_FILL, WIN
 from rules.base import Event
 from rules.stones_and_bones import ENGINE, StonesAndBonesAction, StonesAndBonesOptions, StonesAndBonesState, start_turn
+from rules.stones_and_bones.models import GIFTS_PER_PARLEY
 from tests import kit
 
 A = StonesAndBonesAction
@@ -410,9 +411,10 @@ def test_the_ledger_says_a_seat_lost_it_all_rather_than_cashed_out_nothing() -> 
     assert second.endswith(": bought in 50 gp · cashed out 100 gp · net **+50 gp**"), second
 
 
-def test_a_gift_to_oneself_pressed_in_the_shared_menu_is_refused_by_its_label() -> None:
+def test_a_gift_not_the_givers_to_give_is_refused_with_its_label_and_reason() -> None:
     """The parley's one "Give…" menu is everyone's; Ann picking "Give Ann 1 gp" hears which
-    choice she picked and whose it is, not a bare "not yours"."""
+    choice she picked and why it is not hers (SB-12), not a bare "not yours"; so does a gift
+    her purse cannot pay, and any gift once her gifts are given."""
     import pytest
 
     from bot import step
@@ -424,4 +426,17 @@ def test_a_gift_to_oneself_pressed_in_the_shared_menu_is_refused_by_its_label() 
     to_ann = next(i for i, a in enumerate(now.shared) if a.kind == "give" and a not in now.legal(0))
     with pytest.raises(Refusal) as refused:
         step.read_open_click(now, 0, now.open_stamp(now.acting), to_ann)
-    assert NAMES[0] == "Ann" and str(refused.value) == "“Give Ann 1 gp from my purse” is another player's choice, not yours to make."
+    assert NAMES[0] == "Ann" and str(refused.value) == "“Give Ann 1 gp from my purse” is not yours to choose: you cannot give to yourself."
+    parley.pirates[0].purse = 150  # 1 gp 5 sp
+    now = Moment(SPEC, table_for(parley), parley)
+    dear = next(i for i, a in enumerate(now.shared) if a.kind == "give" and a.target != 0 and (a.amount or 0) > 150)
+    with pytest.raises(Refusal) as refused:
+        step.read_open_click(now, 0, now.open_stamp(now.acting), dear)
+    assert str(refused.value).endswith(" is not yours to choose: your purse holds 1 gp 5 sp."), refused.value
+    assert parley.mutiny is not None
+    parley.mutiny.gifts = [GIFTS_PER_PARLEY] + [0] * (len(parley.pirates) - 1)
+    now = Moment(SPEC, table_for(parley), parley)
+    cheap = next(i for i, a in enumerate(now.shared) if a.kind == "give" and a.target != 0)
+    with pytest.raises(Refusal) as refused:
+        step.read_open_click(now, 0, now.open_stamp(now.acting), cheap)
+    assert str(refused.value).endswith(f" is not yours to choose: you have given your {GIFTS_PER_PARLEY} gifts this parley.")

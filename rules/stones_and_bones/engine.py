@@ -16,7 +16,7 @@ from typing import ClassVar, cast
 from pydantic import BaseModel
 
 from rules.base import Chooser, Engine, Event, Outcome
-from rules.stones_and_bones import ai, flow, moves, view
+from rules.stones_and_bones import ai, flow, moves, text, view
 from rules.stones_and_bones.models import (
     GIFTS_PER_PARLEY,
     LAST_TIDE,
@@ -71,6 +71,9 @@ class StonesAndBonesEngine(Engine[StonesAndBonesState, StonesAndBonesAction, Sto
 
     def open_actions(self, state: StonesAndBonesState) -> list[StonesAndBonesAction]:
         return moves.open_actions(state)
+
+    def refusal(self, state: StonesAndBonesState, seat: int, action: StonesAndBonesAction) -> str | None:
+        return text.refusal(state, seat, action)
 
     def decision_stamp(self, state: StonesAndBonesState, seat: int) -> str | None:
         return moves.decision_stamp(state, seat)

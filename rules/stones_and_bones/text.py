@@ -16,8 +16,9 @@ from rules.stones_and_bones.models import (
     ClaimKind,
     StonesAndBonesAction,
     StonesAndBonesOptions,
+    StonesAndBonesState,
 )
-from rules.stones_and_bones.moves import grumble_fee
+from rules.stones_and_bones.moves import gifts_left, grumble_fee
 from rules.stones_and_bones.reading import money
 from rules.stones_and_bones.view import StonesAndBonesView, count_words
 
@@ -144,6 +145,21 @@ def action_label(view: StonesAndBonesView, action: StonesAndBonesAction) -> str:
 
 
 # -- the rules ------------------------------------------------------------------------------------
+
+
+def refusal(state: StonesAndBonesState, seat: int, action: StonesAndBonesAction) -> str | None:
+    """Why a parley's gift on the table is not this giver's to give (SB-12): the row of gifts is
+    one for every giver, so it also offers gifts to themselves and amounts only others can pay."""
+    if action.kind != "give" or state.phase != "parley":
+        return None
+    if action.target == seat:
+        return "you cannot give to yourself"
+    if not gifts_left(state, seat):
+        return f"you have given your {GIFTS_PER_PARLEY} gifts this parley"
+    purse = state.pirates[seat].purse
+    if (action.amount or 0) > purse:
+        return f"your purse holds {money(purse)}" if purse else "your purse is empty"
+    return None
 
 
 def how_to_play(options: StonesAndBonesOptions | None = None) -> str:

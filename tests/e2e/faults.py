@@ -64,8 +64,9 @@ BUSY_HOLD = BUSY_TIMEOUT + 2.5
 FAULT_RATE = 0.15
 #: what the bot tells a player whose move could not post its table
 COULD_NOT_POST = "could not post"
-#: refusals of a press on the table's open choices that only say it was another player's to make
-MISTAKES = ("another player's choice, not yours to make", "Nothing is asked of you now")
+#: refusals of a press on the table's open choices that only say it was another player's to make,
+#: or why the rules do not let this player make it
+MISTAKES = ("another player's choice, not yours to make", "is not yours to choose: ", "Nothing is asked of you now")
 
 #: warnings an injected fault explains (anything else at WARNING or above is a problem):
 #: discord.py waiting out a 429; the deliverer not posting or editing a table (50013, or a 5xx
