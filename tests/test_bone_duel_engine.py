@@ -82,8 +82,8 @@ def test_the_worked_example() -> None:
     assert view.totals == [27, 6]
     assert kinds == ["place", "knock", "roll"]
     assert texts == [
-        "Seat 1 places a 3 in the left column (total 27).",
-        "Seat 1's 3 knocks a 3 out of Seat 2's left column (total 6).",
+        "Seat 1 places a 3 in the top row (total 27).",
+        "Seat 1's 3 knocks a 3 out of Seat 2's top row (total 6).",
         "Seat 2 rolls a 5.",
     ]
     assert new.last == Placement(seat=ann, column=0, row=2, face=3, knocked=[3], game=1)
@@ -98,7 +98,7 @@ def test_events_carry_their_figures() -> None:
     assert place_.seats == (0,) and place_.data == {"column": 0, "row": 1, "face": 2,
                                                     "score_after": 8, "column_score": 8}
     assert knock.seats == (0, 1) and knock.data == {"column": 0, "faces": [2, 2], "victim_after": 5}
-    assert knock.text == "Seat 1's 2 knocks two 2s out of Seat 2's left column (total 5)."
+    assert knock.text == "Seat 1's 2 knocks two 2s out of Seat 2's top row (total 5)."
     assert roll.seat == 1 and roll.data == {"face": 4}
 
 
@@ -146,7 +146,7 @@ def test_the_timeout_default_is_the_leftmost_column_with_room() -> None:
     assert ENGINE.timeout_action(state, 0) == A(column=1)
     new, events = ENGINE.on_timeout(state, 0)
     assert [e.kind for e in events] == ["timeout", "place", "roll"]
-    assert events[0].text == "Seat 1 ran out of time: the die goes into the leftmost column with room."
+    assert events[0].text == "Seat 1 ran out of time: the die goes into the topmost row with room."
     assert new.grids[0][1] == [4, 4]
     with pytest.raises(IllegalAction):
         ENGINE.on_timeout(new, 0)
@@ -238,6 +238,25 @@ def test_best_of_three_the_loser_starts_the_next_game() -> None:
     assert view.game == 2 and view.wins == [1, 0] and view.winners == [] and view.best_of_three
 
 
+def test_the_game_that_ends_keeps_its_final_grids_after_the_next_one_empties_them() -> None:
+    """The move that ends game 1 starts game 2 on empty grids; the grids that made the score
+    stay in the state and the view, with the die that ended it and what it knocked out."""
+    state = staged(ALMOST_FULL, [[5], [], [4, 4]], die=4, best_of_three=True, then=[2])
+    assert state.last_game is None and ENGINE.view(state, None).last_game is None
+    new, _, _ = place(state, 2)  # a 4 fills Seat 1's grid and knocks out Seat 2's two 4s: 19 to 5
+    assert new.game == 2 and new.grids == [[[], [], []], [[], [], []]]
+    ended = ENGINE.view(new, None).last_game
+    assert ended is not None and ended == new.last_game
+    assert ended.game == 1 and ended.winner == 0 and ended.totals == [19, 5]
+    assert ended.grids == [[[1, 2, 3], [1, 2, 3], [1, 2, 4]], [[5], [], []]]
+    assert ended.column_scores == [[6, 6, 7], [5, 0, 0]]
+    assert ended.last == Placement(seat=0, column=2, row=2, face=4, knocked=[4, 4], game=1)
+    assert state.last_game is None  # apply left its input alone
+    # the next game's moves leave it as it ended, until that game ends in its turn
+    later, _, _ = place(new, 0)
+    assert later.last_game == ended and later.grids[1][0] == [2]
+
+
 def test_best_of_three_after_a_draw_the_other_player_starts() -> None:
     state = staged(ALMOST_FULL, [[6], [6], [6]], die=3, current=1, best_of_three=True, then=[6])
     assert state.starter == 1
@@ -292,7 +311,8 @@ def test_a_best_of_three_match_plays_to_its_end() -> None:
 
 def test_rules_summary_says_the_options_the_timeout_and_the_caps() -> None:
     plain = rules_summary(BoneDuelOptions())
-    assert "knocked out" in plain and "leftmost column with room" in plain
+    assert "knocked out" in plain and "topmost row with room" in plain
+    assert "its left column is the top row" in plain  # a reader of the rulebook finds its columns
     assert str(GAME_PLACEMENTS) in plain and "Best of three" not in plain
     match = rules_summary(BoneDuelOptions(best_of_three=True, knockouts=False))
     assert "Best of three" in match and f"after {MATCH_GAMES} games" in match

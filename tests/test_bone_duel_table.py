@@ -4,9 +4,12 @@ screen."""
 
 from __future__ import annotations
 
+import io
 import random
 import re
 from collections.abc import Sequence
+
+from PIL import Image
 
 from bot import present
 from bot.models import Book, Table
@@ -44,14 +47,15 @@ def shown(state: BoneDuelState, status: str = "active") -> present.Shown:
 def test_the_table_asks_with_the_die_and_the_picture_shows_it_and_both_names() -> None:
     state = staged([[4], [], [2]], [[4, 4], [1], []], die=4)
     table = shown(state)
-    assert kit.top(table) == "<@1>: you rolled a **4**: pick the column to put it in."
+    assert kit.top(table) == "<@1>: you rolled a **4**: pick the row to put it in."
     words = kit.words(table)
     assert "🔵 **Ann**: 6 points" in words and "🔴 **Bob**: 17 points" in words
-    assert kit.labels(table) == ["Left: +12, knocks out two 4s", "Middle: +4", "Right: +4", "Details"]
+    # the picture draws the rulebook's left column as the top row: the buttons name what it shows
+    assert kit.labels(table) == ["Top: +12, knocks out two 4s", "Middle: +4", "Bottom: +4", "Details"]
     picture = SPEC.picture(table_for(state), ENGINE.view(state, None))
     assert picture is not None and picture.draw().startswith(b"\x89PNG\r\n\x1a\n")
     key = picture_key(ENGINE.view(state, None), ("Ann", "Bob"))
-    assert picture.key == ("duel", key) and key[2] == ("Ann", "Bob") and key[3] == (4, 0)
+    assert picture.key == ("duel", key) and key[2] == ("Ann", "Bob") and key[3] == (4, 0) and key[4] is None
     assert "Ann has a 4 to place" in picture.description
 
 
@@ -63,9 +67,9 @@ def test_a_history_line_tells_the_turn_and_the_table_below_does_not_repeat_it() 
     state, events = ENGINE.apply(state, 0, A(column=0))
     line = present.history_line(table, chapter, SPEC.story(table, ENGINE.view(state, None), events))
     # headed by its turn, as every game's history is
-    assert line == "**Turn 6** · Ann put a 4 in the left column, knocking out Bob's two 4s."
+    assert line == "**Turn 6** · Ann put a 4 in the top row, knocking out Bob's two 4s."
     below = kit.words(shown(state))
-    assert "left column" not in below and "knock" not in below
+    assert "top row" not in below and "knock" not in below
 
 
 def test_a_lone_die_knocked_out_is_named_without_an_article() -> None:
@@ -73,7 +77,7 @@ def test_a_lone_die_knocked_out_is_named_without_an_article() -> None:
     table = table_for(state)
     state, events = ENGINE.apply(state, 0, A(column=1))
     story = SPEC.story(table, ENGINE.view(state, None), events)
-    assert story == "Seat 1 put a 5 in the middle column, knocking out Seat 2's 5."  # not "Seat 2's a 5"
+    assert story == "Seat 1 put a 5 in the middle row, knocking out Seat 2's 5."  # not "Seat 2's a 5"
 
 
 def test_the_roll_for_the_next_player_opens_the_next_turn_and_a_match_counts_turns_per_game() -> None:
@@ -92,10 +96,11 @@ def test_the_roll_for_the_next_player_opens_the_next_turn_and_a_match_counts_tur
 
 
 def test_every_line_a_played_game_writes_reads_as_a_sentence() -> None:
-    """No article after a possessive ("Bob's a 5"), no "1 games", no "lane" where the rulebook
-    says column, over many played games of every option."""
-    slips = re.compile(r"'s an? \d|\b1 (games|points|dice|columns)\b|\ba (8\d*|11|18)\b|\ban (?!8|11 |18 )\d"
-                       r"|\blanes?\b")
+    """No article after a possessive ("Bob's a 5"), no "1 games", no "lane", and no "left" or
+    "column" where the picture shows rows top to bottom, over many played games of every
+    option."""
+    slips = re.compile(r"'s an? \d|\b1 (games|points|dice|rows)\b|\ba (8\d*|11|18)\b|\ban (?!8|11 |18 )\d"
+                       r"|\blanes?\b|\bleft(most)?\b|\bright\b|\bcolumns?\b", re.IGNORECASE)
     seen: set[str] = set()
     for seed in range(60):
         options = BoneDuelOptions(best_of_three=seed % 2 == 0, knockouts=seed % 3 != 0)
@@ -117,11 +122,11 @@ def test_every_line_a_played_game_writes_reads_as_a_sentence() -> None:
     assert any("knocking out Seat 2's " in line for line in seen)  # the check saw knock-outs
 
 
-def test_the_lobby_blurb_says_column_as_the_rulebook_and_the_buttons_do() -> None:
-    assert SPEC.blurb.startswith("Roll one die, place it in a column, knock out")
+def test_the_lobby_blurb_says_row_as_the_picture_and_the_buttons_do() -> None:
+    assert SPEC.blurb.startswith("Roll one die, place it in a row, knock out")
     state = staged([[4], [], [2]], [[4, 4], [1], []], die=4)
     lobby = kit.words(present.lobby_message(SPEC, table_for(state, "lobby")))
-    assert "place it in a column" in lobby and "lane" not in lobby
+    assert "place it in a row" in lobby and "lane" not in lobby and "column" not in lobby
     assert "take a seat (2 players)" in lobby and "2–2" not in lobby  # a duel is always two
 
 
@@ -163,12 +168,12 @@ def test_the_standings_count_points_in_a_game_and_games_in_a_match() -> None:
             "Game 4: Ann won, 135 to 6") in words
 
 
-def test_details_show_the_askers_grid_first_column_by_column() -> None:
+def test_details_show_the_askers_grid_first_row_by_row() -> None:
     state = staged([[4], [], [2, 2, 5]], [[4, 4], [1], []], die=3)
     pages = SPEC.details_pages(table_for(state), ENGINE.view(state, None), 1)
     grids = [p.text for p in pages[0].parts]
     assert grids[0].startswith("🔴 **Bob**: 17 points") and grids[1].startswith("🔵 **Ann**: 17 points")
-    assert "Left: 4 = 4\nMiddle: empty\nRight: 2, 2, 5 = 13" in grids[1]
+    assert "Top: 4 = 4\nMiddle: empty\nBottom: 2, 2, 5 = 13" in grids[1]
     assert all(len("\n".join(p.text for p in page.parts)) <= SCREEN for page in pages)
 
 
@@ -184,5 +189,40 @@ def test_the_rules_are_how_to_play_on_one_screen_the_full_rules_and_the_words() 
     assert "Knock-outs" in plain.parts[0].text and "Best of three" not in plain.parts[0].text
     assert "No knock-outs" in match.parts[0].text and "Best of three" in match.parts[0].text
     glossary = SPEC.rules_pages(BoneDuelOptions())[-1].parts[0].text
-    for word in ("Column", "Facing column", "Knock out", "Column score"):
+    for word in ("Row", "Facing row", "Knock out", "Row score"):
         assert f"**{word}**" in glossary
+    # a player who knows the rulebook's columns finds them
+    assert "The rulebook calls them columns (left, middle, right): its left column is the top row." in glossary
+
+
+def test_the_next_game_of_a_match_shows_how_the_last_one_ended_until_both_have_placed() -> None:
+    """The move that ends game 1 starts game 2 on empty grids: the table's picture shows game
+    1's final grids above them (the deciding die ringed), for each player's first placement in
+    game 2, and then only game 2's."""
+    match = staged([[1, 2, 3], [1, 2, 3], [1, 2]], [[5], [], [4, 4]], die=4, then=(2, 6, 1), best_of_three=True)
+    single = staged([[1, 2, 3], [1, 2, 3], [1, 2]], [[5], [], [4, 4]], die=4)
+    plain = SPEC.picture(table_for(single), ENGINE.view(single, None))
+    assert plain is not None
+    with Image.open(io.BytesIO(plain.draw())) as image:
+        one_game = image.size
+    match, _ = ENGINE.apply(match, 0, A(column=2))  # 19 to 5; Bob starts game 2 with a 2
+    seen = []
+    for _ in range(3):
+        view = ENGINE.view(match, None)
+        picture = SPEC.picture(table_for(match), view)
+        assert picture is not None
+        with Image.open(io.BytesIO(picture.draw())) as image:
+            seen.append((view.turn, image.size, picture.key[1][4] is not None, picture.description))
+        match, _ = ENGINE.apply(match, match.current, A(column=0))
+    (turn1, size1, ended1, words1), (turn2, size2, ended2, _), (turn3, size3, ended3, words3) = seen
+    assert (turn1, turn2, turn3) == (1, 2, 3)
+    assert ended1 and ended2 and not ended3
+    assert size1 == size2 == (one_game[0], 2 * one_game[1]) and size3 == one_game
+    assert words1.startswith("Game 1 ended: Ann: top 1, 2, 3 (6), middle 1, 2, 3 (6), bottom 1, 2, 4 (7); total 19. "
+                             "Bob: top 5 (5), middle empty (0), bottom empty (0); total 5. Game 2: Ann: top empty")
+    assert "ended" not in words3
+    lanes, scores, game, totals = picture_key(view, None, view.last_game)[4] or ((), (), 0, (0, 0))
+    assert (game, totals, scores) == (1, (19, 5), ((6, 6, 7), (5, 0, 0)))
+    assert lanes[0][2] == ((1, 2, 4), 2, ()) and lanes[1][2] == ((), -1, (4, 4))  # ringed; struck
+    # the table's words say game 2 is in progress; the headline above said who won game 1
+    assert "Bone Duel · game 2" in kit.words(shown(match))

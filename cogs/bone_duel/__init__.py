@@ -1,4 +1,4 @@
-"""Bone Duel at a Discord table: one die, three columns, one tap a turn.
+"""Bone Duel at a Discord table: one die, three rows a player, one tap a turn.
 
 The engine (rules/bone_duel) decides everything; this module draws both grids facing each other
 and offers the three placements as buttons that say what each would score and knock out. A duel
@@ -25,10 +25,10 @@ from rules.base import Event, counted
 if TYPE_CHECKING:
     from bot.client import Boneyard
 
-#: the engine's columns, named as the rulebook does ("column", never "lane": the buttons, the
-#: history and the rules say the rulebook's word); the picture draws each as a line across,
-#: labelled with this name, the left column on top
-COLUMN_LABELS = ("Left", "Middle", "Right")
+#: the engine's columns as the buttons name them: the picture draws each as a row across, the
+#: rulebook's left column on top, so a button names the row a player sees (``bd.COLUMN_NAMES``
+#: says why)
+COLUMN_LABELS = tuple(name.title() for name in bd.COLUMN_NAMES)
 #: each side's colour in the picture (its name's disc, its scores), as a mark in words
 SIDES = ("🔵", "🔴")
 
@@ -53,20 +53,41 @@ def players_lines(table: Table, view: bd.BoneDuelView) -> str:
     return "\n".join(lines)
 
 
+def shows_last_game(view: bd.BoneDuelView) -> bd.FinishedGame | None:
+    """The game before this one, while each player makes their first placement in this one:
+    the move that ends a game of a match starts the next at once, so without it the grids that
+    made the score would be gone before anyone saw them."""
+    last = view.last_game
+    if view.over or last is None or last.game != view.game - 1 or view.turn > 2:
+        return None
+    return last
+
+
+def _rows_words(table: Table, grids: list[list[list[int]]], scores: list[list[int]], totals: list[int]) -> list[str]:
+    lines = []
+    for seat in (0, 1):
+        rows = ", ".join(f"{COLUMN_LABELS[c].lower()} {faces(grids[seat][c]) or 'empty'} ({scores[seat][c]})"
+                         for c in range(3))
+        lines.append(f"{table.seats[seat].name}: {rows}; total {totals[seat]}.")
+    return lines
+
+
 def grid_words(table: Table, view: bd.BoneDuelView) -> str:
     """The picture in words, for screen readers."""
     lines = []
-    for seat in (0, 1):
-        columns = ", ".join(f"{COLUMN_LABELS[c].lower()} {faces(view.grids[seat][c]) or 'empty'} ({view.column_scores[seat][c]})"
-                            for c in range(3))
-        lines.append(f"{table.seats[seat].name}: {columns}; total {view.totals[seat]}.")
+    ended = shows_last_game(view)
+    if ended is not None:
+        lines.append(f"Game {ended.game} ended:")
+        lines += _rows_words(table, ended.grids, ended.column_scores, ended.totals)
+        lines.append(f"Game {view.game}:")
+    lines += _rows_words(table, view.grids, view.column_scores, view.totals)
     if view.die is not None and not view.over:
         lines.append(f"{table.seats[view.current].name} has a {view.die} to place.")
     return " ".join(lines)
 
 
 def grid_text(table: Table, view: bd.BoneDuelView, seat: int) -> str:
-    """One player's grid, a column a line: its dice and what they score."""
+    """One player's grid, a row a line: its dice and what they score."""
     lines = [f"{SIDES[seat]} **{safe(table.seats[seat].name)}**: {counted(view.totals[seat], 'point')}"]
     for c in range(3):
         dice = view.grids[seat][c]
@@ -97,7 +118,7 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
     engine = bd.ENGINE
     command = "bone-duel"
     colour = discord.Colour.from_rgb(214, 196, 150)
-    blurb = "Roll one die, place it in a column, knock out your rival's matching dice. 2 players, about 2 minutes."
+    blurb = "Roll one die, place it in a row, knock out your rival's matching dice. 2 players, about 2 minutes."
     tavern = Tavern()
 
     def table_parts(self, table: Table, view: bd.BoneDuelView) -> list[Part]:
@@ -113,7 +134,9 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
         return [Part(f"### Bone Duel{match}\n{players_lines(table, view)}")]
 
     def picture(self, table: Table, view: bd.BoneDuelView) -> Picture | None:
-        return grids_picture(view, grid_words(table, view), names=(table.seats[0].name, table.seats[1].name))
+        """Both grids; at the start of a game of a match, the last game's final grids above them."""
+        return grids_picture(view, grid_words(table, view), names=(table.seats[0].name, table.seats[1].name),
+                             ended=shows_last_game(view))
 
     def details_pages(self, table: Table, view: bd.BoneDuelView, seat: int | None) -> list[Page]:
         """Both grids in words, the asker's first; in a match, the games so far."""
@@ -182,7 +205,7 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
             discord.ButtonStyle.primary
 
     def prompt(self, table: Table, view: bd.BoneDuelView, seat: int) -> str:
-        return f"you rolled a **{view.die}**: pick the column to put it in."
+        return f"you rolled a **{view.die}**: pick the row to put it in."
 
     def score_text(self, score: int, view: bd.BoneDuelView) -> str:
         """A match is won by games, a single game by points."""

@@ -1,13 +1,19 @@
 """Both grids as one picture, facing each other across the table.
 
 A phone shows an embed's picture at most about 400 px wide and 300 px high, so the grids are
-drawn as three lanes across, labelled with the columns' names (left on top): the first player's
-dice run left from the middle and the second's right, so a column and its opposite sit on one
-line and a knock-out reads at a glance. The middle shows each lane's name and its two scores. The
+drawn as three lanes across, each a row of each player's grid (the rulebook's left column on
+top), labelled top, middle and bottom as the buttons name them: columns drawn upright would
+stack six dice high and shrink to nothing on a phone. The first player's dice run left from the
+middle and the second's right, so a row and its facing row sit on one line and a knock-out
+reads at a glance. The middle shows each lane's name and its two scores. The
 die just placed is ringed; dice it knocked out stay in the victim's lane, struck through, for this
 one picture. A row on top names each side, its colour beside the name (the colour of its scores),
 so a player finds their side; between the names sits the die to place, ringed in its roller's
 colour and pointing to their side, so the picture shows what the buttons decide.
+
+At the start of a game of a match the game before ends in the same move; its final grids (the
+die that ended it ringed) sit above the new ones under a row of its totals, so players see how
+it ended beside the first die of the next.
 """
 
 from __future__ import annotations
@@ -32,8 +38,8 @@ PLACED = (250, 166, 26)
 SIDE_WIDTH = 3 * DIE + 4 * GAP  # one grid; the left one meets the middle here
 WIDTH = 2 * SIDE_WIDTH + MIDDLE
 HEIGHT = HEAD + 3 * DIE + 3 * GAP
-#: each lane's column, as the rulebook names it from the player's seat
-NAMES = ("left", "middle", "right")
+#: each lane's name, as the buttons say it
+NAMES = bd.COLUMN_NAMES
 #: the two sides' score colours, matching nothing else on the table
 SIDE_INK = ((88, 166, 255), (255, 123, 114))
 
@@ -41,24 +47,36 @@ SIDE_INK = ((88, 166, 255), (255, 123, 114))
 #: the die to place and its roller's seat (None when the game is over)
 LaneKey = tuple[tuple[int, ...], int, tuple[int, ...]]
 Rolled = tuple[int, int] | None
-Key = tuple[tuple[tuple[LaneKey, ...], ...], tuple[tuple[int, ...], ...], tuple[str, str], Rolled]
+Lanes = tuple[tuple[LaneKey, ...], ...]
+Scores = tuple[tuple[int, ...], ...]
+#: a finished game's lanes, lane scores, number and totals
+Ended = tuple[Lanes, Scores, int, tuple[int, int]]
+Key = tuple[Lanes, Scores, tuple[str, str], Rolled, Ended | None]
 
 
-def picture_key(view: bd.BoneDuelView, names: tuple[str, str] | None = None) -> Key:
-    """What the picture shows; without the players' names, the sides are named as the engine
-    names seats ("Seat 1")."""
+def _lanes(grids: list[list[list[int]]], last: bd.Placement | None) -> Lanes:
     lanes = []
-    last = view.last if view.last is not None and view.last.game == view.game else None
     for seat in (0, 1):
         mine = []
         for column in range(3):
             placed = last.row if last is not None and last.seat == seat and last.column == column else -1
             knocked = tuple(last.knocked) if last is not None and last.seat != seat and last.column == column else ()
-            mine.append((tuple(view.grids[seat][column]), placed, knocked))
+            mine.append((tuple(grids[seat][column]), placed, knocked))
         lanes.append(tuple(mine))
+    return tuple(lanes)
+
+
+def picture_key(view: bd.BoneDuelView, names: tuple[str, str] | None = None,
+                ended: bd.FinishedGame | None = None) -> Key:
+    """What the picture shows; without the players' names, the sides are named as the engine
+    names seats ("Seat 1"). ``ended``: a finished game to show above the one in progress."""
+    last = view.last if view.last is not None and view.last.game == view.game else None
     rolled = (view.die, view.current) if view.die is not None and not view.over else None
-    return (tuple(lanes), tuple(tuple(s) for s in view.column_scores), names or (seat_name(0), seat_name(1)),
-            rolled)
+    before = None if ended is None else (
+        _lanes(ended.grids, ended.last), tuple(tuple(s) for s in ended.column_scores), ended.game,
+        (ended.totals[0], ended.totals[1]))
+    return (_lanes(view.grids, last), tuple(tuple(s) for s in view.column_scores),
+            names or (seat_name(0), seat_name(1)), rolled, before)
 
 
 def _names(pen: ImageDraw.ImageDraw, names: tuple[str, str], side_width: int, width: int) -> None:
@@ -94,6 +112,23 @@ def _head(image: Image.Image, pen: ImageDraw.ImageDraw, names: tuple[str, str], 
     _rolled(pen, rolled, SIDE_WIDTH)
 
 
+def _ended(image: Image.Image, pen: ImageDraw.ImageDraw, ended: Ended) -> None:
+    """A finished game whole, in a part of its own: a row of its number and totals (each in
+    its side's colour, on its side), then its lanes as they ended."""
+    lanes, scores, game, totals = ended
+    cy = HEAD / 2
+    pen.text((SIDE_WIDTH + MIDDLE / 2, cy - 16), f"game {game}", font=font(LANE_FONT), fill=DIM, anchor="mm")
+    pen.text((SIDE_WIDTH + MIDDLE / 2, cy + 16), "ended", font=font(LANE_FONT), fill=DIM, anchor="mm")
+    pen.text((SIDE_WIDTH - GAP, cy), f"total {totals[0]}", font=font(NAME_FONT), fill=SIDE_INK[0], anchor="rm")
+    pen.text((SIDE_WIDTH + MIDDLE + GAP, cy), f"total {totals[1]}", font=font(NAME_FONT), fill=SIDE_INK[1],
+             anchor="lm")
+    for lane in range(3):
+        for seat in (0, 1):
+            _side(image, pen, seat, lane, lanes[seat][lane])
+        _middle(image, pen, lane, (scores[0][lane], scores[1][lane]))
+    pen.line((GAP, HEIGHT - GAP // 2, WIDTH - GAP, HEIGHT - GAP // 2), fill=DIM, width=2)
+
+
 def _side(image: Image.Image, pen: ImageDraw.ImageDraw, seat: int, lane: int, key: LaneKey) -> None:
     """One seat's dice in one lane, the first nearest the middle, so lanes face each other."""
     faces, placed, knocked = key
@@ -126,27 +161,37 @@ def _middle(image: Image.Image, pen: ImageDraw.ImageDraw, lane: int, scores: tup
 def parts(key: Key) -> list[Piece]:
     """The picture's parts, each drawn on its own and kept (bot.pictures.from_parts): the row of
     names and the die to place, then each lane's two sides and middle. A move changes the die
-    to place, one lane and its scores; the other parts are drawn already."""
-    lanes, scores, names, rolled = key
-    found: list[Piece] = [(_head, (names, rolled), (0, 0, WIDTH, HEAD), (0, 0))]
+    to place, one lane and its scores; the other parts are drawn already. A finished game shown
+    above is one part more (shown once or twice, so not worth parts of its own), and moves the
+    rest down by its height."""
+    lanes, scores, names, rolled, ended = key
+    found: list[Piece] = [] if ended is None else [(_ended, (ended,), (0, 0, WIDTH, HEIGHT), (0, 0))]
+    down = 0 if ended is None else HEIGHT
+    found.append((_head, (names, rolled), (0, 0, WIDTH, HEAD), (0, down)))
     first = HEAD + DIE + GAP  # the first lane's bottom
     for lane in range(3):
         top, bottom = HEAD + lane * (DIE + GAP), HEAD + (lane + 1) * (DIE + GAP)
+        at = top + down
         # a side is drawn in the first lane and moved to its own: the same dice look the same
         # in any lane, so they are drawn once; a lane's middle carries its name
-        found += [(_side, (0, 0, lanes[0][lane]), (0, HEAD, SIDE_WIDTH, first), (0, top)),
+        found += [(_side, (0, 0, lanes[0][lane]), (0, HEAD, SIDE_WIDTH, first), (0, at)),
                   (_middle, (lane, (scores[0][lane], scores[1][lane])), (SIDE_WIDTH, top, SIDE_WIDTH + MIDDLE, bottom),
-                   (SIDE_WIDTH, top)),
-                  (_side, (1, 0, lanes[1][lane]), (SIDE_WIDTH + MIDDLE, HEAD, WIDTH, first), (SIDE_WIDTH + MIDDLE, top))]
+                   (SIDE_WIDTH, at)),
+                  (_side, (1, 0, lanes[1][lane]), (SIDE_WIDTH + MIDDLE, HEAD, WIDTH, first), (SIDE_WIDTH + MIDDLE, at))]
     return found
 
 
+def size(key: Key) -> tuple[int, int]:
+    return WIDTH, HEIGHT * (1 if key[4] is None else 2)
+
+
 def draw(key: Key) -> bytes:
-    drawn = from_parts((WIDTH, HEIGHT), parts(key))
-    assert drawn is not None  # ten parts: 25 colours each
+    drawn = from_parts(size(key), parts(key))
+    assert drawn is not None  # ten parts: 25 colours each; eleven: 23
     return drawn
 
 
-def grids_picture(view: bd.BoneDuelView, words: str, names: tuple[str, str] | None = None) -> Picture:
-    key = picture_key(view, names)
+def grids_picture(view: bd.BoneDuelView, words: str, names: tuple[str, str] | None = None,
+                  ended: bd.FinishedGame | None = None) -> Picture:
+    key = picture_key(view, names, ended)
     return Picture(key=("duel", key), draw=lambda: draw(key), filename="duel.png", description=words)

@@ -21,6 +21,7 @@ from rules.bone_duel.models import (
     BoneDuelOptions,
     BoneDuelState,
     BoneDuelView,
+    FinishedGame,
     Placement,
     Preview,
 )
@@ -32,7 +33,7 @@ from rules.bone_duel.view import previews, view
 __all__ = [
     "ACTIONS", "COLUMNS", "COLUMN_NAMES", "ENGINE", "FACES", "GAME_PLACEMENTS", "MATCH_GAMES",
     "ROWS", "SEATS", "WORDS", "BoneDuelAction", "BoneDuelEngine", "BoneDuelOptions", "BoneDuelState",
-    "BoneDuelView", "Placement", "Preview", "ai_action", "column_name", "column_score",
+    "BoneDuelView", "FinishedGame", "Placement", "Preview", "ai_action", "column_name", "column_score",
     "evaluate", "event_text", "faces_text", "greedy_column", "how_to_play", "grid_total", "knocks", "legal_actions",
     "open_columns", "previews", "rules_summary", "timeout_column", "to_act", "totals", "view",
     "winners",

@@ -13,6 +13,8 @@ Everything here but ``new_state`` works on a state the caller has copied. Events
   ``next_starter`` (None when the match is over).
 - ``match_over`` (best of three only): seats = the winners (both on a draw); ``wins``,
   ``games``, ``results``.
+
+A game's end keeps its grids in ``state.last_game`` before the next game empties them.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from rules.bone_duel.models import (
     SEATS,
     BoneDuelOptions,
     BoneDuelState,
+    FinishedGame,
     Placement,
 )
 from rules.bone_duel.scoring import column_score, grid_total, knocks, totals
@@ -94,6 +97,10 @@ def _end_game(state: BoneDuelState, events: list[Event], capped: bool) -> None:
     winner = None if scores[0] == scores[1] else scores.index(max(scores))
     state.results.append(winner)
     state.game_totals.append(scores)
+    state.last_game = FinishedGame(
+        game=state.game, grids=[[list(column) for column in grid] for grid in state.grids],
+        column_scores=[[column_score(column) for column in grid] for grid in state.grids],
+        totals=scores, winner=winner, last=state.last)
     if winner is not None:
         state.wins[winner] += 1
     best_of_three = state.options.best_of_three

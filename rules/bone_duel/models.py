@@ -2,7 +2,8 @@
 
 Columns are numbered 0, 1, 2 from left to right as each player sees their own grid; column
 ``c`` faces the opponent's column ``c`` (the rulebook's worked example: Ann's left column faces
-Bob's left column). A column holds its dice in the order they were placed.
+Bob's left column). A column holds its dice in the order they were placed. Players never read
+"left": the table draws each column as a row across, column 0 on top (see ``text``).
 """
 
 from __future__ import annotations
@@ -56,6 +57,24 @@ class Placement(BaseModel):
     game: int
 
 
+class FinishedGame(BaseModel):
+    """A finished game of a match as it ended: the next game empties the grids in the same
+    move, and players must still see the grids that made the score."""
+
+    model_config = ConfigDict(frozen=True)
+    #: its 1-based number in the match
+    game: int
+    #: seat -> column -> dice, after the last knock-out
+    grids: list[list[list[int]]]
+    #: seat -> column -> its score
+    column_scores: list[list[int]]
+    totals: list[int]
+    #: the winning seat, None for a draw
+    winner: int | None
+    #: the die that ended it, and what it knocked out
+    last: Placement | None
+
+
 class BoneDuelState(BaseModel):
     options: BoneDuelOptions
     #: seat -> column -> dice in placing order
@@ -77,6 +96,8 @@ class BoneDuelState(BaseModel):
     results: list[int | None] = Field(default_factory=list)
     #: each finished game's final totals, per seat
     game_totals: list[list[int]] = Field(default_factory=list)
+    #: the last game that ended, as it ended (None until one has)
+    last_game: FinishedGame | None = None
     over: bool = False
     dice: Dice
 
@@ -112,6 +133,9 @@ class BoneDuelView(BaseModel):
     results: list[int | None]
     #: each finished game's final totals, per seat (a match's results read with their scores)
     game_totals: list[list[int]]
+    #: the last game that ended, its grids as they ended: in a match, what the game before the
+    #: one in progress looked like at its end (None until a game has ended)
+    last_game: FinishedGame | None
     over: bool
     #: empty until over; both seats on a draw
     winners: list[int]

@@ -12,12 +12,20 @@ from typing import Any
 from rules.base import counted, seat_name
 from rules.bone_duel.models import COLUMNS, GAME_PLACEMENTS, MATCH_GAMES, ROWS, BoneDuelOptions
 
-COLUMN_NAMES = ("left", "middle", "right")
-TIMEOUT = "ran out of time: the die goes into the leftmost column with room."
+#: what players call the engine's columns 0, 1, 2. The table's picture must fit a phone (about
+#: 400 px wide, 300 high), so it draws the two grids side by side with each column as a row
+#: across, the rulebook's left column on top, and a column faces its opposite on one line. The
+#: words follow the picture: a player who taps "Left" expects the left of the picture, so every
+#: button, line and rule says "top row" where the rulebook says "left column". The rulebook's
+#: meaning is kept: three places of up to three dice, each facing the rival's of the same name,
+#: and the timeout's «leftmost column with room» is the topmost row with room.
+COLUMN_NAMES = ("top", "middle", "bottom")
+TIMEOUT = "ran out of time: the die goes into the topmost row with room."
 
 
 def column_name(column: int) -> str:
-    return f"{COLUMN_NAMES[column]} column"
+    """The engine's ``column`` as players read it: "top row"."""
+    return f"{COLUMN_NAMES[column]} row"
 
 
 def faces_text(faces: list[int], *, owned: bool = False) -> str:
@@ -67,7 +75,7 @@ def _game_over_text(winners: tuple[int, ...], data: Mapping[str, Any]) -> str:
 def rules_summary(options: BoneDuelOptions | None = None) -> str:
     """The rulebook in a few lines, the options in force, the timeout default and the caps."""
     options = options or BoneDuelOptions()
-    knock = ("Every die of the same number in your opponent's opposite column is knocked out."
+    knock = ("Every die of the same number in your opponent's facing row is knocked out."
              if options.knockouts else "No knock-outs (option): dice stay where they are.")
     if options.best_of_three:
         match = (f"**Best of three:** the first to win two games wins the match; the loser of a game "
@@ -78,39 +86,40 @@ def rules_summary(options: BoneDuelOptions | None = None) -> str:
         match = "One game; a random player starts."
     return f"""**Bone Duel**: two players, two {COLUMNS}×{ROWS} grids facing each other, one die.
 
-**Your turn**: roll the die and place it in one of your columns with room. {knock}
-**Scoring**: a column is the sum of its dice, but matching dice multiply: a number that appears k times scores number × k × k (two 4s: 16; 2, 2, 5: 13). Your total is your three columns.
+**Your turn**: roll the die and place it in one of your {COLUMNS} rows with room (up to {ROWS} dice each). {knock}
+**Scoring**: a row is the sum of its dice, but matching dice multiply: a number that appears k times scores number × k × k (two 4s: 16; 2, 2, 5: 13). Your total is your three rows.
 **End**: at once when either grid is full (nine dice), after that turn's knock-out, or after {GAME_PLACEMENTS} dice placed in the game; the higher total wins, equal totals draw.
 {match}
-**Timeout**: the die goes into the leftmost column with room.
+**Timeout**: the die goes into the topmost row with room.
+-# The rulebook calls the rows columns, left to right: its left column is the top row here.
 """
 
 
 def how_to_play(options: BoneDuelOptions | None = None) -> str:
     """The essentials on one phone screen."""
     options = options or BoneDuelOptions()
-    knock = ("**Knock-outs:** every die of the same number in your rival's facing column is removed."
+    knock = ("**Knock-outs:** every die of the same number in your rival's facing row is removed."
              if options.knockouts else "**No knock-outs** at this table: dice stay where they are.")
-    match = ("\n**Best of three:** the first to win two games wins the match." if options.best_of_three
-             else "")
-    return f"""Two players, a grid of {COLUMNS} columns each, one die.
+    match = ("\n**Best of three:** the first to win two games wins the match; each game's final grids "
+             "stay in the picture of the next game's first turns." if options.best_of_three else "")
+    return f"""Two players, a grid of {COLUMNS} rows each, one die.
 
-**Your turn:** the die is rolled for you; put it in one of your columns that has room.
+**Your turn:** the die is rolled for you; put it in one of your rows that has room ({ROWS} dice).
 {knock}
-**Scoring:** a column scores the sum of its dice, but matching dice multiply: a number twice scores number × 2 × 2 (two 4s: 16), three times number × 3 × 3.
+**Scoring:** a row scores the sum of its dice, but matching dice multiply: a number twice scores number × 2 × 2 (two 4s: 16), three times number × 3 × 3.
 **End:** as soon as either grid is full ({COLUMNS * ROWS} dice); the higher total wins.{match}
 
-In the picture your grid is on your side, next to your name; each column faces your rival's on the same line, with both scores between. The buttons say what each column adds and knocks out."""
+In the picture your grid is on your side, next to your name; each of your rows faces your rival's on the same line (top, middle, bottom), with both scores between. The buttons say what each row adds and knocks out."""
 
 
 #: the game's own words, as the glossary page explains them
 WORDS: tuple[tuple[str, str], ...] = (
-    ("Column", f"one of your {COLUMNS} places for dice (left, middle, right), up to {ROWS} dice each. "
-               "The picture draws each column as a line across, left on top."),
-    ("Facing column", "your rival's column of the same name, on the same line of the picture."),
-    ("Knock out", "placing a die removes every die of that number from your rival's facing column."),
-    ("Column score", "the sum of its dice, matching dice multiplied: 2, 2, 5 scores 2 × 2 × 2 + 5 = 13."),
-    ("Total", "your three column scores added up; the higher total wins."),
-    ("Grid", f"a player's {COLUMNS} columns; the game ends when one grid holds {COLUMNS * ROWS} dice."),
+    ("Row", f"one of your {COLUMNS} places for dice (top, middle, bottom), up to {ROWS} dice each. "
+            "The rulebook calls them columns (left, middle, right): its left column is the top row."),
+    ("Facing row", "your rival's row on the same line of the picture."),
+    ("Knock out", "placing a die removes every die of that number from your rival's facing row."),
+    ("Row score", "the sum of its dice, matching dice multiplied: 2, 2, 5 scores 2 × 2 × 2 + 5 = 13."),
+    ("Total", "your three row scores added up; the higher total wins."),
+    ("Grid", f"a player's {COLUMNS} rows; the game ends when one grid holds {COLUMNS * ROWS} dice."),
     ("Best of three", "a match option: the first to win two games; the loser of a game starts the next."),
 )

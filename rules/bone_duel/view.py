@@ -39,6 +39,7 @@ def view(state: BoneDuelState) -> BoneDuelView:
         knockouts=state.options.knockouts,
         results=list(state.results),
         game_totals=[list(t) for t in state.game_totals],
+        last_game=state.last_game,
         over=state.over,
         winners=winners(state),
     )
