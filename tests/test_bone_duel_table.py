@@ -178,7 +178,7 @@ def test_details_show_the_askers_grid_first_row_by_row() -> None:
 
 
 def test_the_rules_are_how_to_play_on_one_screen_the_full_rules_and_the_words() -> None:
-    for options in (BoneDuelOptions(), BoneDuelOptions(best_of_three=True, knockouts=False)):
+    for options in (BoneDuelOptions(best_of_three=b, knockouts=k) for b in (False, True) for k in (True, False)):
         pages = SPEC.rules_pages(options)
         assert pages[0].title == "How to play" and pages[1].title.startswith("Full rules")
         assert pages[-1].title == "Words"

@@ -84,14 +84,13 @@ def rules_summary(options: BoneDuelOptions | None = None) -> str:
                  f"else it is a draw.")
     else:
         match = "One game; a random player starts."
-    return f"""**Bone Duel**: two players, two {COLUMNS}×{ROWS} grids facing each other, one die.
+    return f"""**Bone Duel**: two players, two {COLUMNS}×{ROWS} grids facing each other, one die. The rulebook's columns are drawn as rows here: its left column is the top row.
 
 **Your turn**: roll the die and place it in one of your {COLUMNS} rows with room (up to {ROWS} dice each). {knock}
 **Scoring**: a row is the sum of its dice, but matching dice multiply: a number that appears k times scores number × k × k (two 4s: 16; 2, 2, 5: 13). Your total is your three rows.
 **End**: at once when either grid is full (nine dice), after that turn's knock-out, or after {GAME_PLACEMENTS} dice placed in the game; the higher total wins, equal totals draw.
 {match}
 **Timeout**: the die goes into the topmost row with room.
--# The rulebook calls the rows columns, left to right: its left column is the top row here.
 """
 
 
