@@ -15,6 +15,7 @@ buttons, so exactly one copy is live.
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -254,7 +255,7 @@ def _opening(step: StepResult, events: list[Event]) -> str:
 
 def _told(chapter: str, step: StepResult) -> str:
     """The chapters an old table's line tells: its own, and any that bot seats played through
-    in the same step ("Turn 11 to Turn 12"), where one line filed a bot's whole turn under the
+    in the same step ("Turns 11–12"), where one line filed a bot's whole turn under the
     player's before it. Not the chapter the new table shows: what began it is the new table's."""
     shown = step.after.chapter
     chapters = [chapter, *(c for entry in step.entries for c, _ in entry.by_chapter() if c != shown
@@ -743,7 +744,20 @@ def log_pages(entries: list[LogEntry], game_id: int, *, earlier: bool = False) -
 
 def _log_title(chapters: list[str]) -> str:
     named = [c for c in chapters if c]
-    return f"{named[0]} to {named[-1]}" if len(set(named)) > 1 else named[0] if named else "Moves"
+    return _span(named[0], named[-1]) if len(set(named)) > 1 else named[0] if named else "Moves"
+
+
+#: a chapter ending in a counted word: "Game 1 · Turn 18", "Tide 2 · Wave 3", "Round 4"
+_COUNTED = re.compile(r"(.*?)([A-Z][a-z]+) (\d+)")
+
+
+def _span(first: str, last: str) -> str:
+    """Chapters from ``first`` to ``last``, said once where they share all but their number
+    ("Game 1 · Turns 17–18"): a phone's line holds little, and the repeat says nothing."""
+    a, b = _COUNTED.fullmatch(first), _COUNTED.fullmatch(last)
+    if a and b and a[1] == b[1] and a[2] == b[2] and int(a[3]) < int(b[3]):
+        return f"{a[1]}{a[2]}s {a[3]}–{b[3]}"
+    return f"{first} to {last}"
 
 
 def _log_from_the_first(blocks: list[tuple[str, list[str]]]) -> list[_LogPage]:

@@ -184,7 +184,7 @@ def test_game_log_splits_a_long_turn_and_names_it_again_on_the_next_page() -> No
     assert bodies[0].startswith("**Round 2**\n· Bob passed\n**Round 3**\n· Ann moved piece 1")
     assert all(body.startswith("**Round 3** (continued)\n· Ann moved") for body in bodies[1:])
     rest = len(pages) - 1
-    assert [page.title for page in pages] == ["Round 2 to Round 3"] + [f"Round 3 ({n} of {rest})" for n in range(1, rest + 1)]
+    assert [page.title for page in pages] == ["Rounds 2–3"] + [f"Round 3 ({n} of {rest})" for n in range(1, rest + 1)]
     moved = [line for body in bodies for line in body.splitlines() if line.startswith("· Ann")]
     assert [int(line.split()[4]) for line in moved] == list(range(1, 20))  # each once, in order
     assert pages[-1].parts[-1].text == "-# Game #7's moves, oldest first"
@@ -210,7 +210,7 @@ def test_game_log_ends_a_page_with_a_turn_unless_the_turn_fits_whole() -> None:
     for page in pages:
         body = page.parts[0].text
         assert body.startswith("**Turn ") and "(continued)" not in body, body
-    assert [page.title for page in pages] == ["Turn 1 to Turn 2", "Turn 3 to Turn 4", "Turn 5 to Turn 6"]
+    assert [page.title for page in pages] == ["Turns 1–2", "Turns 3–4", "Turns 5–6"]
     assert latest.parts[0].text.startswith("**Turn 5**")  # whole turns, as many as a screen holds
 
 
@@ -230,7 +230,7 @@ def test_game_log_with_no_moves_says_so() -> None:
 def test_game_log_that_fits_one_page_is_that_page_alone() -> None:
     turns = [_entry(v, f"Turn {v}", "Ann rolled 2") for v in range(1, 4)]
     (only,) = present.log_pages(turns, 1)
-    assert only.title == "Turn 1 to Turn 3" and only.parts[0].text.startswith("**Turn 1**")
+    assert only.title == "Turns 1–3" and only.parts[0].text.startswith("**Turn 1**")
 
 
 def test_game_log_page_of_one_turn_names_it_once() -> None:

@@ -570,4 +570,20 @@ def test_an_old_tables_line_names_the_turns_bot_seats_played_after_it() -> None:
     line = plan.answer.history  # type: ignore[union-attr]
     bots = [c for e in result.entries if e.seat == 1 for c, _ in e.by_chapter() if c != result.after.chapter]
     assert bots and bots[-1] != now.chapter, (now.chapter, bots)
-    assert line.startswith(f"**{now.chapter} to {bots[-1]}** · Ann ") and "Old Marrow" in line, line
+    first, last = now.chapter.removeprefix("Turn "), bots[-1].removeprefix("Turn ")
+    assert line.startswith(f"**Turns {first}–{last}** · Ann ") and "Old Marrow" in line, line
+
+
+@pytest.mark.parametrize(("first", "last", "said"), [
+    ("Game 1 · Turn 17", "Game 1 · Turn 18", "Game 1 · Turns 17–18"),
+    ("Tide 1 · Wave 3", "Tide 1 · Wave 5", "Tide 1 · Waves 3–5"),
+    ("Round 9", "Round 10", "Rounds 9–10"),
+    ("Game 1 · Turn 21", "Game 2 · Turn 1", "Game 1 · Turn 21 to Game 2 · Turn 1"),
+    ("Tide 1 · Wave 4", "Tide 2 · Wave 1", "Tide 1 · Wave 4 to Tide 2 · Wave 1"),
+    ("The Draft", "Turn 1", "The Draft to Turn 1"),
+    ("Round 2", "Turn 2", "Round 2 to Turn 2"),
+])
+def test_chapters_that_differ_only_in_their_number_are_said_once(first: str, last: str, said: str) -> None:
+    """A line of history is read on a phone: "Game 1 · Turn 17 to Game 1 · Turn 18" says its
+    game and its word twice."""
+    assert present._log_title([first, "", last]) == said
