@@ -29,12 +29,30 @@ becomes the comment:
   writes "repeat 6" as a comment, and adding an option on a phone takes several taps more than two
   words typed; a saved roll keeps it in its expression too. Typed and given as the option with
   different numbers, the roll is refused rather than one of the two silently winning.
+
+What d20 cannot read it treats as a comment, so a typo used to roll a wrong total in public
+(`1D20+5` rolled 1, `2d20 kh1` summed both dice). The text is therefore normalised first (NFKC, so
+a phone's full-width `＋` is a plus; the dashes − – — are minus signs; `D` in a dice term is `d`),
+and a comment that starts the way notation does (a sign, a number, `d6`, `kh1`, `t8`, `x6`) is
+refused with the fix, never rolled. The comment shown is the roller's own text, as typed.
+
+Roll20's drop operators (`4d6dl1`, `4d6d1`, `dh1`) and its `!` (explode on the top face) are
+obeyed, written against a dice term: d20 has no operator of its own that could be meant there, so
+the meaning is unambiguous, and they are what most players learned first; the reply says how they
+were read (`dl1` read as `pl1`). The same words after a space are refused with the fix, since a
+space reads as the start of a comment.
+
+A top-level comparison is what the roller wants answered, not d20's 1 or 0: `1d20+5 >= 15` is a
+success or a failure, and a bare dice pool compared die by die (`10d6>4`, `6d10>=8`, `5d6<3`)
+counts successes exactly as the `target` option does (the reply names the rule: each die ≥ 5).
+A dice pool's `>` is strict, as in d20's own `k>4`; the rule in the reply says which dice counted.
 """
 
 from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -200,10 +218,11 @@ class _Markdown(d20.MarkdownStringifier):
     `advantage (17, ~~4~~ dropped) + 5`, which says what happened where `2d20kh1 (~~4~~ dropped, 17)`
     needs decoding."""
 
-    def __init__(self, *, terse: bool = False, mode: Mode = "normal") -> None:
+    def __init__(self, *, terse: bool = False, mode: Mode = "normal", counting: Counting | None = None) -> None:
         super().__init__()
         self.terse = terse
         self.mode = mode
+        self.counting = counting
         self._lead: Any = None
         self._nodes: dict[Any, Any] = {**self._nodes, _Dice: self._str_dice, _Die: self._str_die}
 
@@ -232,12 +251,21 @@ class _Markdown(d20.MarkdownStringifier):
     def _str_die(self, node: Any) -> str:
         # A die's earlier faces are the ones rerolls replaced; only the last can count. Only a
         # face that counts is bold at 1 or at its top, or marked as a natural 20 or 1, so that a
-        # struck one never draws the eye.
+        # struck one never draws the eye. In a dice pool the successes are bold instead (a 1 or a
+        # 6 means nothing there) and each failure that takes one away is in italics. A dropped die
+        # that was rerolled is one die: its faces read `1→2`, struck as a whole.
+        if self._context.in_dropped:
+            return "→".join(self._str_literal(value) for value in node.values)
         rolls = []
         for value in node.values:
             counts = value.kept and not self._context.in_dropped
             text = self._str_literal(value)
-            if counts and value.number in (1, sides_of(node.size)):
+            if counts and self.counting is not None:
+                if self.counting.success(value.number):
+                    text = f"**{text}**"
+                elif self.counting.failure(value.number):
+                    text = f"*{text}*"
+            elif counts and value.number in (1, sides_of(node.size)):
                 text = f"**{text}**"
             if counts and node.size == 20 and value.values[0] in (1, 20):
                 text += CRIT_MARK if value.values[0] == 20 else FUMBLE_MARK
@@ -281,6 +309,49 @@ class DiceGroup:
         return sum(f.kept for f in self.faces)
 
 
+#: d20's comparison operators, and each one's negation: a failure says why it failed (`12 < 15`)
+COMPARISONS = {">": "≤", ">=": "<", "<": "≥", "<=": ">", "==": "≠", "!=": "="}
+_AS_SHOWN = {">=": "≥", "<=": "≤", "==": "=", "!=": "≠"}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A roll whose outermost operator compares (`1d20+5 >= 15`): read as a success or a failure."""
+
+    left: int | float
+    op: str
+    right: int | float
+    success: bool
+
+    def said(self) -> str:
+        """`16 ≥ 15` for a success, `12 < 15` for a failure: the relation that actually held."""
+        op = _AS_SHOWN.get(self.op, self.op) if self.success else COMPARISONS[self.op]
+        return f"{_number(self.left)} {op} {_number(self.right)}"
+
+
+def _number(value: int | float) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+@dataclass(frozen=True)
+class Counting:
+    """How a dice pool counts: each kept die at or above `target` (at or below, `under`) counts 1,
+    each at or below `fail` takes 1 away."""
+
+    target: int
+    fail: int | None = None
+    under: bool = False
+
+    def success(self, value: int) -> bool:
+        return value <= self.target if self.under else value >= self.target
+
+    def failure(self, value: int) -> bool:
+        return self.fail is not None and value <= self.fail and not self.success(value)
+
+    def score(self, value: int) -> int:
+        return int(self.success(value)) - int(self.fail is not None and value <= self.fail)
+
+
 @dataclass(frozen=True)
 class Roll:
     total: int
@@ -291,6 +362,7 @@ class Roll:
     #: the breakdown without each dice term's notation, for the lines of a repeat (which shows its
     #: expression once, above them); a single roll has none, as it shows its breakdown
     terse: str | None = None
+    compared: Comparison | None = None
 
     @property
     def result(self) -> int:
@@ -313,6 +385,11 @@ class RollSeries:
     mode: Mode = "normal"
     #: what the roller should know about how their words were read (both modes cancelling out)
     notes: tuple[str, ...] = ()
+    #: a pool counted downward (`5d6<3`): each die at or below `target` counts
+    under: bool = False
+    #: the notation as the roller wrote it (without the comment), with the mode: the heading of a
+    #: repeat, which should read as what was asked, not as d20's rewrite of it
+    typed: str = ""
 
     @property
     def total(self) -> int:
@@ -325,6 +402,10 @@ class RollSeries:
     @property
     def counting(self) -> bool:
         return self.target is not None
+
+    @property
+    def comparing(self) -> bool:
+        return bool(self.rolls) and all(one.compared is not None for one in self.rolls)
 
 
 # ---------------------------------------------------------------- rolling
@@ -360,15 +441,20 @@ def _asked(comment: str | None, repeat: int | None, mode: Mode) -> _Asked:
         notes = (CANCEL_OUT,)
     elif asked:
         chosen = asked.pop()
-    # a mode word leading the comment, or a short one ending it, is an instruction ("adv to hit",
-    # "to hit adv"); inside it reads as part of the comment ("to hit with advantage")
-    rest = " ".join(text.split())
+    word = next((w for w in words if MODE_WORDS[w.lower()] == chosen), None)
+    return _Asked(repeat=repeat or 1, mode=chosen, comment=_leftover(comment), word=word, notes=notes)
+
+
+def _leftover(comment: str | None) -> str | None:
+    """The comment without the words that were instructions. A mode word leading the comment, or a
+    short one ending it, is an instruction ("adv to hit", "to hit adv"); inside it reads as part of
+    the comment ("to hit with advantage")."""
+    rest = " ".join(_REPEAT_WORDS.sub(" ", comment or "").split())
     rest = _LEADING_MODE.sub("", rest)
     rest = _TRAILING_MODE.sub("", rest)
     if not _MODE_WORD.sub(" ", rest).strip(" ,.;"):
         rest = ""
-    word = next((w for w in words if MODE_WORDS[w.lower()] == chosen), None)
-    return _Asked(repeat=repeat or 1, mode=chosen, comment=rest or None, word=word, notes=notes)
+    return rest or None
 
 
 def _with_mode(tree: diceast.Expression, asked: _Asked) -> diceast.Expression:
@@ -388,6 +474,202 @@ def _with_mode(tree: diceast.Expression, asked: _Asked) -> diceast.Expression:
 def _short_text(text: str, limit: int = 40) -> str:
     text = text.replace("`", "'")
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ---------------------------------------------------------------- reading what was typed
+#: dashes a phone or a word processor puts where a minus was meant
+_DASHES = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2010": "-", "\u2011": "-"}
+_CAPITAL_D = re.compile(r"(?<![A-Za-z_])D(?=\d|%|[Ff](?![A-Za-z]))")
+#: one d20 operator with its selector, each read one way only (`kh3` is `k`, `h`, `3`), and
+#: possessive: a long chain of operators must not make the pattern backtrack exponentially
+_OPS = r"(?>(?:rr|ro|ra|mi|ma|k|p|e)[<>hl]?\d+)"
+_DICE_TERM = rf"(?<![\w.])\d*d(?P<sides>\d+|%)(?:{_OPS})*+"
+#: Roll20's drop operators and its `!`, written against a dice term
+_ROLL20 = re.compile(rf"(?P<term>{_DICE_TERM})(?:(?P<drop>dl|dh|d)(?P<n>\d+)|(?P<bang>!)(?![!=p<>\d]))")
+_ENDS_IN_DICE = re.compile(rf"{_DICE_TERM}$")
+_BARE_DICE = re.compile(rf"^\d*d(?P<sides>\d+|%)(?:{_OPS})*+$")
+_OPERATOR_WORD = re.compile(r"^(?P<op>kh|kl|ph|pl|rr|ro|ra|mi|ma|k|p|e)(?P<sel>[<>hl]?\d+)\b", re.I)
+_CMP_EQUALS = re.compile(r"(?<![a-z])(?P<op>kh|kl|ph|pl|rr|ro|ra|mi|ma|k|p|e)(?P<cmp>[<>])=\s*(?P<n>\d+)")
+_FATE = re.compile(r"(?<![\w])\d*d[Ff](?![A-Za-z])")
+_LEADING_WORDS = re.compile(r"^(?P<words>[!/]?[A-Za-z][\w']*(?:[\s,:]+[A-Za-z][\w']*)*)[\s,:]+(?P<rest>[\d(+-]|d[\d%])")
+_BOT_PREFIX = re.compile(r"^[!/]?(?:r|roll|rolls|dice)$", re.I)
+
+
+def _normalised(text: str) -> tuple[str, list[int]]:
+    """The text as the grammar should see it, and where each of its characters came from in what
+    was typed (so that the comment can be shown as the roller wrote it)."""
+    parts: list[str] = []
+    where: list[int] = []
+    for i, char in enumerate(text):
+        new = _DASHES.get(char) or unicodedata.normalize("NFKC", char)
+        parts.append(new)
+        where.extend([i] * len(new))
+    return _CAPITAL_D.sub("d", "".join(parts)), where
+
+
+def _roll20(text: str) -> tuple[str, tuple[str, ...]]:
+    """`4d6dl1` as `4d6pl1`, `1d8!` as `1d8e8`, each with a note saying so."""
+    notes: list[str] = []
+    for _ in range(20):
+        found = _ROLL20.search(text)
+        if not found:
+            break
+        if found["bang"]:
+            sides = sides_of(found["sides"])
+            new, note = f"e{sides}", f"`!` read as `e{sides}`: explode on {sides}"
+        else:
+            op = "ph" if found["drop"] == "dh" else "pl"
+            new = f"{op}{found['n']}"
+            which = "highest" if op == "ph" else "lowest"
+            note = f"`{found['drop']}{found['n']}` read as `{new}`: drop the {which} {found['n']}"
+        text = text[: found.end("term")] + new + text[found.end():]
+        if note not in notes:
+            notes.append(note)
+    return text, tuple(notes)
+
+
+def _fixed(text: str) -> str:
+    return f"`{_short_text(text, 60)}`"
+
+
+def _check_comment(prefix: str, comment: str, rest: str, *, attached: bool, literal: bool) -> None:
+    """Refuse a comment that starts the way notation does: the roller typed a roll that d20 could
+    not read to the end, and rolling what it could read would be a wrong result in public. Each
+    refusal names the fix. `comment` is the whole comment, `rest` what is left of it once the
+    words `adv` and `repeat N` were taken as instructions."""
+    if not rest:
+        return
+    low = rest.lower()
+    lead = comment.split()[0].lower() if comment.split() else ""
+    word = _MODE_WORD.match(lead)
+    if word and low[0] in "+-*/<>=!0123456789(":
+        raise RollError(f"Put `{word.group(1)}` after the whole roll: {_fixed(prefix + rest.replace(' ', '') + ' ' + word.group(1))}.")
+    repeated = re.match(r"^[x×#]\s*(?P<what>.*\d*d[\d%].*)$", low)
+    if literal and repeated:
+        n = prefix.strip()
+        raise RollError(f"To roll it {n} times, add `repeat {n}`: {_fixed(repeated['what'] + ' repeat ' + n)}.")
+    times = re.match(r"^[x×#]\s*(?P<n>\d+)\b", low)
+    if times:
+        n = times["n"]
+        raise RollError(f"To roll it {n} times, add `repeat {n}`: {_fixed(prefix + ' repeat ' + n)}; "
+                        f"to multiply, `*{n}`.")
+    pool = re.match(r"^(?P<tf>[tf])(?P<n>\d+)\b", low)
+    if pool:
+        t = re.search(r"(?<![a-z])t(\d+)\b", low)
+        f = re.search(r"(?<![a-z])f(\d+)\b", low)
+        options = " ".join(f"{name}:{m.group(1)}" for name, m in (("target", t), ("fail", f)) if m)
+        written = f" or write {_fixed(prefix + '>=' + t.group(1))}" if t and not f and _BARE_DICE.match(prefix) else ""
+        raise RollError(f"For a dice pool use the options `{options}`{written}.")
+    drop = re.match(r"^(?P<op>dl|dh|d)(?P<n>\d+)\b", low)
+    if drop and _ENDS_IN_DICE.search(prefix) and (drop["op"] != "d" or not attached):
+        op = "ph" if drop["op"] == "dh" else "pl"
+        which = "highest" if op == "ph" else "lowest"
+        raise RollError(f"Drop {which} is `{op}{drop['n']}`, right after the dice: "
+                        f"{_fixed(prefix + op + drop['n'] + low[drop.end():])}.")
+    if re.match(r"^\d*d[\d%]", low):
+        if literal:
+            raise RollError(f"Remove the space: {_fixed(prefix + rest)}.")
+        raise RollError(f"Join the dice with a sign: {_fixed(prefix + '+' + rest.split()[0])}.")
+    operator = _OPERATOR_WORD.match(rest)
+    if operator:
+        how = "in lower case" if attached else "without the space"
+        raise RollError(f"Write `{operator.group().lower()}` {how}: "
+                        f"{_fixed(prefix + operator.group().lower() + rest[operator.end():])}.")
+    if low.startswith("!") and not attached and _ROLL20.search(prefix + low.split()[0]):
+        raise RollError(f"Remove the space: {_fixed(prefix + rest)}.")
+    if low.startswith("!"):
+        sides = _ENDS_IN_DICE.search(prefix)
+        top = sides_of(sides["sides"]) if sides else 6
+        raise RollError(f"Only a plain `!` right after the dice explodes (on the top face, as `e{top}`); "
+                        f"compounding and other `!` forms are not supported.")
+    number = re.match(r"^\d+(?:\.\d+)?(?=\s*$|\s*[-+*/%<>=(\[])", low)
+    if number:
+        raise RollError(f"A number after the dice needs a sign: {_fixed(prefix + '+' + number.group())}.")
+    if low[0] in "+-*/%<>=^":
+        raise RollError(f"I can't read the roll from `{_short_text(rest, 20)}` on; words go after the dice, "
+                        f"like `1d20+5 to hit`.")
+
+
+def _syntax_hint(text: str) -> str | None:
+    """What to do about a roll d20 cannot read at all, where the usual cause is known."""
+    if _FATE.search(text):
+        return "Fate dice (`4dF`) are not supported yet."
+    equals = _CMP_EQUALS.search(text)
+    if equals:
+        op, cmp, n = equals["op"], equals["cmp"], int(equals["n"])
+        better = f"{op}{cmp}{n - 1 if cmp == '>' else n + 1}"
+        hint = f"`{op}{cmp}={n}` is written `{better}`"
+        counted = re.match(rf"^\s*(?P<dice>\d*d\d+){op}[<>]=", text)
+        if op == "k" and counted:
+            hint += f"; to count the dice instead, `{counted['dice']}{cmp}={n}`"
+        return hint + "."
+    words = _LEADING_WORDS.match(text)
+    if words:
+        said, rest = words["words"], text[words.start("rest"):].strip()
+        try:
+            d20.parse(rest, allow_comments=False)
+        except Exception:  # noqa: BLE001 - whatever d20 raises, the hint would be wrong
+            return None
+        if _BOT_PREFIX.match(said):
+            return f"Leave out `{_short_text(said, 12)}`: the roll is {_fixed(rest)}."
+        return f"Put the words after the dice: {_fixed(rest + ' ' + said)}."
+    return None
+
+
+def _as_pool(tree: diceast.Expression) -> tuple[diceast.Expression, str, int, Counting] | None:
+    """A bare dice pool compared die by die (`10d6>4`): the dice alone, and how they count."""
+    node = tree.roll
+    if not isinstance(node, diceast.BinOp) or node.op not in (">", ">=", "<", "<="):
+        return None
+    left, right = node.left, node.right
+    dice = left.value if isinstance(left, diceast.OperatedDice) else left
+    if not isinstance(dice, diceast.Dice) or dice.num < 2:
+        return None
+    if not isinstance(right, diceast.Literal) or not isinstance(right.value, int):
+        return None
+    n = right.value
+    counting = {">": Counting(n + 1), ">=": Counting(n), "<": Counting(n - 1, under=True),
+                "<=": Counting(n, under=True)}[node.op]
+    return diceast.Expression(left, tree.comment), f"{node.op}{n}", n, counting
+
+
+def _check_reachable(tree: diceast.Expression, counting: Counting, said: str, pool: bool) -> None:
+    """A target no die can reach would count 0 every time: it is always a mistake, said as such."""
+    sizes = [sides_of(node.size) for node in _walk(tree) if isinstance(node, diceast.Dice)]
+    if not sizes:
+        return
+    top = max(sizes)
+    if counting.under and counting.target < 1:
+        raise RollError(f"No die shows less than 1, so {said} would never count a success.")
+    if not counting.under and counting.target > top:
+        total = f"; to compare the total, `({_short_text(str(tree.roll))}){said.strip('`')}`" if pool else ""
+        raise RollError(f"No die here can show {counting.target} or more (the biggest is a d{top}), so {said} "
+                        f"would never count a success{total}.")
+
+
+def _walk(tree: Any) -> list[Any]:
+    nodes: list[Any] = []
+    stack: list[Any] = [tree]
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        stack.extend(node.children)
+    return nodes
+
+
+def _keep_notes(tree: diceast.Expression) -> tuple[str, ...]:
+    """`4d6k3` keeps dice *showing* 3 in d20; on Roll20 and Dice Maiden it keeps the highest 3,
+    so the reply says which was rolled (the roll is not refused: it is valid d20)."""
+    notes: list[str] = []
+    for node in _walk(tree):
+        if isinstance(node, diceast.OperatedDice) and node.value.num > 1:
+            for op in node.operations:
+                for sel in op.sels:
+                    if op.op == "k" and sel.cat is None:
+                        note = f"`k{sel.num}` keeps dice showing {sel.num}; the highest {sel.num} is `kh{sel.num}`"
+                        if note not in notes:
+                            notes.append(note)
+    return tuple(notes)
 
 
 def roll(
@@ -410,19 +692,48 @@ def roll(
         raise RollError(f"`repeat` must be between 1 and {MAX_REPEAT}.")
     if mode not in MODES:
         raise RollError("The mode is `normal`, `advantage` or `disadvantage`.")
-    if fail is not None and target is None:
-        raise RollError("`fail` needs a `target`: dice at or above the target count as successes.")
-    if target is not None and fail is not None and fail >= target:
-        raise RollError("`fail` must be lower than `target`.")
+    normal, where = _normalised(text)
+    if len(normal) > 2 * MAX_EXPRESSION:
+        raise RollError(f"That roll is too long once its characters are written out; the limit is {MAX_EXPRESSION}.")
+    read, aliases = _roll20(normal)
 
     context = _Context(rng or random.Random())
     roller = _Roller(context)
     try:
-        parsed = roller.parse(text, allow_comments=True)
-        asked = _asked(parsed.comment.strip() if parsed.comment else None, repeat, mode)
+        parsed = roller.parse(read, allow_comments=True)
+        comment = parsed.comment.strip() if parsed.comment else None
+        start = len(read) - len(comment) if comment and read.endswith(comment) else len(read)
+        prefix = read[:start].rstrip()
+        asked = _asked(comment, repeat, mode)
+        if comment:
+            _check_comment(prefix, comment, asked.comment or "", attached=start > 0 and not read[start - 1].isspace(),
+                           literal=isinstance(parsed.roll, diceast.Literal))
+        shown_comment = asked.comment
+        if comment and normal.endswith(comment) and len(normal) - len(comment) < len(where):
+            typed_comment = text[where[len(normal) - len(comment)]:].strip()
+            shown_comment = _leftover(typed_comment) if typed_comment != comment else asked.comment
+        counting: Counting | None = Counting(target, fail) if target is not None else None
+        pool = _as_pool(parsed)
+        if pool:
+            parsed, said, n, counting = pool
+            if target is not None:
+                raise RollError(f"The roll counts dice `{said}` and the `target` option says {target}; say it once.")
+            if fail is not None:
+                if counting.under:
+                    raise RollError(f"`fail` takes successes away from a pool counted upward (`>`), not `{said}`.")
+                counting = Counting(counting.target, fail)
+        else:
+            said = f"`target:{target}`"
+        if fail is not None and counting is None:
+            raise RollError("`fail` needs a `target`: dice at or above the target count as successes.")
+        if counting is not None:
+            if counting.fail is not None and counting.fail >= counting.target:
+                raise RollError("`fail` must be lower than `target`.")
+            _check_reachable(parsed, counting, f"`{said}`" if pool else said, pool is not None)
         tree = _with_mode(parsed, asked)
         _check_tree(tree, asked.repeat)
-        rolls = tuple(_one(roller, tree, target, fail, terse=asked.repeat > 1, mode=asked.mode)
+        notes = asked.notes + aliases + _keep_notes(tree)
+        rolls = tuple(_one(roller, tree, counting, terse=asked.repeat > 1, mode=asked.mode)
                       for _ in range(asked.repeat))
         shown = str(tree.roll)
     except RollError:
@@ -430,6 +741,9 @@ def roll(
     except d20.TooManyRolls:
         raise RollError(f"That roll would need more than {MAX_DICE:,} dice (explosions and rerolls count).") from None
     except d20.RollSyntaxError as exc:
+        hint = _syntax_hint(read)
+        if hint:
+            raise RollError(hint) from None
         got = str(exc.got).strip()[:20]
         near = f" near `{got}`" if got and "`" not in got else ""
         raise RollError(f"I can't read that roll at character {exc.col}{near}.") from None
@@ -443,24 +757,45 @@ def roll(
         raise RollError("That roll's result is too large to count.") from None
     except ZeroDivisionError:
         raise RollError("That roll divides by zero.") from None
-    return RollSeries(expression=shown, rolls=rolls, comment=asked.comment, target=target, fail=fail,
-                      mode=asked.mode, notes=asked.notes)
+    word = {"advantage": " adv", "disadvantage": " dis"}.get(asked.mode, "")
+    return RollSeries(expression=shown, rolls=rolls, comment=shown_comment,
+                      target=counting.target if counting else None, fail=counting.fail if counting else None,
+                      mode=asked.mode, notes=notes, under=counting.under if counting else False,
+                      typed=prefix + word)
 
 
 def _check_tree(tree: diceast.Expression, repeat: int) -> None:
     """Refuse before rolling what is too big on its face, with a precise reason."""
     dice = 0
-    stack: list[Any] = [tree]
-    while stack:
-        node = stack.pop()
+    for node in _walk(tree):
         if isinstance(node, diceast.Dice):
             if node.size != "%" and node.size > MAX_SIDES:
                 raise RollError(f"Dice have at most {MAX_SIDES:,} sides; `d{_short(node.size)}` is too big.")
             dice += node.num
-        stack.extend(node.children)
+        if isinstance(node, diceast.OperatedDice):
+            _check_endless(node)
     if dice * repeat > MAX_DICE:
         times = f" × {repeat}" if repeat > 1 else ""
         raise RollError(f"That roll asks for {_short(dice)}{times} dice; the limit is {MAX_DICE:,} in all.")
+
+
+def _check_endless(node: diceast.OperatedDice) -> None:
+    """An explosion (`e`) or reroll (`rr`) on every face of the die never ends (`1d1e1`,
+    `1d6e>0`): said as such, rather than as running out of dice."""
+    dice = node.value
+    if not isinstance(dice, diceast.Dice) or dice.num < 1:
+        return
+    sides = sides_of(dice.size)
+    for kind, doing in (("e", "explodes"), ("rr", "rerolls")):
+        sels = [sel for op in node.operations if op.op == kind for sel in op.sels]
+        if not sels:
+            continue
+        above = min((sel.num for sel in sels if sel.cat == ">"), default=sides)  # faces > above
+        below = max((sel.num for sel in sels if sel.cat == "<"), default=1)  # faces < below
+        exact = {sel.num for sel in sels if sel.cat is None}
+        low, high = max(1, below), min(sides, above)
+        if high - low + 1 <= len(exact) and all(face in exact for face in range(low, high + 1)):
+            raise RollError(f"`{_short_text(str(node))}` {doing} on every face of a d{sides}, so it would never stop.")
 
 
 def _short(n: int) -> str:
@@ -468,20 +803,22 @@ def _short(n: int) -> str:
     return digits if len(digits) <= 12 else digits[:6] + "…"
 
 
-def _one(roller: _Roller, tree: diceast.Expression, target: int | None, fail: int | None, *, terse: bool,
+def _one(roller: _Roller, tree: diceast.Expression, counting: Counting | None, *, terse: bool,
          mode: Mode = "normal") -> Roll:
-    result = roller.roll(tree, stringifier=_Markdown(mode=mode))
+    result = roller.roll(tree, stringifier=_Markdown(mode=mode, counting=counting))
     groups = _groups(result.expr)
     total = result.total
     breakdown = result.result
     successes = None
-    if target is not None:
-        faces = [f for g in groups for f in g.faces if f.kept]
-        successes = sum(f.value >= target for f in faces)
-        if fail is not None:
-            successes -= sum(f.value <= fail for f in faces)
+    if counting is not None:
+        successes = sum(counting.score(f.value) for g in groups for f in g.faces if f.kept)
+    top = result.expr.roll
+    compared = None
+    if isinstance(top, d20.BinOp) and top.op in COMPARISONS:
+        compared = Comparison(left=top.left.total, op=top.op, right=top.right.total, success=bool(total))
     return Roll(total=total, breakdown=breakdown, groups=groups, successes=successes, crit=_lead(result.expr),
-                terse=_Markdown(terse=True, mode=mode).stringify(result.expr) if terse else None)
+                terse=_Markdown(terse=True, mode=mode, counting=counting).stringify(result.expr) if terse else None,
+                compared=compared)
 
 
 def _lead(expr: d20.Expression) -> Literal["crit", "fumble"] | None:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cogs.dice.text import roll_text
 from rules.base import GameError
-from rules.notation import EXAMPLES, MAX_DICE, MAX_EXPRESSION, MAX_SIDES, Face, RollError, RollSeries, roll
+from rules.notation import EXAMPLES, MAX_DICE, MAX_EXPRESSION, MAX_SIDES, Face, Roll, RollError, RollSeries, roll
 
 #: a struck-through die and the word after it: every die that does not count says so in words
 STRUCK = re.compile(r"~~(?:[^~]|~(?!~))+~~( dropped| rerolled)?")
@@ -39,14 +39,27 @@ def kept_values(series: RollSeries, index: int = 0) -> list[int]:
     return [f.value for f in faces(series, index) if f.kept]
 
 
+def one_result(one: Roll) -> str:
+    """A result of a repeat as its headline gives it: a comparison marked, a natural 20 or 1 too."""
+    shown = str(one.result)
+    if one.compared is not None:
+        left = one.compared.left
+        left_shown = int(left) if isinstance(left, float) and left.is_integer() else left
+        shown = f"{'✅' if one.compared.success else '❌'} {left_shown}"
+    return shown + {"crit": "✨", "fumble": "💀", None: ""}[one.crit]
+
+
 def check_reply(text: str, series: RollSeries) -> None:
     """Within Discord's 2,000 characters, and the results in large type on the first line."""
     assert len(text) <= 2000
     head = text.splitlines()[0]
-    if len(series.rolls) == 1:
+    if len(series.rolls) == 1 and series.rolls[0].compared is not None:
+        compared = series.rolls[0].compared
+        assert head.startswith(f"# {'✅ Success' if compared.success else '❌ Failure'}: {compared.said()}"), text
+    elif len(series.rolls) == 1:
         assert re.match(rf"# {series.total}\b", head), text
     else:
-        shown = ", ".join(str(r.result) for r in series.rolls)
+        shown = ", ".join(one_result(r) for r in series.rolls)
         assert head.startswith("# ") and (shown.startswith(head[2:].rstrip("…")) or head[2:].startswith(shown)), text
     assert all(line.startswith("-# ") for line in text.splitlines()[1:]), text  # the rest in small type
 
@@ -244,10 +257,14 @@ def test_dice_limits() -> None:
         ("99999999999999999999d6", 1, "999999… dice"),
         ("1d10001", 1, "10,000 sides"),
         ("1d99999999999999999999", 1, "10,000 sides"),
-        ("1d1e1", 1, "more than 1,000 dice"),
-        ("1d2rr<3", 1, "more than 1,000 dice"),
-        ("900d6e>0", 1, "more than 1,000 dice"),
-        ("10d6rr<7", 5, "more than 1,000 dice"),
+        # an explosion or reroll on every face never stops, and is said to be so
+        ("1d1e1", 1, "`1d1e1` explodes on every face of a d1, so it would never stop"),
+        ("1d2rr<3", 1, "rerolls on every face of a d2"),
+        ("900d6e>0", 1, "explodes on every face of a d6"),
+        ("10d6rr<7", 5, "rerolls on every face of a d6"),
+        ("1d6e1e2e3e4e5e6", 1, "explodes on every face"),
+        ("999d6e6", 1, "more than 1,000 dice"),
+        ("10d6rr<6", 20, "more than 1,000 dice"),
     ]:
         with pytest.raises(RollError) as caught:
             roll(expression, repeat=repeat, rng=random.Random(1))
@@ -308,8 +325,9 @@ def test_crit_and_counting_headlines() -> None:
     assert roll_text(roll("1d20+5", rng=Loaded(20))).splitlines()[0] == "# 25 ✨ Natural 20!"
     assert roll_text(roll("2d20kl1+5", rng=Loaded(1, 15))).splitlines()[0] == "# 6 💀 Natural 1!"
     counted = roll_text(roll("3d10", target=8, fail=1, rng=Loaded(9, 10, 1)))
-    assert counted == ("# 1 success\n-# 3d10 (9, **10**, **1**) · "
-                       "each die ≥ 8 counts 1, each die ≤ 1 counts −1 · dice total 20")
+    # the successes stand out, a failure that takes one away is marked, and no sum of faces
+    assert counted == ("# 1 success\n-# 3d10 (**9**, **10**, *1*) · "
+                       "each die ≥ 8 counts 1, each die ≤ 1 counts −1")
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -318,7 +336,7 @@ def test_a_repeat_leads_with_each_result_then_the_sum(seed: int) -> None:
     lines = roll_text(series).splitlines()
     results = [r.total for r in series.rolls]
     assert lines[0] == "# " + ", ".join(map(str, results))  # e.g. "# 15, 12, 14, 10, 13, 8", never the sum
-    assert lines[1] == f"-# 4d6kh3 × 6 · sum {sum(results)}"  # the sum follows, small
+    assert lines[1] == f"-# 4d6kh3, 6 rolls · sum {sum(results)}"  # the sum follows, small
     assert len(lines) == 8
     for line, one in zip(lines[2:], series.rolls):
         assert line == f"-# **{one.total}**: {one.terse}" and "4d6kh3" not in line
@@ -328,7 +346,7 @@ def test_a_repeat_leads_with_each_result_then_the_sum(seed: int) -> None:
 def test_a_counted_repeat_lists_successes() -> None:
     series = roll("5d10", repeat=3, target=8, rng=Loaded(1, 2, 2, 6, 3, 5, 5, 10, 4, 10, 1, 10, 3, 7, 7))
     lines = roll_text(series).splitlines()
-    assert lines[:2] == ["# 0, 2, 1 successes", "-# 5d10 × 3 · 3 successes in all · each die ≥ 8 counts 1"]
+    assert lines[:2] == ["# 0, 2, 1 successes", "-# 5d10, 3 rolls · 3 successes in all · each die ≥ 8 counts 1"]
     assert lines[3] == "-# **2**: (5, 5, **10**, 4, **10**)"
 
 

@@ -4,6 +4,7 @@ anything else they are refused with the reason; `repeat N` typed in the expressi
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -98,3 +99,170 @@ def test_repeat_typed_is_held_to_the_same_limits(typed: str, repeat: int | None,
     with pytest.raises(RollError) as refused:
         roll(typed, repeat=repeat, rng=random.Random(1))
     assert said in refused.value.reason
+
+
+# ---------------------------------------------------------------- typos and other bots' notation
+@pytest.mark.parametrize("typed, total", [
+    ("1D20+5", 16), ("D20+5", 16), ("1d20−5", 6), ("1d20 – 5", 6), ("1d20—5", 6), ("1d20＋5", 16), ("１d２０+5", 16),
+])
+def test_capitals_dashes_and_wide_characters_roll_what_was_meant(typed: str, total: int) -> None:
+    """A phone capitalises the first letter and writes a dash or a full-width plus: once rolled
+    as 1 (or without the modifier) in public, with the rest shown as a comment."""
+    series = roll(typed, rng=Loaded(11))
+    assert series.total == total and series.comment is None and len(faces(series)) == 1
+
+
+def test_the_comment_is_shown_as_typed() -> None:
+    series = roll("1d20+5 ﬁre – hot ＡＣ", rng=Loaded(11))
+    assert series.total == 16 and series.comment == "ﬁre – hot ＡＣ"
+    assert roll("1d20+5 adv ﬁre", rng=Loaded(3, 9)).comment == "ﬁre"
+
+
+@pytest.mark.parametrize("typed, options, said", [
+    ("1 d20", {}, "Remove the space: `1d20`."),
+    ("1 d20 + 5", {}, "Remove the space: `1d20 + 5`."),
+    ("2d20 kh1", {}, "Write `kh1` without the space: `2d20kh1`."),
+    ("2d20 kh1 + 5", {}, "`2d20kh1 + 5`"),
+    ("2d20KH1", {}, "Write `kh1` in lower case: `2d20kh1`."),
+    ("4d6 ro1", {}, "`4d6ro1`"),
+    ("4d6 d1", {}, "Drop lowest is `pl1`, right after the dice: `4d6pl1`."),
+    ("4d6 dl1", {}, "Drop lowest is `pl1`"),
+    ("4d6 dh1", {}, "Drop highest is `ph1`"),
+    ("1d8 !", {}, "Remove the space: `1d8!`."),
+    ("1d8!!", {}, "compounding and other `!` forms are not supported"),
+    ("10d6 t5", {}, "For a dice pool use the options `target:5` or write `10d6>=5`."),
+    ("10d10 t8 f1", {}, "For a dice pool use the options `target:8 fail:1`."),
+    ("6x4d6kh3", {}, "To roll it 6 times, add `repeat 6`: `4d6kh3 repeat 6`."),
+    ("6#4d6", {}, "`4d6 repeat 6`"),
+    ("4d6kh3 x6", {}, "add `repeat 6`: `4d6kh3 repeat 6`; to multiply, `*6`."),
+    ("1d20 adv+5", {}, "Put `adv` after the whole roll: `1d20+5 adv`."),
+    ("1d20 dis -2", {}, "`1d20-2 dis`"),
+    ("1d20 5", {}, "A number after the dice needs a sign: `1d20+5`."),
+    ("1d20+5 1d6", {}, "Join the dice with a sign: `1d20+5+1d6`."),
+    ("1d20+5 d6 fire", {}, "`1d20+5+d6`"),
+])
+def test_what_looks_like_notation_is_refused_with_the_fix(typed: str, options: dict[str, int], said: str) -> None:
+    """d20 reads what it cannot parse as a comment: each of these rolled a wrong total in public."""
+    with pytest.raises(RollError) as refused:
+        roll(typed, rng=random.Random(1), **options)  # type: ignore[arg-type]
+    assert said in refused.value.reason, refused.value.reason
+    assert len(str(refused.value)) < 300 and "\n" not in refused.value.reason
+
+
+@pytest.mark.parametrize("typed, options, said", [
+    ("10d10k>=8", {}, "`k>=8` is written `k>7`; to count the dice instead, `10d10>=8`."),
+    ("6d6k<=2", {}, "`k<=2` is written `k<3`"),
+    ("adv 1d20+5", {}, "Put the words after the dice: `1d20+5 adv`."),
+    ("stealth: 1d20+3", {}, "`1d20+3 stealth`"),
+    ("Roll 1d20+5", {}, "Leave out `Roll`: the roll is `1d20+5`."),
+    ("!r 2d6", {}, "Leave out `!r`"),
+    ("4dF", {}, "Fate dice (`4dF`) are not supported yet."),
+    ("4DF+2", {}, "Fate dice"),
+    ("1d1e1", {}, "`1d1e1` explodes on every face of a d1, so it would never stop."),
+    ("3d6", {"target": 7}, "No die here can show 7 or more (the biggest is a d6), so `target:7` would never count"),
+    ("2d6>=8", {}, "to compare the total, `(2d6)>=8`."),
+    ("10d6<1", {}, "No die shows less than 1, so `<1` would never count a success."),
+    ("10d6>4", {"target": 5}, "The roll counts dice `>4` and the `target` option says 5; say it once."),
+    ("5d6<3", {"fail": 1}, "`fail` takes successes away from a pool counted upward"),
+])
+def test_a_refusal_says_what_to_do(typed: str, options: dict[str, int], said: str) -> None:
+    with pytest.raises(RollError) as refused:
+        roll(typed, rng=random.Random(1), **options)  # type: ignore[arg-type]
+    assert said in refused.value.reason, refused.value.reason
+    assert "character" not in refused.value.reason and len(str(refused.value)) < 300
+
+
+@pytest.mark.parametrize("typed, comment", [
+    ("8d6 fireball", "fireball"), ("1d20+5 [fire] to hit", "to hit"), ("d20 stealth check", "stealth check"),
+    ("1d20+5 2nd attack", "2nd attack"), ("1d20 + 3 dex", "dex"), ("2d6 fire damage", "fire damage"),
+    ("1d20+5 to hit adv", "to hit"), ("1d20 e.g. a test", "e.g. a test"), ("1d8 + d6 sneak attack", "sneak attack"),
+    ("1d20 vs AC 15 (D&D)", "vs AC 15 (D&D)"), ("1d20 x marks the spot", "x marks the spot"),
+])
+def test_real_comments_still_work(typed: str, comment: str) -> None:
+    assert roll(typed, rng=random.Random(1)).comment == comment
+
+
+def test_roll20_drops_and_explosions_are_obeyed_and_said() -> None:
+    dropped = roll("4d6dl1", rng=Loaded(2, 5, 1, 6))
+    assert dropped.total == 13 and dropped.expression == "4d6pl1"
+    assert dropped.notes == ("`dl1` read as `pl1`: drop the lowest 1",)
+    assert roll_text(dropped) == ("# 13\n-# `dl1` read as `pl1`: drop the lowest 1 · "
+                                  "4d6pl1 (2, 5, ~~1~~ dropped, **6**)")
+    assert roll("4d6d1", rng=Loaded(2, 5, 1, 6)).total == 13
+    assert roll("4d6dh1+2", rng=Loaded(2, 5, 1, 6)).total == 10
+    exploded = roll("1d8!+1", rng=Loaded(8, 8, 3))
+    assert exploded.total == 20 and exploded.expression == "1d8e8 + 1"
+    assert exploded.notes == ("`!` read as `e8`: explode on 8",)
+    assert roll("1d6 what a hit!").comment == "what a hit!"  # not against a dice term: a comment, as typed
+
+
+def test_k_and_a_number_keeps_dice_showing_it_and_says_so() -> None:
+    series = roll("4d6k3", rng=Loaded(3, 2, 4, 6))
+    assert series.total == 3
+    assert roll_text(series).splitlines()[1].startswith("-# `k3` keeps dice showing 3; the highest 3 is `kh3` · ")
+    assert roll("4d6kh3", rng=Loaded(3, 2, 4, 6)).notes == ()
+
+
+# ---------------------------------------------------------------- comparisons and dice pools
+POOL = (5, 4, 6, 1, 2, 3, 5, 5, 6, 1)
+
+
+def test_a_compared_pool_counts_successes_as_the_target_option_does() -> None:
+    typed = roll("10d6>4", rng=Loaded(*POOL))
+    option = roll("10d6", target=5, rng=Loaded(*POOL))
+    assert typed.total == option.total == 5 and typed.target == 5
+    assert roll_text(typed) == roll_text(option) == (
+        "# 5 successes\n-# 10d6 (**5**, 4, **6**, 1, 2, 3, **5**, **5**, **6**, 1) · each die ≥ 5 counts 1")
+    assert roll("10d6>=5", rng=Loaded(*POOL)).total == 5
+    under = roll("10d6<3", rng=Loaded(*POOL))
+    assert under.total == 3 and roll_text(under).endswith("· each die ≤ 2 counts 1")
+    assert roll("10d6<=2", rng=Loaded(*POOL)).total == 3
+    assert roll("6d10>=8", fail=1, rng=Loaded(8, 1, 9, 10, 2, 3)).total == 2
+    assert roll("3d10e10>=8", rng=Loaded(10, 9, 3, 2)).total == 2  # the exploded die counts too
+    assert roll("10d6>4 repeat 2", rng=Loaded(*POOL, *POOL)).total == 10
+
+
+@pytest.mark.parametrize("typed, dice, headline", [
+    ("1d20+5 >= 15", (11,), "# ✅ Success: 16 ≥ 15"),
+    ("1d20+5>=15", (9,), "# ❌ Failure: 14 < 15"),
+    ("1d20 > 10", (10,), "# ❌ Failure: 10 ≤ 10"),
+    ("(2d6)>=8", (5, 4), "# ✅ Success: 9 ≥ 8"),
+    ("1d20+5 >= 15", (20,), "# ✅ Success: 25 ≥ 15 ✨ Natural 20!"),
+    ("2d6+1 < 7", (3, 3), "# ❌ Failure: 7 ≥ 7"),
+])
+def test_a_compared_total_reads_as_success_or_failure(typed: str, dice: tuple[int, ...], headline: str) -> None:
+    text = roll_text(roll(typed, rng=Loaded(*dice)))
+    assert text.splitlines()[0] == headline
+
+
+def test_a_repeated_comparison_marks_each_result() -> None:
+    lines = roll_text(roll("1d20+5>=15 repeat 3", rng=Loaded(11, 5, 20))).splitlines()
+    assert lines[:2] == ["# ✅ 16, ❌ 10, ✅ 25✨", "-# 1d20+5>=15, 3 rolls · 2 of 3 succeed"]
+    assert lines[3] == "-# **❌ 10**: (5) + 5 >= 15"
+
+
+# ---------------------------------------------------------------- how a roll reads
+def test_a_repeat_marks_crits_and_is_headed_by_what_was_typed() -> None:
+    lines = roll_text(roll("1d20+7 repeat 3", rng=Loaded(20, 5, 1))).splitlines()
+    assert lines == ["# 27✨, 12, 8💀", "-# 1d20+7, 3 rolls · sum 47", "-# **27**✨: (**20**✨) + 7",
+                     "-# **12**: (5) + 7", "-# **8**💀: (**1**💀) + 7"]
+    for series in (roll("1d20+5 adv", repeat=2, rng=Loaded(14, 3, 18, 2)),
+                   roll("1d20+5", mode="advantage", repeat=2, rng=Loaded(14, 3, 18, 2))):
+        assert roll_text(series).splitlines()[:2] == ["# 19, 23", "-# 1d20+5 adv, 2 rolls · sum 42"]
+
+
+def test_a_pool_shows_its_successes_and_no_sum_of_faces() -> None:
+    series = roll("20d6", target=5, rng=Loaded(*POOL, *POOL))
+    line = roll_text(series).splitlines()[1]
+    assert re.findall(r"\*\*(\d+)\*\*", line) == [str(v) for v in POOL + POOL if v >= 5]
+    assert "total" not in line and line.endswith("· each die ≥ 5 counts 1")
+    repeated = roll_text(roll("10d6", target=5, repeat=2, rng=Loaded(*POOL, *POOL))).splitlines()
+    assert repeated[2] == "-# **5**: (**5**, 4, **6**, 1, 2, 3, **5**, **5**, **6**, 1)"
+    summary = roll_text(roll("1000d6", target=5, rng=random.Random(1))).splitlines()[1]
+    assert re.search(r"`1000d6`: 1000 dice = \d+ successes · each die ≥ 5 counts 1", summary), summary
+
+
+def test_a_rerolled_then_dropped_die_reads_as_one_die() -> None:
+    series = roll("4d6ro<2kh3", rng=Loaded(1, 4, 5, 6, 2))
+    assert series.rolls[0].breakdown == "4d6ro<2kh3 (~~1→2~~ dropped, 4, 5, **6**)"
+    assert series.total == 15

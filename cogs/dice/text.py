@@ -7,7 +7,11 @@ was rolled and how, each die that did not count struck through and named (a few 
 drawn under it, cogs/dice/pictures.py, but the words never lean on the picture). On a phone an embed's
 frame, title and footer took as much room as the roll itself, and Discord already shows who used
 /roll above the reply. A repeated roll leads with each result in order (ability scores are read
-one by one, not summed), then its sum and one small line per roll. A roll too long to list is
+one by one, not summed), each natural 20 or 1 marked as on a single roll, then what was rolled as
+it was typed ("1d20+5 adv, 3 rolls", not d20's rewrite `2d20kh1 + 5 × 3`, which reads as
+arithmetic), its sum and one small line per roll. A comparison reads as a success or a failure,
+with the relation that held (`✅ Success: 16 ≥ 15`), never as d20's 1 or 0; a dice pool's successes
+are the dice in bold, and its lines end with the successes, not with a sum of faces nobody needs. A roll too long to list is
 drawn again with less detail (each dice term summarised, then only how many dice) until it fits
 Discord's 2,000 characters; the results are always shown.
 """
@@ -17,7 +21,7 @@ from __future__ import annotations
 import discord
 
 from bot.render import CONTENT, clip, safe
-from rules.notation import CRIT_MARK, FUMBLE_MARK, DiceGroup, Roll, RollSeries
+from rules.notation import CRIT_MARK, FUMBLE_MARK, Counting, DiceGroup, Roll, RollSeries
 
 NOTE = 300
 COMMENT = 300
@@ -32,8 +36,9 @@ NO_PINGS = discord.AllowedMentions.none()
 FULL, SUMMARY, TOTALS = range(3)
 
 
-def group_summary(group: DiceGroup) -> str:
-    """`4d6kh3: 4 dice, 1 dropped = 12`: what is left of a dice term when its dice can't be listed."""
+def group_summary(group: DiceGroup, counting: Counting | None = None) -> str:
+    """`4d6kh3: 4 dice, 1 dropped = 12`: what is left of a dice term when its dice can't be listed
+    (in a dice pool, `= 3 successes`)."""
     parts = [f"{len(group.faces)} dice"]
     dropped = len(group.faces) - group.kept
     if dropped:
@@ -44,14 +49,21 @@ def group_summary(group: DiceGroup) -> str:
         parts.append(f"{crits}{CRIT_MARK}")
     if fumbles:
         parts.append(f"{fumbles}{FUMBLE_MARK}")
-    return f"`{clip(group.notation, 40)}`: {', '.join(parts)} = {group.total}"
+    worth = str(group.total)
+    if counting is not None:
+        worth = successes(sum(counting.score(f.value) for f in group.faces if f.kept))
+    return f"`{clip(group.notation, 40)}`: {', '.join(parts)} = {worth}"
 
 
-def roll_detail(one: Roll, level: int, *, terse: bool = False) -> str:
+def counting_of(series: RollSeries) -> Counting | None:
+    return Counting(series.target, series.fail, series.under) if series.target is not None else None
+
+
+def roll_detail(one: Roll, level: int, *, terse: bool = False, counting: Counting | None = None) -> str:
     if level == FULL:
         return (one.terse or one.breakdown) if terse else one.breakdown
     if level == SUMMARY and one.groups:
-        return "; ".join(group_summary(g) for g in one.groups)
+        return "; ".join(group_summary(g, counting) for g in one.groups)
     return f"{one.dice} dice" if one.dice else ""
 
 
@@ -65,21 +77,39 @@ def successes(n: int) -> str:
     return f"{n} success" if abs(n) == 1 else f"{n} successes"
 
 
+def marks(one: Roll) -> str:
+    return CRIT_MARK if one.crit == "crit" else FUMBLE_MARK if one.crit == "fumble" else ""
+
+
+def result_of(one: Roll) -> str:
+    """One result of a repeat: `17`, or for a comparison `✅ 17` (the total, marked)."""
+    if one.compared is not None:
+        return f"{'✅' if one.compared.success else '❌'} {_number(one.compared.left)}"
+    return str(one.result)
+
+
 def headline(series: RollSeries) -> str:
     """The result in large type: a single roll's total (and its natural 20 or 1), or each result
-    of a repeat in the order rolled."""
+    of a repeat in the order rolled, each natural 20 or 1 marked."""
     if len(series.rolls) == 1:
         one = series.rolls[0]
-        text = successes(one.result) if series.counting else str(one.result)
+        if one.compared is not None:
+            text = f"{'✅ Success' if one.compared.success else '❌ Failure'}: {one.compared.said()}"
+        else:
+            text = successes(one.result) if series.counting else str(one.result)
         if one.crit == "crit":
             text += f" {CRIT_MARK} Natural 20!"
         elif one.crit == "fumble":
             text += f" {FUMBLE_MARK} Natural 1!"
     else:
-        text = ", ".join(str(one.result) for one in series.rolls)
+        text = ", ".join(result_of(one) + marks(one) for one in series.rolls)
         if series.counting:
             text += " successes"
     return f"# {clip(text, NUMBERS)}"
+
+
+def _number(value: int | float) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
 def body(series: RollSeries, level: int, label: str | None = None) -> list[str]:
@@ -87,6 +117,7 @@ def body(series: RollSeries, level: int, label: str | None = None) -> list[str]:
     read, what was rolled (each die, as far as `level` allows), the rule for counting successes,
     and for a repeat the sum and one line per roll."""
     single = len(series.rolls) == 1
+    counting = counting_of(series)
     facts = [f"**{safe(label)}**"] if label else []
     if series.comment:
         facts.append(f"*{safe(clip(series.comment, COMMENT))}*")
@@ -94,25 +125,29 @@ def body(series: RollSeries, level: int, label: str | None = None) -> list[str]:
     if single:
         if level > FULL:
             facts.append(clip(series.expression, EXPRESSION))
-        facts.append(roll_detail(series.rolls[0], level))
+        facts.append(roll_detail(series.rolls[0], level, counting=counting))
     else:
-        facts.append(f"{clip(series.expression, EXPRESSION)} × {len(series.rolls)}")
-        total = successes(series.total) + " in all" if series.counting else f"sum {series.total}"
+        facts.append(f"{clip(series.typed or series.expression, EXPRESSION)}, {len(series.rolls)} rolls")
+        if series.counting:
+            total = successes(series.total) + " in all"
+        elif series.comparing:
+            total = f"{series.total} of {len(series.rolls)} succeed"
+        else:
+            total = f"sum {series.total}"
         facts.append(clip(total, NUMBERS))
     if series.counting:
-        rule = f"each die ≥ {series.target} counts 1"
+        rule = f"each die {'≤' if series.under else '≥'} {series.target} counts 1"
         if series.fail is not None:
             rule += f", each die ≤ {series.fail} counts −1"
         facts.append(rule)
-        if single:
-            facts.append(f"dice total {series.rolls[0].total}")
     if level > FULL and series.dice:
         facts.append(TOO_MANY)
     lines = [small(" · ".join(fact for fact in facts if fact))] if any(facts) else []
     if not single and level < TOTALS:
         for one in series.rolls:
-            detail = roll_detail(one, level, terse=True)
-            lines.append(small(f"**{one.result}**: {detail}" if detail else f"**{one.result}**"))
+            detail = roll_detail(one, level, terse=True, counting=counting)
+            shown = f"**{result_of(one)}**{marks(one)}"
+            lines.append(small(f"{shown}: {detail}" if detail else shown))
     return lines
 
 
