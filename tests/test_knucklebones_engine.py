@@ -477,7 +477,9 @@ def test_view_has_what_a_renderer_needs() -> None:
                       "Reroll die 5 (6)"]
     state, _ = act(state, A(kind="reroll", die=0, target=4))
     view = ENGINE.view(state, None)
-    assert action_label(view, A(kind="score", item="three_kind")).endswith("(not met)")
+    # an item not met says what it would be worth; a met one what it scores now
+    assert action_label(view, A(kind="score", item="three_kind")) == "Three of a Kind (10): not met"
+    assert action_label(view, A(kind="score", item="wild")) == f"Wild: {view.preview['wild']}"
     assert all(len(action_label(view, a)) <= 80 for a in ENGINE.legal_actions(state, state.current))
 
 
@@ -678,3 +680,30 @@ def test_the_bot_beats_random_play() -> None:
             state, _ = ENGINE.apply(state, seat, action)
         bot_total, random_total = bot_total + totals(state)[0], random_total + totals(state)[1]
     assert bot_total > random_total * 1.5
+
+
+def test_a_double_button_says_what_the_die_then_counts_as() -> None:
+    """KB-3: a doubled die counts as two of its rune; doubled again (the option), four."""
+    state, _ = staged([4, 4, 6, 5, 1], stack_doubles=True)
+    view = ENGINE.view(state, None)
+    labels = [action_label(view, a) for a in ENGINE.legal_actions(state, state.current)]
+    assert labels == ["Keep die 1 (4)", "Double die 2 (4): two 4s", "Double die 3 (6): two 6s", "Double die 4 (5): two 5s",
+                      "Double die 5 (1): two 1s"]
+    state, _ = act(state, A(kind="double", die=0, target=2))
+    view = ENGINE.view(state, None)
+    assert action_label(view, A(kind="double", die=1, target=2)) == "Double die 3 (6): four 6s"
+
+
+def test_an_item_not_met_says_on_its_button_what_it_is_worth() -> None:
+    """A first game's player learns the sheet from the buttons: every item not met names its
+    points, short enough for a phone's row of buttons."""
+    state, _ = staged([1, 2, 5, 6, 6])
+    state, _ = act(state, A(kind="skip_reroll", die=1))  # one pair: only Wild is met
+    view = ENGINE.view(state, None)
+    labels = {a.item: action_label(view, a) for a in ENGINE.legal_actions(state, state.current)}
+    assert view.met == ["wild"]
+    assert labels == {"two_pairs": "Two Pairs (10): not met", "three_kind": "Three of a Kind (10): not met",
+                      "full_house": "Full House (20): not met", "four_kind": "Four of a Kind (20): not met",
+                      "all_different": "All Different (30): not met", "five_kind": "Five of a Kind (40): not met",
+                      "wild": "Wild: 20"}
+    assert max(len(label) for label in labels.values()) <= 30

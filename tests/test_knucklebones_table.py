@@ -82,7 +82,7 @@ def test_the_die_decided_has_one_number_in_the_words_the_picture_and_the_buttons
     labels = kit.labels(table)
     assert labels[0] == "Keep die 3 (4)"
     # the two 1s and the two 4s: each button names its own die
-    assert {"Double die 2 (1)", "Double die 4 (1)", "Double die 5 (4)"} <= set(labels)
+    assert {"Double die 2 (1): two 1s", "Double die 4 (1): two 1s", "Double die 5 (4): two 4s"} <= set(labels)
     assert len(set(labels)) == len(labels)
 
 
@@ -97,13 +97,14 @@ def test_each_player_has_one_score_line_and_details_has_the_full_sheet() -> None
     assert lines[NAMES[1 - mover]].endswith("0 points, 7 items left")
     assert kit.top(shown(state)).startswith(f"<@{state.current + 1}>:")  # whose turn it is, pinged
     sheet = details(state)[f"{NAMES[mover]}'s sheet"]
-    assert "Full House: **20**" in sheet and "Wild: not scored yet" in sheet
+    assert "**Full House**: scored 20" in sheet and "**Wild** (the sum of the dice, always met): not scored yet" in sheet
     assert sheet.endswith("**Total: 20 points**")
 
 
 def test_a_sheet_is_one_line_an_item_named_as_the_buttons_name_it() -> None:
     """Issue 19: no run-on line, no "·" for an item not scored yet, "Three of a Kind"
-    everywhere; the player to act sees what each open item would score now."""
+    everywhere; the player to act sees what each open item would score now, and every open
+    item says what it is worth and needs, in a few words."""
     state = staged([6, 6, 6, 1, 1])
     mover = state.current
     sheets = details(state, seat=mover)
@@ -111,16 +112,27 @@ def test_a_sheet_is_one_line_an_item_named_as_the_buttons_name_it() -> None:
     assert first == "Your sheet"  # Details opens on the asker's own sheet
     lines = sheets[first].splitlines()
     view = ENGINE.view(state, None)
-    assert [line.split(":")[0] for line in lines[:-1]] == [i.name for i in view.items]
-    assert "Full House: not scored yet (scores 20 now)" in lines
-    assert "Four of a Kind: not scored yet (not met now)" in lines
-    names_on_buttons = {label.split(":")[0] for label in kit.labels(shown(state)) if ":" in label}
+    assert [re.split(r"\*\*", line)[1] for line in lines[:-1]] == [i.name for i in view.items]
+    assert lines[:-1] == [
+        "**Two Pairs** (10 for 2 of one rune + 2 of another): scores 10 now",
+        "**Three of a Kind** (10 for 3 of one rune): scores 10 now",
+        "**Full House** (20 for 3 of one rune + 2 of another): scores 20 now",
+        "**Four of a Kind** (20 for 4 of one rune): not met now",
+        "**All Different** (30 for 5+ dice, all runes different, none doubled): not met now",
+        "**Five of a Kind** (40 for 5 of one rune): not met now",
+        "**Wild** (the sum of the dice, always met): scores 20 now",
+    ]
+    names_on_buttons = {re.split(r" \(|:", label)[0] for label in kit.labels(shown(state)) if ":" in label}
     assert names_on_buttons == {i.name for i in view.items}
-    for text in sheets.values():
+    for title, text in sheets.items():
         assert "·" not in text and "|" not in text and "3 of a Kind" not in text
-        assert len(text) <= SCREEN
+        assert len(text) <= (700 if title.endswith("sheet") else SCREEN)
     other = sheets[f"{NAMES[1 - mover]}'s sheet"]
-    assert "Full House: not scored yet" in other.splitlines() and "now" not in other
+    assert "**Full House** (20 for 3 of one rune + 2 of another): not scored yet" in other.splitlines()
+    assert "now" not in other
+    state, _ = ENGINE.apply(state, mover, A(kind="score", item="full_house"))
+    mine = details(state, seat=mover)["Your sheet"].splitlines()
+    assert "**Full House**: scored 20" in mine and "**Four of a Kind** (20 for 4 of one rune): not scored yet" in mine
 
 
 def test_six_players_with_long_names_fit_a_phone() -> None:
@@ -201,6 +213,58 @@ def test_the_history_line_tells_the_turn_and_the_score_reads_in_words() -> None:
     line = present.history_line(table, "Turn 1", SPEC.story(table, ENGINE.view(state, None), events))
     assert re.fullmatch(r"\*\*Turn 1\*\* · (Ann|Bob) scored Three of a Kind for 10", line), line
     assert SPEC.score_text(1, None) == "1 point" and SPEC.score_text(12, None) == "12 points"
+
+
+def story_line(table: Table, state: KnucklebonesState, events: list) -> str:
+    return present.history_line(table, "Turn 1", SPEC.story(table, ENGINE.view(state, None), events))
+
+
+def test_the_history_line_tells_the_dice_the_5s_and_6s_added_and_removed() -> None:
+    """A player whose table suddenly has six dice, die 2 missing, reads why in the line above
+    it: after scoring two 5s added dice 6 and 7 and a 6 removed die 2 (each keeps its number)."""
+    names = ["Ann", "Bob", "Cy"]
+    state = staged([5, 6, 2, 1, 5], seats=3, then=(1, 1, 1, 1, 1, 1))
+    mover, table = state.current, table_for(state, names)
+    state, _ = ENGINE.apply(state, mover, A(kind="skip_reroll", die=2))
+    state, events = ENGINE.apply(state, mover, A(kind="score", item="wild"))
+    after = names[state.current]
+    assert story_line(table, state, events) == (
+        f"**Turn 1** · {names[mover]} scored Wild for 19 · 5s added dice 6 and 7, a 6 removed die 2: "
+        f"{after} rolls 6 dice")
+    words = said(state, names)
+    assert f"**{after}'s 6 dice:** die 1: **1** · die 3: **1** · die 4: **1** · die 5: **1** · die 6: **1** · " \
+           "die 7: **1**; inactive: die 2" in words
+
+
+def test_each_turn_of_a_line_tells_its_own_change_and_the_last_turn_none() -> None:
+    """Bot seats play several turns in one step: each scored item carries the dice its own 5s
+    and 6s changed, in figures but for the last turn's, which the player now asked inherits (so
+    six players' turns keep within a line); the game's last turn passes no dice on, so says
+    nothing of them."""
+    state = staged([5, 1, 1, 1, 1], then=(6, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2))
+    first, table = state.current, table_for(state, NAMES)
+    state, events = ENGINE.apply(state, first, A(kind="score", item="three_kind"))
+    state, more = ENGINE.apply(state, 1 - first, A(kind="score", item="three_kind"))
+    a, b = NAMES[first], NAMES[1 - first]
+    assert story_line(table, state, events + more) == (
+        f"**Turn 1** · {a} scored Three of a Kind for 10 · +1 die; "
+        f"{b} scored Three of a Kind for 10 · a 6 removed die 1: {a} rolls 5 dice")
+    assert f"**{a}'s 5 dice:**" in said(state)
+    assert story_line(table, state, more).endswith(f"{b} scored Three of a Kind for 10 · a 6 removed die 1: "
+                                                   f"{a} rolls 5 dice")
+    _, events = ENGINE.apply(staged([5, 5, 6, 6, 1], then=(1,) * 7), first, A(kind="score", item="wild"))
+    assert story_line(table, state, events + more).startswith(
+        f"**Turn 1** · {a} scored Wild for 23 · +2 dice, \u22122 dice; {b} scored")
+
+    last = staged([5, 5, 1, 1, 6], then=(1,) * 7)
+    seat = last.current
+    for key in last.sheets[1 - seat]:
+        last.sheets[1 - seat][key] = 0
+    for key in list(last.sheets[seat])[:-1]:
+        last.sheets[seat][key] = 0
+    last, events = ENGINE.apply(last, seat, A(kind="score", item="wild"))
+    assert ENGINE.is_over(last)
+    assert story_line(table, last, events) == f"**Turn 1** · {NAMES[seat]} scored Wild for 18"
 
 
 def test_a_sheet_title_shows_a_name_without_markdown() -> None:

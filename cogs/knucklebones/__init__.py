@@ -71,6 +71,10 @@ def dice_line(view: kb.KnucklebonesView, *, marked: bool = True) -> str:
     return " · ".join(active) + rest
 
 
+def counted_dice(n: int) -> str:
+    return f"{n} die" if n == 1 else f"{n} dice"
+
+
 def still_to_act(view: kb.KnucklebonesView) -> str:
     """The dice whose runes act before scoring after this decision, in order."""
     return ", ".join(f"die {view.dice[i].number} (a {view.dice[i].face})" for i in view.waiting)
@@ -95,18 +99,23 @@ def title_name(name: str) -> str:
 
 
 def sheet_lines(view: kb.KnucklebonesView, sheet: kb.SheetView) -> str:
-    """A score sheet, one line per item; an item not scored yet says so, and for the player
-    to act, what it would score with the dice as they lie."""
+    """A score sheet, one line per item. An item not scored yet says what it is worth and needs
+    (a first game's player has not learnt the sheet), and for the player to act, what it would
+    score with the dice as they lie."""
     lines = []
     for item in view.items:
         scored = sheet.items.get(item.key)
         if scored is not None:
-            lines.append(f"{item.name}: **{scored}**")
+            lines.append(f"**{item.name}**: scored {scored}")
             continue
-        line = f"{item.name}: not scored yet"
+        worth = kb.worth_text(item)
+        line = f"**{item.name}** ({worth}, {item.needs})" if item.points == "sum" else \
+            f"**{item.name}** ({worth} for {item.needs})"
         if sheet.seat == view.current_seat and item.key in view.preview:
             now = view.preview[item.key]
-            line += f" (scores {now} now)" if item.key in view.met else " (not met now)"
+            line += f": scores {now} now" if item.key in view.met else ": not met now"
+        else:
+            line += ": not scored yet"
         lines.append(line)
     return "\n".join(lines) + f"\n**Total: {counted(sheet.total, 'point')}**"
 
@@ -139,7 +148,7 @@ class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.K
                          "**Details** shows every sheet.")]
         who = safe(table.seats[view.current_seat or 0].name)
         lines = [f"### Knucklebones · turn {view.turn} of {view.turns_total}",
-                 f"**{who}'s dice:** {dice_line(view)}"]
+                 f"**{who}'s {view.active_count} dice:** {dice_line(view)}"]
         later = still_to_act(view)
         if later:
             lines.append(f"Still to act, in order: {later}.")
@@ -178,9 +187,36 @@ class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.K
         return event.kind == "roll"
 
     def story(self, table: Table, view: kb.KnucklebonesView, events: list[Event]) -> str | None:
-        """A turn in a line: what was scored (the runes that led there are in /game log)."""
-        scored = [kb.event_text(e.kind, e.seats, e.data) for e in events if e.kind in ("score", "timeout")]
-        return "; ".join(line.rstrip(".") for line in scored) if scored else super().story(table, view, events)
+        """A turn in a line: what was scored, and the dice the 5s and 6s added or removed after
+        it, with how many the next player rolls, who would otherwise find one die more or less
+        on their table unexplained (the runes before scoring are on the player's own table, and
+        all of it in /game log). Where bot seats played several turns in one step, the turns
+        before the last say their change in figures only, so the line keeps in 400 characters
+        the last change, the one the player now asked inherits."""
+        turns: list[tuple[str, list[int], list[int], tuple[int, int] | None]] = []
+        for e in events:
+            if e.kind in ("score", "timeout"):
+                turns.append((kb.event_text(e.kind, e.seats, e.data).rstrip("."), [], [], None))
+            elif not turns or turns[-1][3] is not None:
+                continue
+            elif e.kind == "add" and e.data["face"] == kb.ADD_AFTER:
+                turns[-1][1].append(e.data["added"])
+            elif e.kind == "remove":
+                turns[-1][2].append(e.data["die"])
+            elif e.kind == "roll":  # the next seat's turn begins: this one's change is complete
+                text, added, removed, _ = turns[-1]
+                turns[-1] = (text, added, removed, (e.seats[0], len(e.data["faces"])))
+        if not turns:
+            return super().story(table, view, events)
+        lines = []
+        for n, (text, added, removed, passed) in enumerate(turns):
+            if passed is not None and (added or removed):
+                change = kb.passing_text(added, removed, *passed) if n == len(turns) - 1 else \
+                    ", ".join(filter(None, [f"+{counted_dice(len(added))}" if added else "",
+                                            f"\u2212{counted_dice(len(removed))}" if removed else ""]))
+                text += f" · {change}"
+            lines.append(text)
+        return "; ".join(lines)
 
     def action_label(self, view: kb.KnucklebonesView, action: kb.KnucklebonesAction) -> str:
         return kb.action_label(view, action)

@@ -48,7 +48,17 @@ from rules.knucklebones.scoring import (
     timeout_item,
     totals,
 )
-from rules.knucklebones.text import WORDS, action_label, event_text, how_to_play, rules_sections, rules_summary
+from rules.knucklebones.text import (
+    WORDS,
+    action_label,
+    event_text,
+    how_to_play,
+    needs_text,
+    passing_text,
+    rules_sections,
+    rules_summary,
+    worth_text,
+)
 
 __all__ = [
     "ADD", "ADD_AFTER", "AIM_RATE", "DOUBLE", "ENGINE", "FACES", "ITEMS", "MAX_SEATS",
@@ -57,5 +67,6 @@ __all__ = [
     "KnucklebonesEngine", "KnucklebonesOptions", "KnucklebonesState", "KnucklebonesView",
     "PendingView", "Phase", "ScoreItem", "ScoreSheet", "SheetView", "action_label", "best_item",
     "evaluate", "event_text", "hand_meets", "how_to_play", "hand_of", "hand_points", "keep_value", "meets",
-    "rules_sections", "rules_summary", "start_turn", "timeout_item", "totals", "turns_total",
+    "needs_text", "passing_text", "rules_sections", "rules_summary", "start_turn", "timeout_item", "totals",
+    "turns_total", "worth_text",
 ]

@@ -196,6 +196,8 @@ class ItemView(BaseModel):
     name: str
     points: int | Literal["sum"]
     requirement: str
+    #: the requirement in a few words, for a line of a sheet ("3 of one rune + 2 of another")
+    needs: str
 
 
 class SheetView(BaseModel):

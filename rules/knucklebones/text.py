@@ -74,13 +74,57 @@ def action_label(view: KnucklebonesView, action: KnucklebonesAction) -> str:
     if action.kind in ("skip_reroll", "skip_double"):
         die = dice[action.die] if action.die is not None else None
         return f"Keep die {die.number if die else '?'} ({die.face if die else '?'})"
-    if action.kind in ("reroll", "double"):
-        target = dice[action.target] if action.target is not None else None
-        verb = "Reroll" if action.kind == "reroll" else "Double"
-        return f"{verb} die {target.number if target else '?'} ({target.face if target else '?'})"
+    target = dice[action.target] if action.target is not None else None
+    if action.kind == "reroll":
+        return f"Reroll die {target.number if target else '?'} ({target.face if target else '?'})"
+    if action.kind == "double":
+        # what the double does: the die counts as twice the dice of its rune it counts as now
+        if target is None:
+            return "Double die ?"
+        times = target.counts_as * 2
+        return f"Double die {target.number} ({target.face}): {TIMES.get(times, str(times))} {target.face}s"
     item = ITEMS[action.item or ""]
-    points = view.preview.get(item.key, 0)
-    return f"{item.name}: {points}" + ("" if item.key in view.met else " (not met)")
+    if item.key in view.met:
+        return f"{item.name}: {view.preview.get(item.key, 0)}"
+    return f"{item.name} ({item.points}): not met"  # and what it would be worth if met
+
+
+#: "two 6s": how many dice of its rune a doubled die counts as, in words
+TIMES = {2: "two", 4: "four", 8: "eight"}
+
+
+def needs_text(item: ScoreItem) -> str:
+    """An item's requirement in a few words, for a sheet's line ("3 of one rune + 2 of
+    another"): the full wording (with its «at least») is on the rules' and Details' item page."""
+    if item.distinct is not None:
+        return f"{item.distinct}+ dice, all runes different, none doubled"
+    if item.groups:
+        first, *rest = item.groups
+        return " + ".join([f"{first} of one rune", *(f"{n} of another" for n in rest)])
+    return "always met"
+
+
+def worth_text(item: ScoreItem) -> str:
+    """What an item is worth when met: "20", or "the sum of the dice"."""
+    return "the sum of the dice" if item.points == "sum" else str(item.points)
+
+
+def _dice_named(ids: list[int]) -> str:
+    numbers = [str(i + 1) for i in ids]
+    if len(numbers) == 1:
+        return f"die {numbers[0]}"
+    return f"dice {', '.join(numbers[:-1])} and {numbers[-1]}"
+
+
+def passing_text(added: list[int], removed: list[int], seat: int, rolls: int) -> str:
+    """What the 5s and 6s did after scoring, and so how many dice the next seat rolls: "5s
+    added dice 6 and 7, a 6 removed die 2: Seat 3 rolls 6 dice". Dice by id (0-6)."""
+    parts = []
+    if added:
+        parts.append(f"{'a 5' if len(added) == 1 else '5s'} added {_dice_named(added)}")
+    if removed:
+        parts.append(f"{'a 6' if len(removed) == 1 else '6s'} removed {_dice_named(removed)}")
+    return f"{', '.join(parts)}: {seat_name(seat)} rolls {rolls} {'die' if rolls == 1 else 'dice'}"
 
 
 def _points_text(item: ScoreItem) -> str:
@@ -144,7 +188,7 @@ WORDS: tuple[tuple[str, str], ...] = (
     ("Rune", "the symbol a die shows, its number (1 to 6) in the corner; words name it by "
              "number (\"a 4\")."),
     ("Die 1 to die 7", "each die's own number, under it in the picture and on the buttons; two dice "
-                       "showing the same rune are told apart by it."),
+                       "showing the same rune are told apart by it, and a die keeps it when a 6 removes it."),
     ("Active, inactive", "active dice are rolled and scored; inactive ones (grey) wait for a 3 or a 5 "
                          "to add them."),
     ("Spend", "use a 2 to reroll another die, or a 4 to double one. A spent die (crossed out) does "

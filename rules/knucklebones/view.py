@@ -15,11 +15,12 @@ from rules.knucklebones.models import (
 )
 from rules.knucklebones.moves import asks, open_items, targets, turns_total, waiting
 from rules.knucklebones.scoring import hand_meets, hand_of, hand_points
-from rules.knucklebones.text import pending_prompt
+from rules.knucklebones.text import needs_text, pending_prompt
 
 
 #: the sheet's lines, the same in every view
-ITEM_VIEWS = tuple(ItemView(key=i.key, name=i.name, points=i.points, requirement=i.requirement) for i in SHEET.items)
+ITEM_VIEWS = tuple(ItemView(key=i.key, name=i.name, points=i.points, requirement=i.requirement,
+                            needs=needs_text(i)) for i in SHEET.items)
 
 
 @lru_cache(maxsize=4096)

@@ -53,6 +53,15 @@ def rune_decision(fd: FakeDiscord, table: dict) -> None:
     assert len(set(labels)) == len(labels)  # two dice with the same rune are told apart
 
 
+def dice_counted(table: dict) -> None:
+    """The table says how many dice its player has, and lists that many active dice."""
+    words = said(table).replace("\u00a0", " ")
+    counted = re.search(r"'s (\d) dice:\*\* ([^;\n]*)", words)
+    if counted is None:
+        return  # the finished table
+    assert len(re.findall(r"\bdie \d: ", counted.group(2))) == int(counted.group(1)), words
+
+
 async def open_table(fd: FakeDiscord, host: FakeUser, others: list[FakeUser], bots: int = 0,
                      options: dict | None = None) -> dict:
     return await play.open_table(fd, CHANNEL, "knucklebones new", host, others, bots, options)
@@ -61,6 +70,7 @@ async def open_table(fd: FakeDiscord, host: FakeUser, others: list[FakeUser], bo
 async def click_once(fd: FakeDiscord, players: list[FakeUser], pick: int = -1, audit: Audit | None = None) -> dict:
     """The prompted player clicks one of the action buttons; returns the table afterwards."""
     rune_decision(fd, table_now(fd))
+    dice_counted(table_now(fd))
     return await play.click_once(fd, CHANNEL, players, lambda options: options[pick], audit=audit)
 
 
@@ -78,6 +88,12 @@ async def test_three_players_play_a_whole_game(tmp_path: Path) -> None:
             text = said(table)
             assert "Ann" in text and "Bob" in text and "Cy" in text
             assert "attachment://dice.png" in json.dumps(table["components"])
+            # a first game: Details opens on the player's own sheet, each open item with its
+            # points, what it needs and whether the dice meet it now, on one phone screen
+            mover = actor(table, players)
+            sheet = await (await fd.click(mover, table, button(fd, table, "Details"))).response_message()
+            assert sheet["flags"] & 64 and channel.text_length(sheet) <= 700
+            assert re.search(r"\*\*Five of a Kind\*\* \(40 for 5 of one rune\): (not met|scores 40) now", said(sheet))
             audit = Audit(fd, CHANNEL)
             final = await play_to_end(fd, players, audit=audit)
             # 21 turns change hands (and the rune decisions within a turn stay edits): every
@@ -91,6 +107,10 @@ async def test_three_players_play_a_whole_game(tmp_path: Path) -> None:
             # the channel keeps a compact story: one line per turn, naming what was scored
             lines = history(fd)
             assert len(lines) >= 21 and sum("scored" in line for line in lines) >= 21
+            # the dice the 5s and 6s added or removed after scoring, and how many the next
+            # player rolls (over 21 turns, some 5 adds a die)
+            changes = [line for line in lines if re.search(r" · (a 5|5s) added |(a 6|6s) removed ", line)]
+            assert changes and all(re.search(r": (Ann|Bob|Cy) rolls \d dice$", line) for line in changes), lines
             assert all(len(said(m)) <= 400 and not fd.buttons(m) for m in fd.messages(CHANNEL) if not is_table(m))
             board = (await (await fd.slash(players[0], CHANNEL, "game stats")).response_message())["embeds"][0]
             assert board["title"] == "Leaderboard" and board["fields"][0]["name"] == "Knucklebones"
