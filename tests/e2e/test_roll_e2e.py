@@ -403,6 +403,56 @@ async def test_advantage_disadvantage_and_repeat_as_players_type_them(tmp_path: 
         clean(fd, bot)
 
 
+async def test_typos_pools_and_comparisons_as_players_type_them(tmp_path: Path) -> None:
+    """What a phone or another bot's habits type: read as meant, or refused privately with the fix,
+    never rolled as something else in public; a dice pool and a comparison read as players say them."""
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        async with running_bot(fd, {}, tmp_path / "r.sqlite3") as bot:
+            # a phone's capital D rolls the d20 (it used to roll 1, "D20+5" shown as a comment)
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1D20+5"})).response_message()
+            head, line = top(msg).splitlines()
+            assert line.startswith("-# 1d20 (") and line.endswith(") + 5") and "*" not in line.replace("**", "")
+            assert int(big_number(head)) == dice_in(line)[0][0] + 5
+
+            before = len(fd.messages(CHANNEL))
+            for typed, fix in [("2d20 kh1", "Write `kh1` without the space: `2d20kh1`."),
+                               ("10d6 t5", "`target:5` or write `10d6>=5`"), ("adv 1d20+5", "`1d20+5 adv`"),
+                               ("4dF", "Fate dice (`4dF`) are not supported yet.")]:
+                answer = await (await fd.slash(ann, CHANNEL, "roll", {"expression": typed})).wait_response()
+                assert answer["data"]["flags"] & FLAG_EPHEMERAL, answer
+                assert answer["data"]["content"].startswith(f"`{typed}`: ") and fix in answer["data"]["content"], answer
+            # a saved roll is checked the same way when it is saved
+            answer = await (await fd.slash(ann, CHANNEL, "rolls save", {"name": "attack",
+                                                                       "expression": "2d20 kh1+7"})).wait_response()
+            assert answer["data"]["flags"] & FLAG_EPHEMERAL and "`2d20kh1+7`" in answer["data"]["content"], answer
+            assert len(fd.messages(CHANNEL)) == before
+
+            # a compared pool counts successes: the bold dice are the successes, and no sum follows
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "20d6>4"})).response_message()
+            head, line = top(msg).splitlines()
+            faces = [int(face) for face in re.findall(r"\d+", line[line.index("(") + 1: line.index(")")])]
+            bold = [int(face) for face in re.findall(r"\*\*(\d+)\*\*", line)]
+            assert len(faces) == 20 and bold == [face for face in faces if face >= 5]
+            assert head == f"# {len(bold)} success" + ("" if len(bold) == 1 else "es")
+            assert line.endswith(") · each die ≥ 5 counts 1"), line
+
+            # a comparison is a success or a failure, with the relation that held
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20+5 >= 15"})).response_message()
+            head = top(msg).splitlines()[0]
+            found = re.match(r"# (?:✅ Success: (\d+) ≥ 15|❌ Failure: (\d+) < 15)", head)
+            assert found, head
+            total = int(found.group(1) or found.group(2))
+            assert (total >= 15) == bool(found.group(1)) and 6 <= total <= 25
+
+            # a repeat is headed by what was typed, each result in order
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20+7 repeat 3"})).response_message()
+            lines = top(msg).splitlines()
+            results = [int(re.sub(r"\D", "", r)) for r in lines[0][2:].split(", ")]
+            assert len(results) == 3 and lines[1] == f"-# 1d20+7, 3 rolls · sum {sum(results)}"
+        clean(fd, bot)
+
+
 async def test_up_to_twelve_dice_come_with_their_picture(tmp_path: Path) -> None:
     async with running_fake() as fd:
         ann = fd.add_user("ann")
