@@ -708,6 +708,9 @@ def roll(
         if comment:
             _check_comment(prefix, comment, asked.comment or "", attached=start > 0 and not read[start - 1].isspace(),
                            literal=isinstance(parsed.roll, diceast.Literal))
+        # the heading of a repeat says what was typed (`4d6dl1`), the note how it was read
+        typed = normal if not comment else (
+            normal[: len(normal) - len(comment)].rstrip() if normal.endswith(comment) else prefix)
         shown_comment = asked.comment
         if comment and normal.endswith(comment) and len(normal) - len(comment) < len(where):
             typed_comment = text[where[len(normal) - len(comment)]:].strip()
@@ -761,7 +764,7 @@ def roll(
     return RollSeries(expression=shown, rolls=rolls, comment=shown_comment,
                       target=counting.target if counting else None, fail=counting.fail if counting else None,
                       mode=asked.mode, notes=notes, under=counting.under if counting else False,
-                      typed=prefix + word)
+                      typed=typed + word)
 
 
 def _check_tree(tree: diceast.Expression, repeat: int) -> None:

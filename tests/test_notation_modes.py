@@ -266,3 +266,9 @@ def test_a_rerolled_then_dropped_die_reads_as_one_die() -> None:
     series = roll("4d6ro<2kh3", rng=Loaded(1, 4, 5, 6, 2))
     assert series.rolls[0].breakdown == "4d6ro<2kh3 (~~1→2~~ dropped, 4, 5, **6**)"
     assert series.total == 15
+
+
+def test_a_repeat_of_a_roll20_drop_is_headed_as_typed() -> None:
+    series = roll("4d6dl1 repeat 2", rng=Loaded(2, 5, 1, 6, 3, 3, 4, 2))
+    assert series.typed == "4d6dl1" and series.expression == "4d6pl1"
+    assert roll_text(series).splitlines()[1] == "-# `dl1` read as `pl1`: drop the lowest 1 · 4d6dl1, 2 rolls · sum 23"
