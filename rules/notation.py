@@ -16,6 +16,13 @@ Why the d20 classes are subclassed rather than used as they come:
 * Rerolls and explosions visit the chosen dice in the order they were rolled, not in d20's set
   order, so that the same seed always gives the same roll.
 * d20 rolls ``d%`` as a tens die (0, 10 ... 90); here it is the percentile die players mean, 1-100.
+* d20's grammar has no Fate dice; here a die may be ``F`` (``4dF``, ``dF``), read by d20's own
+  grammar with that one value added, so that Fate dice stand wherever dice may.
+
+Fate (Fudge) dice show −1, 0 or +1 and are added up as rolled: keep, drop, reroll and explode mean
+nothing in Fate, so they are refused on them, and so is counting them against a `target` (a Fate
+roll is compared by its total: `4dF+2 >= 3`). A roll of Fate dice alone reads as Fate players read
+it, the total signed and on the ladder (`+2 Fair`); each die shows `+`, `−` or `0`.
 
 Words players type after the dice, as they do with the most used D&D bots, are read before the rest
 becomes the comment:
@@ -54,7 +61,7 @@ import random
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 import d20
 import lark
@@ -75,6 +82,12 @@ FUMBLE_MARK = "💀"
 #: written after each struck-through die that does not count
 DROPPED = "dropped"
 REROLLED = "rerolled"
+#: Fate Core's ladder; a result above or below it is shown as its number alone
+LADDER = {8: "Legendary", 7: "Epic", 6: "Fantastic", 5: "Superb", 4: "Great", 3: "Good", 2: "Fair",
+          1: "Average", 0: "Mediocre", -1: "Poor", -2: "Terrible"}
+#: how a Fate die's face is written
+FATE_FACES = {1: "+", 0: "0", -1: "\u2212"}
+FATE = "F"
 EXAMPLES = "Try e.g. `1d20+5`, `4d6kh3`, `2d20kl1 + 3 [fire]` or `8d6 fireball`."
 
 Mode = Literal["normal", "advantage", "disadvantage"]
@@ -105,8 +118,37 @@ def die(rng: random.Random, sides: int) -> int:
 
 
 def sides_of(size: int | str) -> int:
-    """d20 rolls `d%` as a tens die (0, 10 ... 90); players mean the percentile die, 1-100."""
-    return 100 if size == "%" else int(size)
+    """d20 rolls `d%` as a tens die (0, 10 ... 90); players mean the percentile die, 1-100. A Fate
+    die is a three-faced die (its faces 1-3 read −1, 0, +1)."""
+    return 100 if size == "%" else 3 if size == FATE else int(size)
+
+
+def signed(value: int | float) -> str:
+    """A Fate result as Fate players write it: `+2`, `+0`, `−1`."""
+    shown = _number(abs(value))
+    return f"\u2212{shown}" if value < 0 else f"+{shown}"
+
+
+def on_ladder(value: int | float) -> str:
+    """`+2 Fair`; past the ladder's ends, the number alone."""
+    rung = LADDER.get(int(value)) if float(value).is_integer() else None
+    return f"{signed(value)} {rung}" if rung else signed(value)
+
+
+class _Transformer(diceast.RollTransformer):
+    def diceexpr(self, dice: list[Any]) -> diceast.Dice:
+        *num, size = dice
+        if str(size) != FATE:
+            return super().diceexpr(dice)
+        node = diceast.Dice(num[0] if num else 1, 1)
+        node.size = FATE
+        return node
+
+
+_GRAMMAR = diceast.grammar.replace('DICE_VALUE: INTEGER | "%"', f'DICE_VALUE: INTEGER | "%" | "{FATE}"')
+assert _GRAMMAR != diceast.grammar, "d20's grammar changed: Fate dice need its DICE_VALUE rule"
+_PARSER = lark.Lark(_GRAMMAR, start=["expr", "commented_expr"], parser="lalr", transformer=_Transformer(),
+                    maybe_placeholders=True)
 
 
 class _Context(d20.RollContext):
@@ -131,12 +173,13 @@ class _Die(d20.Die):
     __slots__ = ()
 
     def _add_roll(self) -> None:
-        if self.size != "%" and self.size < 1:
+        if isinstance(self.size, int) and self.size < 1:
             raise d20.RollValueError("Cannot roll a 0-sided die.")
         context = self._context
         assert isinstance(context, _Context)
         context.count_roll()
-        self.values.append(d20.Literal(die(context.rng, sides_of(self.size))))
+        face = die(context.rng, sides_of(self.size))
+        self.values.append(d20.Literal(face - 2 if self.size == FATE else face))
 
 
 class _Dice(d20.Dice):
@@ -197,6 +240,22 @@ class _Roller(d20.Roller):
     def _eval_dice(self, node: diceast.Dice) -> _Dice:
         return _Dice.new(node.num, node.size, context=self.context)
 
+    # d20's own two parsing steps, with the grammar that knows Fate dice
+    def _parse_no_comment(self, expr: str) -> diceast.Expression:
+        return cast(diceast.Expression, _PARSER.parse(expr, start="expr"))
+
+    def _parse_with_comments(self, expr: str) -> diceast.Expression:
+        try:
+            return cast(diceast.Expression, _PARSER.parse(expr, start="commented_expr"))
+        except lark.UnexpectedInput as unexpected:
+            # d20's rule: `1d20 * the dragon` is `1d20` and a comment
+            fragment = expr[: unexpected.pos_in_stream]
+            if not fragment.endswith("*"):
+                raise
+            result = cast(diceast.Expression, _PARSER.parse(fragment[:-1], start="commented_expr"))
+            result.comment = expr[len(fragment) - 1:]
+            return result
+
     def _eval_operatedset(self, node: diceast.OperatedSet) -> Any:
         target = self._eval(node.value)
         for op in node.operations:
@@ -256,6 +315,8 @@ class _Markdown(d20.MarkdownStringifier):
         # that was rerolled is one die: its faces read `1→2`, struck as a whole.
         if self._context.in_dropped:
             return "→".join(self._str_literal(value) for value in node.values)
+        if node.size == FATE:
+            return ", ".join(FATE_FACES[int(value.number)] for value in node.values)
         rolls = []
         for value in node.values:
             counts = value.kept and not self._context.in_dropped
@@ -281,7 +342,7 @@ class Face:
     """One value a die showed. A rerolled die has several faces; only the last can be kept."""
 
     value: int
-    natural: int  # before mi/ma forced it
+    natural: int  # before mi/ma forced it; a Fate die's face 1-3, as rolled
     sides: int | str
     kept: bool
     exploded: bool = False
@@ -390,6 +451,8 @@ class RollSeries:
     #: the notation as the roller wrote it (without the comment), with the mode: the heading of a
     #: repeat, which should read as what was asked, not as d20's rewrite of it
     typed: str = ""
+    #: every die a Fate die: the results read signed and on the ladder (`+2 Fair`)
+    fate: bool = False
 
     @property
     def total(self) -> int:
@@ -483,14 +546,14 @@ _CAPITAL_D = re.compile(r"(?<![A-Za-z_])D(?=\d|%|[Ff](?![A-Za-z]))")
 #: one d20 operator with its selector, each read one way only (`kh3` is `k`, `h`, `3`), and
 #: possessive: a long chain of operators must not make the pattern backtrack exponentially
 _OPS = r"(?>(?:rr|ro|ra|mi|ma|k|p|e)[<>hl]?\d+)"
-_DICE_TERM = rf"(?<![\w.])\d*d(?P<sides>\d+|%)(?:{_OPS})*+"
+_DICE_TERM = rf"(?<![\w.])\d*d(?P<sides>\d+|%|F)(?:{_OPS})*+"
 #: Roll20's drop operators and its `!`, written against a dice term
 _ROLL20 = re.compile(rf"(?P<term>{_DICE_TERM})(?:(?P<drop>dl|dh|d)(?P<n>\d+)|(?P<bang>!)(?![!=p<>\d]))")
 _ENDS_IN_DICE = re.compile(rf"{_DICE_TERM}$")
 _BARE_DICE = re.compile(rf"^\d*d(?P<sides>\d+|%)(?:{_OPS})*+$")
 _OPERATOR_WORD = re.compile(r"^(?P<op>kh|kl|ph|pl|rr|ro|ra|mi|ma|k|p|e)(?P<sel>[<>hl]?\d+)\b", re.I)
 _CMP_EQUALS = re.compile(r"(?<![a-z])(?P<op>kh|kl|ph|pl|rr|ro|ra|mi|ma|k|p|e)(?P<cmp>[<>])=\s*(?P<n>\d+)")
-_FATE = re.compile(r"(?<![\w])\d*d[Ff](?![A-Za-z])")
+_FATE = re.compile(r"(?<![\w.])(?P<dice>\d*d)f(?![A-Za-z])")
 _LEADING_WORDS = re.compile(r"^(?P<words>[!/]?[A-Za-z][\w']*(?:[\s,:]+[A-Za-z][\w']*)*)[\s,:]+(?P<rest>[\d(+-]|d[\d%])")
 _BOT_PREFIX = re.compile(r"^[!/]?(?:r|roll|rolls|dice)$", re.I)
 
@@ -504,7 +567,7 @@ def _normalised(text: str) -> tuple[str, list[int]]:
         new = _DASHES.get(char) or unicodedata.normalize("NFKC", char)
         parts.append(new)
         where.extend([i] * len(new))
-    return _CAPITAL_D.sub("d", "".join(parts)), where
+    return _FATE.sub(r"\g<dice>F", _CAPITAL_D.sub("d", "".join(parts))), where
 
 
 def _roll20(text: str) -> tuple[str, tuple[str, ...]]:
@@ -592,8 +655,6 @@ def _check_comment(prefix: str, comment: str, rest: str, *, attached: bool, lite
 
 def _syntax_hint(text: str) -> str | None:
     """What to do about a roll d20 cannot read at all, where the usual cause is known."""
-    if _FATE.search(text):
-        return "Fate dice (`4dF`) are not supported yet."
     equals = _CMP_EQUALS.search(text)
     if equals:
         op, cmp, n = equals["op"], equals["cmp"], int(equals["n"])
@@ -623,8 +684,8 @@ def _as_pool(tree: diceast.Expression) -> tuple[diceast.Expression, str, int, Co
         return None
     left, right = node.left, node.right
     dice = left.value if isinstance(left, diceast.OperatedDice) else left
-    if not isinstance(dice, diceast.Dice) or dice.num < 2:
-        return None
+    if not isinstance(dice, diceast.Dice) or dice.num < 2 or dice.size == FATE:
+        return None  # Fate dice are compared by their total
     if not isinstance(right, diceast.Literal) or not isinstance(right.value, int):
         return None
     n = right.value
@@ -727,6 +788,10 @@ def roll(
                 counting = Counting(counting.target, fail)
         else:
             said = f"`target:{target}`"
+        fate = [node for node in _walk(parsed) if isinstance(node, diceast.Dice) and node.size == FATE]
+        if fate and counting is not None:
+            raise RollError("Fate dice are added up, not counted one by one: leave out `target`, and compare "
+                            "the total instead, like `4dF+2 >= 3`.")
         if fail is not None and counting is None:
             raise RollError("`fail` needs a `target`: dice at or above the target count as successes.")
         if counting is not None:
@@ -761,7 +826,9 @@ def roll(
     except ZeroDivisionError:
         raise RollError("That roll divides by zero.") from None
     word = {"advantage": " adv", "disadvantage": " dis"}.get(asked.mode, "")
+    every = [node for node in _walk(tree) if isinstance(node, diceast.Dice)]
     return RollSeries(expression=shown, rolls=rolls, comment=shown_comment,
+                      fate=bool(every) and all(node.size == FATE for node in every),
                       target=counting.target if counting else None, fail=counting.fail if counting else None,
                       mode=asked.mode, notes=notes, under=counting.under if counting else False,
                       typed=typed + word)
@@ -772,10 +839,13 @@ def _check_tree(tree: diceast.Expression, repeat: int) -> None:
     dice = 0
     for node in _walk(tree):
         if isinstance(node, diceast.Dice):
-            if node.size != "%" and node.size > MAX_SIDES:
+            if isinstance(node.size, int) and node.size > MAX_SIDES:
                 raise RollError(f"Dice have at most {MAX_SIDES:,} sides; `d{_short(node.size)}` is too big.")
             dice += node.num
         if isinstance(node, diceast.OperatedDice):
+            if isinstance(node.value, diceast.Dice) and node.value.size == FATE:
+                raise RollError(f"Fate dice are added up as rolled: keep, drop, reroll and explode do not apply "
+                                f"to them. Roll `{node.value}` and add the skill, like `4dF+2`.")
             _check_endless(node)
     if dice * repeat > MAX_DICE:
         times = f" × {repeat}" if repeat > 1 else ""
@@ -843,7 +913,8 @@ def _groups(expr: d20.Expression) -> tuple[DiceGroup, ...]:
         kept = kept and node.kept
         if isinstance(node, d20.Dice):
             faces = tuple(
-                Face(value=int(lit.number), natural=int(lit.values[0]), sides=node.size,
+                Face(value=int(lit.number), natural=int(lit.values[0]) + (2 if node.size == FATE else 0),
+                     sides=node.size,
                      kept=kept and die.kept and lit.kept, exploded=lit.exploded)
                 for die in node.values for lit in die.values
             )

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from cogs.dice.text import roll_text
 from rules.base import GameError
-from rules.notation import EXAMPLES, MAX_DICE, MAX_EXPRESSION, MAX_SIDES, Face, Roll, RollError, RollSeries, roll
+from rules.notation import (EXAMPLES, MAX_DICE, MAX_EXPRESSION, MAX_SIDES, Face, Roll, RollError, RollSeries,
+                            on_ladder, roll, signed)
 
 #: a struck-through die and the word after it: every die that does not count says so in words
 STRUCK = re.compile(r"~~(?:[^~]|~(?!~))+~~( dropped| rerolled)?")
@@ -56,10 +57,13 @@ def check_reply(text: str, series: RollSeries) -> None:
     if len(series.rolls) == 1 and series.rolls[0].compared is not None:
         compared = series.rolls[0].compared
         assert head.startswith(f"# {'✅ Success' if compared.success else '❌ Failure'}: {compared.said()}"), text
+    elif len(series.rolls) == 1 and series.fate:
+        assert head == f"# {on_ladder(series.total)}", text
     elif len(series.rolls) == 1:
         assert re.match(rf"# {series.total}\b", head), text
     else:
-        shown = ", ".join(one_result(r) for r in series.rolls)
+        shown = ", ".join(signed(r.total) if series.fate and r.compared is None else one_result(r)
+                          for r in series.rolls)
         assert head.startswith("# ") and (shown.startswith(head[2:].rstrip("…")) or head[2:].startswith(shown)), text
     assert all(line.startswith("-# ") for line in text.splitlines()[1:]), text  # the rest in small type
 
@@ -198,6 +202,40 @@ def test_rolls_come_from_the_given_random_only() -> None:
     assert random.getstate() == before
     assert roll("10d20+4d6kh3", rng=random.Random(7)) == first
     assert roll("10d20+4d6kh3", rng=random.Random(8)) != first
+
+
+# ---------------------------------------------------------------- Fate dice
+# a Fate die is a three-faced die: Loaded(1) shows −, Loaded(2) blank (0), Loaded(3) +
+
+def test_fate_dice_read_as_fate_players_read_them() -> None:
+    series = roll("4dF+2", rng=Loaded(3, 3, 2, 1))
+    assert series.fate and series.total == 3 and [f.value for f in faces(series)] == [1, 1, 0, -1]
+    assert roll_text(series) == "# +3 Good\n-# 4dF (+, +, 0, \u2212) + 2"
+    # lower case, a capital D, a lone dF: all Fate dice
+    assert roll_text(roll("4df", rng=Loaded(1, 1, 2, 1))) == "# \u22123\n-# 4dF (\u2212, \u2212, 0, \u2212)"
+    assert roll_text(roll("4DF to climb", rng=Loaded(2, 2, 2, 2))) == "# +0 Mediocre\n-# *to climb* · 4dF (0, 0, 0, 0)"
+    assert roll("dF", rng=Loaded(1)).total == -1 and roll("dF", rng=Loaded(1)).expression == "1dF"
+    # a repeat: each result signed, a line each on the ladder, and no sum
+    text = roll_text(roll("4dF+1 repeat 2", rng=Loaded(3, 3, 3, 3, 1, 1, 2, 2)))
+    assert text == ("# +5, \u22121\n-# 4dF+1, 2 rolls\n-# **+5 Superb**: (+, +, +, +) + 1\n"
+                    "-# **\u22121 Poor**: (\u2212, \u2212, 0, 0) + 1")
+
+
+@pytest.mark.parametrize("total, said", [(9, "+9"), (8, "+8 Legendary"), (6, "+6 Fantastic"), (1, "+1 Average"),
+                                         (0, "+0 Mediocre"), (-2, "\u22122 Terrible"), (-3, "\u22123")])
+def test_the_fate_ladder(total: int, said: str) -> None:
+    assert on_ladder(total) == said
+
+
+def test_fate_dice_mixed_compared_or_luck() -> None:
+    # with other dice it is an ordinary sum; compared, a success or failure on the total
+    mixed = roll("4dF+1d6", rng=Loaded(3, 3, 3, 3, 2))
+    assert not mixed.fate and roll_text(mixed) == "# 6\n-# 4dF (+, +, +, +) + 1d6 (2)"
+    compared = roll("4dF+2 >= 3", rng=Loaded(3, 2, 2, 2))
+    assert roll_text(compared).splitlines()[0] == "# ✅ Success: 3 ≥ 3"
+    assert roll("4dF>0", rng=Loaded(1, 2, 2, 2)).rolls[0].compared is not None  # the total, not a pool
+    # the three-faced die under each Fate die, for a player's luck: faces 1-3, never −1
+    assert [(f.sides, f.natural) for f in faces(roll("3dF", rng=Loaded(1, 2, 3)))] == [("F", 1), ("F", 2), ("F", 3)]
 
 
 # ---------------------------------------------------------------- success counting and repeat
@@ -386,7 +424,7 @@ def test_enormous_numbers_and_texts_stay_within_limits() -> None:
 # ---------------------------------------------------------------- properties
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-SIZES = st.one_of(st.integers(0, 12), st.sampled_from([20, 100, "%", 10_000, 10_001]))
+SIZES = st.one_of(st.integers(0, 12), st.sampled_from([20, 100, "%", "F", 10_000, 10_001]))
 SELECTORS = st.builds(lambda kind, n: f"{kind}{n}", st.sampled_from(["", "h", "l", ">", "<"]), st.integers(0, 25))
 OPERATORS = st.builds(lambda op, sel: op + sel, st.sampled_from(["k", "p", "rr", "ro", "ra", "e", "mi", "ma"]), SELECTORS)
 
@@ -419,7 +457,7 @@ def roll_within_limits(expression: str, repeat: int, target: int | None, fail: i
         assert len(str(exc)) < 300
         return
     assert series.dice <= MAX_DICE and len(series.rolls) == repeat
-    assert all(f.sides == "%" or f.sides <= MAX_SIDES for r in series.rolls for g in r.groups for f in g.faces)
+    assert all(f.sides in ("%", "F") or f.sides <= MAX_SIDES for r in series.rolls for g in r.groups for f in g.faces)
     check_reply(roll_text(series), series)
 
 
@@ -430,7 +468,7 @@ def test_any_text_is_rolled_or_refused(text: str, repeat: int) -> None:
 
 
 #: text made of the notation's own characters reaches far deeper into the parser than arbitrary text
-NOTATION_TEXT = st.text(alphabet=st.sampled_from(list("0123456789d%khlpreoaim<>=!+-*/(),.[] x")), max_size=80)
+NOTATION_TEXT = st.text(alphabet=st.sampled_from(list("0123456789d%khlpreoaim<>=!+-*/(),.[] xF")), max_size=80)
 
 
 @PROPERTY

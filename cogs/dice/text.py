@@ -11,7 +11,9 @@ one by one, not summed), each natural 20 or 1 marked as on a single roll, then w
 it was typed ("1d20+5 adv, 3 rolls", not d20's rewrite `2d20kh1 + 5 × 3`, which reads as
 arithmetic), its sum and one small line per roll. A comparison reads as a success or a failure,
 with the relation that held (`✅ Success: 16 ≥ 15`), never as d20's 1 or 0; a dice pool's successes
-are the dice in bold, and its lines end with the successes, not with a sum of faces nobody needs. A roll too long to list is
+are the dice in bold, and its lines end with the successes, not with a sum of faces nobody needs. A roll of
+Fate dice reads as Fate players read it: the result signed and on the ladder (`+2 Fair`), each die
+`+`, `−` or `0`, and a repeat of them has no sum (Fate results are compared, never added). A roll too long to list is
 drawn again with less detail (each dice term summarised, then only how many dice) until it fits
 Discord's 2,000 characters; the results are always shown.
 """
@@ -21,7 +23,7 @@ from __future__ import annotations
 import discord
 
 from bot.render import CONTENT, clip, safe
-from rules.notation import CRIT_MARK, FUMBLE_MARK, Counting, DiceGroup, Roll, RollSeries
+from rules.notation import CRIT_MARK, FUMBLE_MARK, Counting, DiceGroup, Roll, RollSeries, on_ladder, signed
 
 NOTE = 300
 COMMENT = 300
@@ -81,11 +83,11 @@ def marks(one: Roll) -> str:
     return CRIT_MARK if one.crit == "crit" else FUMBLE_MARK if one.crit == "fumble" else ""
 
 
-def result_of(one: Roll) -> str:
-    """One result of a repeat: `17`, or for a comparison `✅ 17` (the total, marked)."""
+def result_of(one: Roll, fate: bool = False) -> str:
+    """One result of a repeat: `17`, for a comparison `✅ 17` (the total, marked), for Fate dice `+2`."""
     if one.compared is not None:
         return f"{'✅' if one.compared.success else '❌'} {_number(one.compared.left)}"
-    return str(one.result)
+    return signed(one.result) if fate else str(one.result)
 
 
 def headline(series: RollSeries) -> str:
@@ -96,13 +98,13 @@ def headline(series: RollSeries) -> str:
         if one.compared is not None:
             text = f"{'✅ Success' if one.compared.success else '❌ Failure'}: {one.compared.said()}"
         else:
-            text = successes(one.result) if series.counting else str(one.result)
+            text = successes(one.result) if series.counting else on_ladder(one.result) if series.fate else str(one.result)
         if one.crit == "crit":
             text += f" {CRIT_MARK} Natural 20!"
         elif one.crit == "fumble":
             text += f" {FUMBLE_MARK} Natural 1!"
     else:
-        text = ", ".join(result_of(one) + marks(one) for one in series.rolls)
+        text = ", ".join(result_of(one, series.fate) + marks(one) for one in series.rolls)
         if series.counting:
             text += " successes"
     return f"# {clip(text, NUMBERS)}"
@@ -132,6 +134,8 @@ def body(series: RollSeries, level: int, label: str | None = None) -> list[str]:
             total = successes(series.total) + " in all"
         elif series.comparing:
             total = f"{series.total} of {len(series.rolls)} succeed"
+        elif series.fate:
+            total = ""
         else:
             total = f"sum {series.total}"
         facts.append(clip(total, NUMBERS))
@@ -146,7 +150,8 @@ def body(series: RollSeries, level: int, label: str | None = None) -> list[str]:
     if not single and level < TOTALS:
         for one in series.rolls:
             detail = roll_detail(one, level, terse=True, counting=counting)
-            shown = f"**{result_of(one)}**{marks(one)}"
+            shown = f"**{on_ladder(one.result)}**" if series.fate and one.compared is None else \
+                f"**{result_of(one)}**{marks(one)}"
             lines.append(small(f"{shown}: {detail}" if detail else shown))
     return lines
 

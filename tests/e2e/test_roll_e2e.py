@@ -418,7 +418,7 @@ async def test_typos_pools_and_comparisons_as_players_type_them(tmp_path: Path) 
             before = len(fd.messages(CHANNEL))
             for typed, fix in [("2d20 kh1", "Write `kh1` without the space: `2d20kh1`."),
                                ("10d6 t5", "`target:5` or write `10d6>=5`"), ("adv 1d20+5", "`1d20+5 adv`"),
-                               ("4dF", "Fate dice (`4dF`) are not supported yet.")]:
+                               ("4dFkh3", "keep, drop, reroll and explode do not apply")]:
                 answer = await (await fd.slash(ann, CHANNEL, "roll", {"expression": typed})).wait_response()
                 assert answer["data"]["flags"] & FLAG_EPHEMERAL, answer
                 assert answer["data"]["content"].startswith(f"`{typed}`: ") and fix in answer["data"]["content"], answer
@@ -450,6 +450,49 @@ async def test_typos_pools_and_comparisons_as_players_type_them(tmp_path: Path) 
             lines = top(msg).splitlines()
             results = [int(re.sub(r"\D", "", r)) for r in lines[0][2:].split(", ")]
             assert len(results) == 3 and lines[1] == f"-# 1d20+7, 3 rolls · sum {sum(results)}"
+        clean(fd, bot)
+
+
+FATE_FACES = {"+": 1, "0": 0, "\u2212": -1}
+
+
+def fate_roll(text: str, comment: str = "") -> int:
+    """The Fate result a reply shows (`# +3 Good`), checked against its dice (`4dF (+, +, 0, −) + 2`)."""
+    head, line = text.splitlines()[-2:]
+    found = re.fullmatch(r"# ([+\u2212])(\d+)(?: (\w+))?", head)
+    assert found, head
+    result = int(found[2]) * (-1 if found[1] == "\u2212" else 1)
+    ladder = {8: "Legendary", 7: "Epic", 6: "Fantastic", 5: "Superb", 4: "Great", 3: "Good", 2: "Fair",
+              1: "Average", 0: "Mediocre", -1: "Poor", -2: "Terrible"}
+    assert found[3] == ladder.get(result), head
+    dice = re.fullmatch(rf"-# {re.escape(comment)}4dF \(([^)]*)\) \+ 2", line)
+    assert dice, line
+    shown = dice[1].split(", ")
+    assert len(shown) == 4 and set(shown) <= set(FATE_FACES), line
+    assert result == sum(FATE_FACES[face] for face in shown) + 2
+    return result
+
+
+async def test_fate_dice_as_fate_players_read_them(tmp_path: Path) -> None:
+    """4dF+2: the result signed and on the ladder, each die +, − or 0; saved and used again alike."""
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        async with running_bot(fd, {}, tmp_path / "r.sqlite3") as bot:
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "4dF+2 to climb"})).response_message()
+            assert -2 <= fate_roll(top(msg), "*to climb* · ") <= 6
+            saved = await (await fd.slash(ann, CHANNEL, "rolls save", {"name": "athletics",
+                                                                       "expression": "4df+2"})).wait_response()
+            assert saved["data"]["flags"] & FLAG_EPHEMERAL and "Saved" in saved["data"]["content"], saved
+            msg = await (await fd.slash(ann, CHANNEL, "rolls use", {"name": "athletics"})).response_message()
+            fate_roll(top(msg), "**athletics** · ")
+            # what makes no sense in Fate is refused, privately, with what to do
+            before = len(fd.messages(CHANNEL))
+            answer = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "4dF+2", "target": 3})).wait_response()
+            assert answer["data"]["flags"] & FLAG_EPHEMERAL and "compare the total instead, like `4dF+2 >= 3`" in \
+                answer["data"]["content"], answer
+            answer = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "4dFkh3"})).wait_response()
+            assert answer["data"]["flags"] & FLAG_EPHEMERAL and "do not apply" in answer["data"]["content"], answer
+            assert len(fd.messages(CHANNEL)) == before
         clean(fd, bot)
 
 
