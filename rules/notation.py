@@ -49,6 +49,14 @@ the meaning is unambiguous, and they are what most players learned first; the re
 were read (`dl1` read as `pl1`). The same words after a space are refused with the fix, since a
 space reads as the start of a comment.
 
+Call of Cthulhu's bonus and penalty dice (7th edition) are words after the dice too: `1d100 bonus`,
+`d% penalty`, `1d100 bonus 2`. The units die is rolled once and the tens die once more for each
+bonus or penalty die; the result is the lowest (highest) of the d100s they make, 00 and 0 being
+100, so a bonus never picks 100 when another tens die is there. As with `adv`, the words ask for
+something only a roll starting with one d100 can do: on a roll that has a d100 elsewhere they
+are refused with the reason, and bonus and penalty dice cancel one for one, as the rules say. On a
+roll with no d100 the words are the comment they usually are ("1d6 bonus damage").
+
 A top-level comparison is what the roller wants answered, not d20's 1 or 0: `1d20+5 >= 15` is a
 success or a failure, and a bare dice pool compared die by die (`10d6>4`, `6d10>=8`, `5d6<3`)
 counts successes exactly as the `target` option does (the reply names the rule: each die ≥ 5).
@@ -100,6 +108,10 @@ _LEADING_MODE = re.compile(r"^(?:adv|advantage|dis|disadvantage)(?![\w-])[\s,.;:
 _TRAILING_MODE = re.compile(r"[\s,.;:]+(?:adv|dis)[.]?$", re.I)
 _REPEAT_WORDS = re.compile(r"(?<![\w-])repeat\s*[:=]?\s*(\d+)(?![\w-])", re.I)
 CANCEL_OUT = "advantage and disadvantage cancel out: one d20"
+#: `bonus`, `penalty 2`, `bonus:2`, `bonus die`: Call of Cthulhu's extra tens dice
+_BONUS_WORDS = re.compile(r"(?<![\w-])(bonus|penalty)(?:\s*[:=]?\s*(\d+))?(?:\s+(?:dice|die))?(?![\w-])", re.I)
+#: the most bonus or penalty dice a roll takes (the rules use one or two)
+MAX_BONUS = 3
 
 
 class RollError(GameError):
@@ -233,11 +245,46 @@ class _SetOperator(d20.SetOperator):
             chosen = self.select(target).difference(done)
 
 
+class _TensDice(_Dice):
+    """A d100 rolled with Call of Cthulhu's bonus (``extra`` > 0) or penalty (< 0) dice: one d100
+    a tens die, each sharing the one units die; all but the one that counts are dropped."""
+
+    __slots__ = ("tens", "units", "extra")
+
+    @classmethod
+    def rolled(cls, size: int | str, extra: int, context: _Context) -> _TensDice:
+        tens = []
+        for _ in range(abs(extra) + 1):
+            context.count_roll()
+            tens.append(die(context.rng, 10) % 10 * 10)  # a d10's 10 reads 0
+        context.count_roll()
+        units = die(context.rng, 10) % 10
+        values = [tens_die + units or 100 for tens_die in tens]
+        pick = values.index(min(values) if extra > 0 else max(values))
+        dice = [_Die(size, [d20.Literal(value)], context=context) for value in values]
+        for index, one in enumerate(dice):
+            if index != pick:
+                one.drop()
+        made = cls(1, size, dice, context=context)
+        made.tens, made.units, made.extra = tens, units, extra
+        return made
+
+    def kind(self) -> str:
+        """`bonus`, `2 penalty`: how the roll was asked for."""
+        word = "bonus" if self.extra > 0 else "penalty"
+        return word if abs(self.extra) == 1 else f"{abs(self.extra)} {word}"
+
+
 class _Roller(d20.Roller):
     def __init__(self, context: _Context) -> None:
         super().__init__(context)
+        #: the leading d100 rolled with bonus (> 0) or penalty (< 0) dice
+        self.percentile: tuple[diceast.Dice, int] | None = None
 
     def _eval_dice(self, node: diceast.Dice) -> _Dice:
+        if self.percentile is not None and node is self.percentile[0]:
+            assert isinstance(self.context, _Context)
+            return _TensDice.rolled(node.size, self.percentile[1], self.context)
         return _Dice.new(node.num, node.size, context=self.context)
 
     # d20's own two parsing steps, with the grammar that knows Fate dice
@@ -283,7 +330,8 @@ class _Markdown(d20.MarkdownStringifier):
         self.mode = mode
         self.counting = counting
         self._lead: Any = None
-        self._nodes: dict[Any, Any] = {**self._nodes, _Dice: self._str_dice, _Die: self._str_die}
+        self._nodes: dict[Any, Any] = {**self._nodes, _Dice: self._str_dice, _TensDice: self._str_dice,
+                                        _Die: self._str_die}
 
     def _stringify(self, node: Any) -> str:
         if node.kept or self._context.in_dropped:
@@ -300,12 +348,22 @@ class _Markdown(d20.MarkdownStringifier):
         return self._stringify(node.roll)
 
     def _str_dice(self, node: Any) -> str:
+        if isinstance(node, _TensDice):
+            return self._str_tens(node)
         if node is self._lead:
             kept_first = sorted(node.values, key=lambda die: not die.kept)
             return f"{self.mode} ({', '.join(self._stringify(die) for die in kept_first)})"
         if not self.terse:
             return super()._str_dice(node)
         return f"({', '.join(self._stringify(die) for die in node.values)})"
+
+    def _str_tens(self, node: _TensDice) -> str:
+        """`bonus die (tens 30, ~~70~~ dropped; units 4 = 34)`: the tens that counts first."""
+        shown = [(f"{tens:02d}" if one.kept else f"~~{tens:02d}~~ {DROPPED}", not one.kept)
+                 for tens, one in zip(node.tens, node.values, strict=True)]
+        tens = ", ".join(text for text, _ in sorted(shown, key=lambda item: item[1]))
+        many = "dice" if abs(node.extra) > 1 else "die"
+        return f"{node.kind()} {many} (tens {tens}; units {node.units} = {int(node.total)})"
 
     def _str_die(self, node: Any) -> str:
         # A die's earlier faces are the ones rerolls replaced; only the last can count. Only a
@@ -482,9 +540,34 @@ class _Asked:
     #: how the mode was asked for, to name it in a refusal: the word typed, or None for the option
     word: str | None
     notes: tuple[str, ...]
+    #: Call of Cthulhu's bonus (> 0) or penalty (< 0) dice, cancelled one for one
+    bonus: int = 0
+    #: how they were asked for, as the heading of a repeat says it (`bonus 2`)
+    bonus_words: str = ""
 
 
-def _asked(comment: str | None, repeat: int | None, mode: Mode) -> _Asked:
+def _bonus(text: str) -> tuple[int, tuple[str, ...], str]:
+    """Bonus and penalty dice asked for in `text`: the net count, a note when they cancel, and
+    the words themselves."""
+    found = _BONUS_WORDS.findall(text)
+    bonus = sum(int(n or 1) for word, n in found if word.lower() == "bonus")
+    penalty = sum(int(n or 1) for word, n in found if word.lower() == "penalty")
+    if bonus > MAX_BONUS or penalty > MAX_BONUS:
+        raise RollError(f"A roll takes at most {MAX_BONUS} bonus or penalty dice.")
+    if any(n and int(n) == 0 for _, n in found):
+        raise RollError("Say how many bonus or penalty dice, from 1: `1d100 bonus` is one, `1d100 bonus 2` two.")
+    notes: tuple[str, ...] = ()
+    net = bonus - penalty
+    if bonus and penalty:
+        kind = "bonus" if net > 0 else "penalty"
+        left = f"{abs(net)} {kind} {'die' if abs(net) == 1 else 'dice'}" if net else "one d100"
+        notes = (f"{bonus} bonus and {penalty} penalty {'die' if max(bonus, penalty) == 1 else 'dice'} "
+                 f"cancel one for one: {left}",)
+    words = " ".join(f"{word.lower()} {n}" if n else word.lower() for word, n in found)
+    return net, notes, words
+
+
+def _asked(comment: str | None, repeat: int | None, mode: Mode, percentile: bool = False) -> _Asked:
     text = comment or ""
     typed = [int(n) for n in _REPEAT_WORDS.findall(text)]
     if len(set(typed)) > 1:
@@ -505,14 +588,17 @@ def _asked(comment: str | None, repeat: int | None, mode: Mode) -> _Asked:
     elif asked:
         chosen = asked.pop()
     word = next((w for w in words if MODE_WORDS[w.lower()] == chosen), None)
-    return _Asked(repeat=repeat or 1, mode=chosen, comment=_leftover(comment), word=word, notes=notes)
+    bonus, told, bonus_words = _bonus(text) if percentile else (0, (), "")
+    return _Asked(repeat=repeat or 1, mode=chosen, comment=_leftover(comment, percentile), word=word,
+                  notes=notes + told, bonus=bonus, bonus_words=bonus_words)
 
 
-def _leftover(comment: str | None) -> str | None:
+def _leftover(comment: str | None, percentile: bool = False) -> str | None:
     """The comment without the words that were instructions. A mode word leading the comment, or a
     short one ending it, is an instruction ("adv to hit", "to hit adv"); inside it reads as part of
     the comment ("to hit with advantage")."""
-    rest = " ".join(_REPEAT_WORDS.sub(" ", comment or "").split())
+    rest = _REPEAT_WORDS.sub(" ", comment or "")
+    rest = " ".join((_BONUS_WORDS.sub(" ", rest) if percentile else rest).split())
     rest = _LEADING_MODE.sub("", rest)
     rest = _TRAILING_MODE.sub("", rest)
     if not _MODE_WORD.sub(" ", rest).strip(" ,.;"):
@@ -532,6 +618,20 @@ def _with_mode(tree: diceast.Expression, asked: _Asked) -> diceast.Expression:
     asked_as = f"`{asked.word}`" if asked.word else f"The `{asked.mode}` mode"
     raise RollError(f"{asked_as} rolls the d20 twice and keeps the {keeps}, so it needs a roll that starts with "
                     f"one d20, like `1d20+5 {asked.word or asked.mode[:3]}`; `{_short_text(str(tree.roll))}` does not.")
+
+
+def _with_bonus(tree: diceast.Expression, asked: _Asked) -> tuple[diceast.Dice, int] | None:
+    """The single d100 leading the roll, to be rolled with the bonus or penalty dice asked for;
+    anything else is refused with the reason, as a mode is."""
+    if not asked.bonus:
+        return None
+    left = d20.utils.leftmost(tree)
+    operated = any(isinstance(node, diceast.OperatedDice) and node.value is left for node in _walk(tree))
+    if isinstance(left, diceast.Dice) and left.num == 1 and sides_of(left.size) == 100 and not operated:
+        return left, asked.bonus
+    kind = "bonus" if asked.bonus > 0 else "penalty"
+    raise RollError(f"`{kind}` dice roll the tens of one d100 again, so they need a roll that starts with one "
+                    f"plain d100, like `1d100 {kind}`; `{_short_text(str(tree.roll))}` does not.")
 
 
 def _short_text(text: str, limit: int = 40) -> str:
@@ -664,6 +764,9 @@ def _syntax_hint(text: str) -> str | None:
         if op == "k" and counted:
             hint += f"; to count the dice instead, `{counted['dice']}{cmp}={n}`"
         return hint + "."
+    alone = re.fullmatch(r"\s*(?P<word>bonus|penalty)(?:\s*[:=]?\s*(?P<n>\d+))?\s*", text, re.I)
+    if alone:
+        return f"Bonus and penalty dice go with a d100: `1d100 {alone['word'].lower()}{' ' + alone['n'] if alone['n'] else ''}`."
     words = _LEADING_WORDS.match(text)
     if words:
         said, rest = words["words"], text[words.start("rest"):].strip()
@@ -765,7 +868,8 @@ def roll(
         comment = parsed.comment.strip() if parsed.comment else None
         start = len(read) - len(comment) if comment and read.endswith(comment) else len(read)
         prefix = read[:start].rstrip()
-        asked = _asked(comment, repeat, mode)
+        percentile = any(isinstance(node, diceast.Dice) and sides_of(node.size) == 100 for node in _walk(parsed))
+        asked = _asked(comment, repeat, mode, percentile)
         if comment:
             _check_comment(prefix, comment, asked.comment or "", attached=start > 0 and not read[start - 1].isspace(),
                            literal=isinstance(parsed.roll, diceast.Literal))
@@ -775,7 +879,7 @@ def roll(
         shown_comment = asked.comment
         if comment and normal.endswith(comment) and len(normal) - len(comment) < len(where):
             typed_comment = text[where[len(normal) - len(comment)]:].strip()
-            shown_comment = _leftover(typed_comment) if typed_comment != comment else asked.comment
+            shown_comment = _leftover(typed_comment, percentile) if typed_comment != comment else asked.comment
         counting: Counting | None = Counting(target, fail) if target is not None else None
         pool = _as_pool(parsed)
         if pool:
@@ -798,6 +902,10 @@ def roll(
             if counting.fail is not None and counting.fail >= counting.target:
                 raise RollError("`fail` must be lower than `target`.")
             _check_reachable(parsed, counting, f"`{said}`" if pool else said, pool is not None)
+        if asked.bonus and counting is not None:
+            raise RollError("Bonus and penalty dice pick one d100; leave out `target` (to compare it with a skill, "
+                            "`1d100 <= 55 bonus`).")
+        roller.percentile = _with_bonus(parsed, asked)
         tree = _with_mode(parsed, asked)
         _check_tree(tree, asked.repeat)
         notes = asked.notes + aliases + _keep_notes(tree)
@@ -826,6 +934,8 @@ def roll(
     except ZeroDivisionError:
         raise RollError("That roll divides by zero.") from None
     word = {"advantage": " adv", "disadvantage": " dis"}.get(asked.mode, "")
+    if asked.bonus:
+        word += f" {asked.bonus_words}"
     every = [node for node in _walk(tree) if isinstance(node, diceast.Dice)]
     return RollSeries(expression=shown, rolls=rolls, comment=shown_comment,
                       fate=bool(every) and all(node.size == FATE for node in every),
@@ -919,6 +1029,8 @@ def _groups(expr: d20.Expression) -> tuple[DiceGroup, ...]:
                 for die in node.values for lit in die.values
             )
             ops = "".join(str(op) for op in node.operations)
+            if isinstance(node, _TensDice):
+                ops = f" {node.kind()}"
             groups.append(DiceGroup(notation=f"{node.num}d{node.size}{ops}", faces=faces,
                                     total=int(node.total), annotation=node.annotation or None))
             continue

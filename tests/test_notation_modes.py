@@ -273,3 +273,63 @@ def test_a_repeat_of_a_roll20_drop_is_headed_as_typed() -> None:
     series = roll("4d6dl1 repeat 2", rng=Loaded(2, 5, 1, 6, 3, 3, 4, 2))
     assert series.typed == "4d6dl1" and series.expression == "4d6pl1"
     assert roll_text(series).splitlines()[1] == "-# `dl1` read as `pl1`: drop the lowest 1 · 4d6dl1, 2 rolls · sum 23"
+
+
+# ---------------------------------------------------------------- Call of Cthulhu's bonus and penalty dice
+# each tens die is a d10 read 0-9 (a 10 reads 0), rolled before the one units die: Loaded(7, 3, 4)
+# is tens 70 and 30, units 4
+
+def test_a_bonus_die_keeps_the_lower_d100_and_a_penalty_die_the_higher() -> None:
+    bonus = roll("1d100 bonus", rng=Loaded(7, 3, 4))
+    assert bonus.total == 34 and [(f.value, f.kept) for f in faces(bonus)] == [(74, False), (34, True)]
+    assert roll_text(bonus) == "# 34\n-# bonus die (tens 30, ~~70~~ dropped; units 4 = 34)"
+    penalty = roll("d% penalty", rng=Loaded(7, 3, 4))
+    assert roll_text(penalty) == "# 74\n-# penalty die (tens 70, ~~30~~ dropped; units 4 = 74)"
+    two = roll("1d100 bonus 2 spot hidden", rng=Loaded(7, 3, 9, 4))
+    assert roll_text(two) == ("# 34\n-# *spot hidden* · 2 bonus dice "
+                              "(tens 30, ~~70~~ dropped, ~~90~~ dropped; units 4 = 34)")
+
+
+def test_00_and_0_is_100_so_a_bonus_die_never_keeps_it() -> None:
+    bonus = roll("1d100 bonus", rng=Loaded(10, 5, 10))
+    assert bonus.total == 50 and roll_text(bonus).endswith("(tens 50, ~~00~~ dropped; units 0 = 50)")
+    penalty = roll("1d100 penalty", rng=Loaded(10, 5, 10))
+    assert penalty.total == 100 and roll_text(penalty).endswith("(tens 00, ~~50~~ dropped; units 0 = 100)")
+    assert roll("1d100 penalty", rng=Loaded(10, 10, 10)).total == 100
+
+
+def test_bonus_and_penalty_dice_cancel_one_for_one() -> None:
+    even = roll("1d100 bonus penalty", rng=Loaded(42))
+    assert even.total == 42 and len(faces(even)) == 1
+    assert even.notes == ("1 bonus and 1 penalty die cancel one for one: one d100",)
+    net = roll("1d100 bonus 2 penalty", rng=Loaded(7, 3, 4))
+    assert net.total == 34 and net.notes == ("2 bonus and 1 penalty dice cancel one for one: 1 bonus die",)
+
+
+def test_bonus_dice_with_a_skill_a_modifier_and_a_repeat() -> None:
+    compared = roll("1d100 <= 55 bonus", rng=Loaded(7, 3, 4))
+    assert roll_text(compared).splitlines()[0] == "# ✅ Success: 34 ≤ 55"
+    assert roll("1d100+5 penalty", rng=Loaded(7, 3, 4)).total == 79
+    repeated = roll("1d100 bonus repeat 2", rng=Loaded(7, 3, 4, 1, 2, 3))
+    assert [one.total for one in repeated.rolls] == [34, 13] and repeated.typed == "1d100 bonus"
+    assert roll_text(repeated).splitlines()[1] == "-# 1d100 bonus, 2 rolls · sum 47"
+
+
+def test_without_a_d100_the_words_are_a_comment() -> None:
+    series = roll("1d6 bonus damage", rng=Loaded(3))
+    assert series.total == 3 and series.comment == "bonus damage"
+
+
+@pytest.mark.parametrize("typed, options, said", [
+    ("2d100 bonus", {}, "they need a roll that starts with one plain d100, like `1d100 bonus`; `2d100` does not."),
+    ("5+1d100 penalty", {}, "like `1d100 penalty`; `5 + 1d100` does not."),
+    ("1d100kh1 bonus", {}, "`1d100kh1` does not"),
+    ("1d100 bonus 4", {}, "at most 3 bonus or penalty dice"),
+    ("1d100 penalty 0", {}, "Say how many bonus or penalty dice"),
+    ("1d100 bonus", {"target": 50}, "leave out `target` (to compare it with a skill, `1d100 <= 55 bonus`)"),
+    ("bonus 2", {}, "Bonus and penalty dice go with a d100: `1d100 bonus 2`."),
+])
+def test_bonus_dice_that_cannot_be_rolled_are_refused(typed: str, options: dict[str, int], said: str) -> None:
+    with pytest.raises(RollError) as refused:
+        roll(typed, rng=random.Random(1), **options)  # type: ignore[arg-type]
+    assert said in refused.value.reason, refused.value.reason

@@ -496,6 +496,24 @@ async def test_fate_dice_as_fate_players_read_them(tmp_path: Path) -> None:
         clean(fd, bot)
 
 
+async def test_call_of_cthulhu_bonus_dice_as_players_see_them(tmp_path: Path) -> None:
+    """1d100 bonus: the d100 the lower tens makes with the one units die, the other tens struck."""
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        async with running_bot(fd, {}, tmp_path / "r.sqlite3") as bot:
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d100 bonus spot hidden"})).response_message()
+            head, line = top(msg).splitlines()
+            found = re.fullmatch(r"-# \*spot hidden\* · bonus die \(tens (\d0), ~~(\d0)~~ dropped; units (\d) = (\d+)\)", line)
+            assert found, line
+            kept, dropped, units, result = (int(found[i]) for i in range(1, 5))
+            assert head == f"# {result}" and result == (kept + units or 100)
+            assert result <= (dropped + units or 100)  # the bonus die kept the lower d100
+            # on a roll that cannot take them, refused privately with the reason
+            answer = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "2d100 penalty"})).wait_response()
+            assert answer["data"]["flags"] & FLAG_EPHEMERAL and "one plain d100" in answer["data"]["content"], answer
+        clean(fd, bot)
+
+
 async def test_up_to_twelve_dice_come_with_their_picture(tmp_path: Path) -> None:
     async with running_fake() as fd:
         ann = fd.add_user("ann")
