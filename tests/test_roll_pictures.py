@@ -3,12 +3,15 @@ picture past 12 dice, a d20 chart readable on a phone, and luck called out only 
 
 from __future__ import annotations
 
+import math
 import random
+from fractions import Fraction
+from math import comb
 
 from bot.pictures import DIE, GAP, DieFace, dice_strip
 from bot.store import Luck
 from cogs.dice import pictures
-from cogs.dice.luck import average, luck_text, sizes, tally
+from cogs.dice.luck import FEW, MANY, _tail, average, luck_text, sizes, tally
 from cogs.dice.pictures import d20_chart, dice_of, dice_picture, row_length
 from rules.notation import roll
 from tests.test_notation import Loaded
@@ -55,11 +58,47 @@ def test_the_pictures_read_at_phone_size(drawn: list[Drawn]) -> None:  # noqa: F
     assert d20_chart({7: 2}).description.startswith("2 d20s rolled: 1: 0, 2: 0")
 
 
-def test_luck_against_chance() -> None:
-    assert tally(5, 100, 1 / 20).verdict == ""  # exactly what chance expects
-    assert tally(9, 100, 1 / 20).verdict == ""  # within two standard deviations (5 ± 4.4)
-    assert tally(10, 100, 1 / 20).verdict == "more than chance usually gives"
-    assert tally(0, 200, 1 / 20).verdict == "fewer than chance usually gives"
+def exact_tail(seen: int, rolled: int, *, up: bool) -> Fraction:
+    """The binomial tail in whole fractions: the count's chance reckoned with no rounding at all."""
+    p = Fraction(1, 20)
+    shown = range(seen, rolled + 1) if up else range(seen + 1)
+    return sum((comb(rolled, k) * p**k * (1 - p) ** (rolled - k) for k in shown), Fraction(0))
+
+
+def test_luck_is_called_only_when_chance_rarely_gives_it() -> None:
+    # a few dice never make a verdict: 1 natural 1 in 3 d20s, 1 natural 20 in the first 6, even 2 in 2
+    assert [tally(1, rolled, 1 / 20).verdict for rolled in range(1, 7)] == [""] * 6
+    assert tally(2, 2, 1 / 20).verdict == tally(0, 3, 1 / 20).verdict == ""
+    # nothing is called before 90 d20s, when none at all first becomes rare (0.95^90 < 1 in 100)
+    assert not tally(0, 89, 1 / 20).telling and tally(0, 90, 1 / 20).telling
+    assert tally(11, 89, 1 / 20).verdict == tally(0, 89, 1 / 20).verdict == ""  # 11 of 89: 1 in 206, yet too few dice
+    assert tally(0, 90, 1 / 20).verdict == FEW  # 1 in 101
+    assert tally(11, 90, 1 / 20).verdict == MANY and tally(10, 90, 1 / 20).verdict == ""  # 1 in 189; 1 in 69
+    assert tally(12, 100, 1 / 20).verdict == MANY and tally(11, 100, 1 / 20).verdict == ""
+    assert tally(0, 100, 1 / 20).verdict == FEW and tally(1, 100, 1 / 20).verdict == ""
+    assert tally(68, 1000, 1 / 20).verdict == MANY and tally(67, 1000, 1 / 20).verdict == ""  # 1 in 135; 1 in 94
+    assert tally(34, 1000, 1 / 20).verdict == FEW and tally(35, 1000, 1 / 20).verdict == ""
+    # a truly lopsided lifetime of dice is called, an ordinary one is not
+    assert tally(1000, 10_000, 1 / 20).verdict == MANY and tally(500, 10_000, 1 / 20).verdict == ""
+    assert tally(0, 100_000, 1 / 20).verdict == FEW and tally(5_000, 100_000, 1 / 20).verdict == ""
+    assert tally(5, 100, 1 / 20).expected == 5
+
+
+def test_the_verdict_is_the_exact_binomial_one() -> None:
+    """Every count of a few sizes of sample, against the tails in whole fractions: the float
+    reckoning never lands on the wrong side of 1 in 100."""
+    for rolled in (90, 91, 137, 200, 400):
+        for seen in range(rolled + 1):
+            many, few = exact_tail(seen, rolled, up=True), exact_tail(seen, rolled, up=False)
+            expected = MANY if many < Fraction(1, 100) else FEW if few < Fraction(1, 100) else ""
+            assert tally(seen, rolled, 1 / 20).verdict == expected, (seen, rolled)
+            if seen > rolled / 20:
+                assert math.isclose(_tail(seen, rolled, 1 / 20, up=True), many, rel_tol=1e-9, abs_tol=1e-300)
+            elif seen < rolled / 20:
+                assert math.isclose(_tail(seen, rolled, 1 / 20, up=False), few, rel_tol=1e-9, abs_tol=1e-300)
+
+
+def test_luck_in_words() -> None:
     luck = Luck(rolls=3, faces={6: {1: 1, 6: 1}, 20: {20: 2}, 7: {7: 1}, 4: {2: 2}})
     assert sizes(luck) == [4, 6, 20, 7] and average(luck, 6) == 3.5 and average(luck, 100) == 0.0
     text = luck_text(luck, "Ann's", "in this server", hidden=False)
@@ -67,7 +106,7 @@ def test_luck_against_chance() -> None:
         "### 🎲 Ann's luck in this server",
         "**3** rolls · **7** dice of up to 100 sides",
         "**2** d20s rolled",
-        "Natural 20s: **2** (expected: 0.1): more than chance usually gives",
+        "Natural 20s: **2** (expected: 0.1)",  # two in two: too few dice to tell
         "Natural 1s: **0** (expected: 0.1)",
         "Average per die (expected in brackets): d4 **2.00** (2.5) · d6 **3.50** (3.5) · d20 **20.00** (10.5)"
         " · d7 **7.00** (4)",
@@ -77,3 +116,11 @@ def test_luck_against_chance() -> None:
     assert one[1:3] == ["**1** roll · **1** die of up to 100 sides", "**1** d20 rolled"]
     assert luck_text(Luck(), "Your", "here", hidden=True).splitlines() == ["### 🎲 Your luck here",
                                                                            "No rolls kept here yet."]
+    # a lifetime of dice that rolled far too few 1s: called, and what "unusually" means is said
+    lucky = Luck(rolls=500, faces={20: {1: 1, 20: 28, 7: 471}})
+    text = luck_text(lucky, "Your", "here", hidden=True).splitlines()
+    assert text[3:5] == ["Natural 20s: **28** (expected: 25.0)", "Natural 1s: **1** (expected: 25.0) · unusually few"]
+    assert text[-2:] == ["-# Unusually: by chance alone, less than 1 time in 100.",
+                         "-# Every die rolled counts, dropped and rerolled ones too."]
+    assert "Unusually" not in luck_text(Luck(rolls=500, faces={20: {1: 25, 20: 28, 7: 447}}), "Your", "here",
+                                        hidden=True)

@@ -1,8 +1,16 @@
 """How lucky a player's dice were, against what chance expects: the sums behind /rolls stats.
 
 Every die rolled counts, a dropped or rerolled one too: luck is in the dice, not in what the
-notation kept (with advantage, both d20s were rolled). A count is called out as more or fewer
-than chance only past two standard deviations, so that ordinary variation reads as ordinary.
+notation kept (with advantage, both d20s were rolled).
+
+A count is called unusual only when chance alone gives one that far out, on that side, less than
+1 time in 100, reckoned exactly (the binomial tail), not by the bell curve: on a few dice the
+bell curve is far off (it called 1 natural 1 in 3 d20s more than chance gives, when 1 in 7 players
+rolls that). The bar is high because each player reads four such counts (20s and 1s, too many or
+too few) and comes back after every session: a fair die should almost never be called out. And
+nothing is called out until there are enough dice for it to go either way: before 90 d20s even
+no natural 20 at all is not rare (19 in 20 d20s miss it), so a verdict could only ever say lucky,
+never unlucky, and one lucky roll early on would read as a pattern.
 """
 
 from __future__ import annotations
@@ -16,25 +24,61 @@ from bot.store import Luck
 USUAL = (4, 6, 8, 10, 12, 20, 100)
 
 
+#: how rarely chance alone must give a count, on its side, for it to be called unusual
+RARE = 0.01
+MANY, FEW = "unusually many", "unusually few"
+
+
 @dataclass(frozen=True)
 class Tally:
-    """A count of one face against chance: what came, what chance expects, and whether the
-    difference is more than chance usually gives."""
+    """A count of one face against chance: what came, of how many dice, and whether chance alone
+    rarely gives that many, or that few."""
 
     seen: int
-    expected: float
-    spread: float
+    rolled: int
+    chance: float
+
+    @property
+    def expected(self) -> float:
+        return self.rolled * self.chance
+
+    @property
+    def telling(self) -> bool:
+        """Whether there are dice enough that a count could be called out either way: that none
+        at all would itself be rare."""
+        return 0 < self.chance < 1 and (1 - self.chance) ** self.rolled < RARE
 
     @property
     def verdict(self) -> str:
-        """Empty while the count is within what chance gives 19 times in 20."""
-        if self.spread == 0 or abs(self.seen - self.expected) <= 2 * self.spread:
+        """Empty unless chance alone gives so many (or so few) less than 1 time in 100."""
+        if not self.telling or self.seen == self.expected:
             return ""
-        return "more than chance usually gives" if self.seen > self.expected else "fewer than chance usually gives"
+        many = self.seen > self.expected
+        return (MANY if many else FEW) if _tail(self.seen, self.rolled, self.chance, up=many) < RARE else ""
+
+
+def _tail(seen: int, rolled: int, chance: float, *, up: bool) -> float:
+    """The exact binomial chance of at least (up) or at most `seen` of `rolled`, from the side of
+    the expected count away from it, so its terms only shrink: summed from `seen` outwards until
+    they stop adding anything a float can hold. In logs, as thousands of dice overflow floats."""
+    if not 0 <= seen <= rolled:
+        return 0.0
+    log_term = (math.lgamma(rolled + 1) - math.lgamma(seen + 1) - math.lgamma(rolled - seen + 1)
+                + seen * math.log(chance) + (rolled - seen) * math.log1p(-chance))
+    term, total, k = math.exp(log_term), 0.0, seen
+    odds = chance / (1 - chance)
+    while term > 0 and 0 <= k <= rolled:
+        total += term
+        if term < total * 1e-17:
+            break
+        # the next term out: one more (up) or one fewer (down) of the face
+        term *= (rolled - k) / (k + 1) * odds if up else k / (rolled - k + 1) / odds
+        k += 1 if up else -1
+    return min(total, 1.0)
 
 
 def tally(seen: int, rolled: int, chance: float) -> Tally:
-    return Tally(seen=seen, expected=rolled * chance, spread=math.sqrt(rolled * chance * (1 - chance)))
+    return Tally(seen=seen, rolled=rolled, chance=chance)
 
 
 def dice_rolled(luck: Luck, sides: int) -> int:
@@ -63,14 +107,18 @@ def luck_text(luck: Luck, whose: str, place: str, *, hidden: bool) -> str:
     lines.append(f"**{luck.rolls:,}** roll{'' if luck.rolls == 1 else 's'} · **{total:,}** "
                  f"{'die' if total == 1 else 'dice'} of up to 100 sides")
     d20s = dice_rolled(luck, 20)
+    called = False
     if d20s:
         lines.append(f"**{d20s:,}** d20{'' if d20s == 1 else 's'} rolled")
         for face, name in ((20, "Natural 20s"), (1, "Natural 1s")):
             count = tally(luck.faces[20].get(face, 0), d20s, 1 / 20)
-            verdict = f": {count.verdict}" if count.verdict else ""
+            called = called or bool(count.verdict)
+            verdict = f" · {count.verdict}" if count.verdict else ""
             lines.append(f"{name}: **{count.seen:,}** (expected: {count.expected:,.1f}){verdict}")
     averages = [f"d{s} **{average(luck, s):.2f}** ({(s + 1) / 2:g})" for s in sizes(luck)]
     lines.append("Average per die (expected in brackets): " + " · ".join(averages))
+    if called:
+        lines.append(f"-# Unusually: by chance alone, less than 1 time in {round(1 / RARE)}.")
     lines.append("-# Every die rolled counts, dropped and rerolled ones too." if hidden else
                  "-# Only rolls shown to everyone count, and every die rolled in them, dropped and rerolled ones too.")
     return "\n".join(lines)
