@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from fractions import Fraction
 from math import comb
 
@@ -26,16 +27,43 @@ def test_kept_and_dropped_dice_are_drawn_apart(monkeypatch) -> None:  # noqa: AN
     monkeypatch.setattr(pictures, "dice_strip", lambda shown, per_row: faces.extend(shown) or dice_strip(shown))
     picture = dice_picture(dice, row_length(series) or 6)
     image = decode(picture.draw())
+    # the die that does not count is greyed and says so, its number left clear of any cross
     assert [(f.text, f.shape, f.struck, f.dim, f.caption) for f in faces] == [
-        ("20", "d20", False, False, "d20"), ("7", "d20", True, True, "d20"), ("3", "d4", False, False, "d4")]
+        ("20", "d20", False, False, "d20"), ("7", "d20", False, True, "not kept"), ("3", "d4", False, False, "d4")]
     assert faces[0].ring == pictures.GOLD and faces[1].ring is None  # a natural 20 that counts
     assert image.width == 6 * DIE + 7 * GAP  # three dice drawn the size six are: as big as on a table
     faces.clear()
     dice_picture(dice_of(roll("2d6", rng=Loaded(3, 4)))).draw()
     assert [f.caption for f in faces] == ["", ""]  # one size: the text names it
+    faces.clear()
+    dice_picture(dice_of(roll("4d6kh3", rng=Loaded(6, 5, 1, 6)))).draw()
+    assert [(f.caption, f.dim, f.struck) for f in faces] == [("", False, False)] * 2 + [("not kept", True, False),
+                                                                                       ("", False, False)]
     assert picture.description == "d20: 20; d20: 7, does not count; d4: 3"
     # the same dice are the same picture, whatever else differs
     assert dice_picture(dice_of(roll("1d20+1d4 adv again", rng=Loaded(20, 7, 3)))).key == picture.key
+
+
+def in_words(breakdown: str) -> list[int]:
+    """The dice a roll's words list, in their order: the numbers inside its brackets."""
+    return [int(n) for inside in re.findall(r"\(([^)]*)\)", breakdown) for n in re.findall(r"\d+", inside)]
+
+
+def test_the_picture_shows_the_dice_in_the_order_the_words_list_them() -> None:
+    # advantage, the d20 that does not count rolled first: the words name the one that counts first
+    series = roll("1d20+5 adv to hit", rng=Loaded(16, 18))
+    assert series.rolls[0].breakdown.startswith("advantage (18, ~~16~~ dropped)")
+    assert [(d.value, d.kept) for d in dice_of(series)] == [(18, True), (16, False)]
+    assert [(d.value, d.kept) for d in dice_of(roll("1d20 dis", rng=Loaded(4, 9)))] == [(4, True), (9, False)]
+    # written out as 2d20kh1, the words list the dice as rolled, and so does the picture
+    assert [(d.value, d.kept) for d in dice_of(roll("2d20kh1+5", rng=Loaded(16, 18)))] == [(16, False), (18, True)]
+    rng = random.Random(4)
+    for expression, repeat in [("1d20+5 adv", None), ("1d20+5 dis", 3), ("2d20kh1+5", 2), ("1d20+1d4 adv", 2),
+                               ("4d6kh3", None), ("2d6ro<3+1d8", None), ("1d20+1d20+2", None)]:
+        for _ in range(20):
+            series = roll(expression, repeat=repeat, rng=rng)
+            words = [n for one in series.rolls for n in in_words(one.terse or one.breakdown)]
+            assert [d.value for d in dice_of(series)] == words, (expression, series.rolls[0].breakdown)
 
 
 def test_only_up_to_twelve_dice_are_drawn() -> None:

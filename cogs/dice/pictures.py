@@ -1,9 +1,14 @@
 """The dice tools' pictures: the dice of a small roll, and a player's d20s face by face.
 
 A roll of up to 12 dice is drawn with the games' own dice strip (bot/pictures.py), so a d20 on a
-/roll looks like a d20 on a table: the kept dice as they are, each die that does not count greyed
-and crossed out, a natural 20 ringed gold and a natural 1 ringed red. Bigger pools stay text: past
-two rows the dice shrink below what a phone shows clearly, and the text lists them anyway.
+/roll looks like a d20 on a table: the kept dice as they are, a natural 20 ringed gold and a
+natural 1 ringed red, and each die that does not count greyed, with "not kept" under it. Its
+number stays clear: the words say `~~16~~ dropped`, and a player checking them against the
+picture must read the 16 there too (a cross over it, as the games mark a spent die, hid it on a
+phone). "Not kept" rather than "dropped", as a rerolled face does not count either and the
+picture cannot tell the two apart. The dice stand in the order the words list them. Bigger
+pools stay text: past two rows the dice shrink below what a phone shows clearly, and the text
+lists them anyway.
 """
 
 from __future__ import annotations
@@ -27,10 +32,23 @@ RED = (237, 66, 69)
 BLURPLE = (88, 101, 242)
 
 
+#: what a die that does not count says under it
+NOT_KEPT = "not kept"
+
+
 def dice_of(series: RollSeries) -> list[RolledDie]:
-    """Every die a roll showed, rerolled faces and dropped dice included, in the order rolled."""
-    return [RolledDie(sides=face.sides, value=face.value, kept=face.kept)
-            for one in series.rolls for group in one.groups for face in group.faces]
+    """Every die a roll showed, rerolled faces and dropped dice included, in the order its words
+    list them: the order rolled, except that a roll at advantage or disadvantage names the d20
+    that counts first (`advantage (18, ~~16~~ dropped)`), so the picture shows it first too. (A
+    leading d20 rerolled as well, `1d20ro1 adv`, has more faces than dice and stays as rolled.)"""
+    dice: list[RolledDie] = []
+    for one in series.rolls:
+        for index, group in enumerate(one.groups):
+            faces = list(group.faces)
+            if index == 0 and series.mode != "normal" and len(faces) == 2:
+                faces.sort(key=lambda face: not face.kept)
+            dice += [RolledDie(sides=face.sides, value=face.value, kept=face.kept) for face in faces]
+    return dice
 
 
 def row_length(series: RollSeries) -> int | None:
@@ -48,8 +66,10 @@ def row_length(series: RollSeries) -> int | None:
 def _face(die: RolledDie, caption: bool) -> DieFace:
     sides = sides_of(die.sides)
     natural_edge = die.kept and sides == 20 and die.value in (1, 20)
-    return DieFace(text=str(die.value), shape=SHAPES.get(sides, "square"), caption=f"d{die.sides}" if caption else "",
-                   struck=not die.kept, dim=not die.kept,
+    # a die that does not count says so in place of its size: its shape and the kept dice beside
+    # it tell the size, and "d20, not kept" does not fit under a die
+    words = NOT_KEPT if not die.kept else f"d{die.sides}" if caption else ""
+    return DieFace(text=str(die.value), shape=SHAPES.get(sides, "square"), caption=words, dim=not die.kept,
                    ring=(GOLD if die.value == 20 else RED) if natural_edge else None)
 
 
