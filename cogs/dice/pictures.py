@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from bot.pictures import BACKGROUND, DIE, DIM, GAP, INK, DieFace, Picture, dice_strip, font, png
 from bot.store import RolledDie
-from rules.notation import RollSeries, sides_of
+from rules.notation import FATE, RollSeries, sides_of
 
 #: the most dice a roll's picture shows
 MOST_DICE = 12
@@ -69,7 +69,7 @@ def _face(die: RolledDie, caption: bool) -> DieFace:
     # a die that does not count says so in place of its size: its shape and the kept dice beside
     # it tell the size, and "d20, not kept" does not fit under a die
     words = NOT_KEPT if not die.kept else f"d{die.sides}" if caption else ""
-    return DieFace(text=str(die.value), shape=SHAPES.get(sides, "square"), caption=words, dim=not die.kept,
+    return DieFace(text=shown(die), shape=SHAPES.get(sides, "square"), caption=words, dim=not die.kept,
                    ring=(GOLD if die.value == 20 else RED) if natural_edge else None)
 
 
@@ -95,9 +95,19 @@ def _drawn(faces: list[DieFace], per_row: int) -> bytes:
     return png(canvas)
 
 
+#: a Fate die as Fate's own dice show it, a plus, a blank or a minus (the dice's font has no −), and in words
+FATE_SIDES = {1: "+", 0: "", -1: "-"}
+FATE_WORDS = {1: "plus", 0: "blank", -1: "minus"}
+
+
+def shown(die: RolledDie) -> str:
+    """What a die shows: its number, or a Fate die's +, blank or − (its −1 is not a number on a die)."""
+    return FATE_SIDES[die.value] if die.sides == FATE else str(die.value)
+
+
 def describe(dice: Sequence[RolledDie]) -> str:
     """The picture in words, for screen readers: "d20: 17; d20: 4, dropped"."""
-    return "; ".join(f"d{d.sides}: {d.value}" + ("" if d.kept else ", does not count") for d in dice)
+    return "; ".join(f"d{d.sides}: {FATE_WORDS[d.value] if d.sides == FATE else d.value}" + ("" if d.kept else ", does not count") for d in dice)
 
 
 def dice_picture(dice: Sequence[RolledDie], per_row: int = PER_ROW) -> Picture:

@@ -480,6 +480,11 @@ async def test_fate_dice_as_fate_players_read_them(tmp_path: Path) -> None:
         async with running_bot(fd, {}, tmp_path / "r.sqlite3") as bot:
             msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "4dF+2 to climb"})).response_message()
             assert -2 <= fate_roll(top(msg), "*to climb* · ") <= 6
+            # drawn as Fate dice show them: a plus, a blank or a minus, never -1 (said so for screen readers)
+            line = top(msg).splitlines()[-1]
+            words = {"+": "plus", "0": "blank", "\u2212": "minus"}
+            faces = line[line.index("(") + 1: line.index(")")].split(", ")
+            assert dice_picture(fd, msg) == "; ".join(f"dF: {words[face]}" for face in faces)
             saved = await (await fd.slash(ann, CHANNEL, "rolls save", {"name": "athletics",
                                                                        "expression": "4df+2"})).wait_response()
             assert saved["data"]["flags"] & FLAG_EPHEMERAL and "Saved" in saved["data"]["content"], saved
