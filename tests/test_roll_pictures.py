@@ -152,3 +152,19 @@ def test_luck_in_words() -> None:
                          "-# Every die rolled counts, dropped and rerolled ones too."]
     assert "Unusually" not in luck_text(Luck(rolls=500, faces={20: {1: 25, 20: 28, 7: 447}}), "Your", "here",
                                         hidden=True)
+
+
+def test_fate_dice_are_drawn_as_their_sides_and_are_no_d3_to_luck(monkeypatch) -> None:  # noqa: ANN001
+    """A Fate die shows a plus, a blank or a minus, drawn as bold strokes (the font's "-" is a
+    thin dash beside its "+"), never a number; and a player's luck is in their numbered dice."""
+    from cogs.dice.post import luck_faces
+
+    series = roll("4dF+1d20", rng=Loaded(3, 2, 1, 3, 17))
+    faces: list[DieFace] = []
+    monkeypatch.setattr(pictures, "dice_strip", lambda shown, per_row: faces.extend(shown) or dice_strip(shown))
+    picture = dice_picture(dice_of(series))
+    picture.draw()
+    assert [(f.text, len(f.strokes), f.shape) for f in faces] == [
+        ("", 2, "square"), ("", 0, "square"), ("", 1, "square"), ("", 2, "square"), ("17", 0, "d20")]
+    assert picture.description.startswith("dF: plus; dF: blank; dF: minus; dF: plus; d20: 17")
+    assert luck_faces(series) == {(20, 17): 1}

@@ -69,8 +69,9 @@ def _face(die: RolledDie, caption: bool) -> DieFace:
     # a die that does not count says so in place of its size: its shape and the kept dice beside
     # it tell the size, and "d20, not kept" does not fit under a die
     words = NOT_KEPT if not die.kept else f"d{die.sides}" if caption else ""
-    return DieFace(text=shown(die), shape=SHAPES.get(sides, "square"), caption=words, dim=not die.kept,
-                   ring=(GOLD if die.value == 20 else RED) if natural_edge else None)
+    return DieFace(text="" if die.sides == FATE else str(die.value), shape=SHAPES.get(sides, "square"), caption=words, dim=not die.kept,
+                   ring=(GOLD if die.value == 20 else RED) if natural_edge else None,
+                   strokes=FATE_STROKES[die.value] if die.sides == FATE else ())
 
 
 def _drawn(faces: list[DieFace], per_row: int) -> bytes:
@@ -95,14 +96,11 @@ def _drawn(faces: list[DieFace], per_row: int) -> bytes:
     return png(canvas)
 
 
-#: a Fate die as Fate's own dice show it, a plus, a blank or a minus (the dice's font has no −), and in words
-FATE_SIDES = {1: "+", 0: "", -1: "-"}
+#: a Fate die as Fate's own dice show it, a plus, a blank or a minus, drawn as bold strokes: the
+#: font's "-" is a short thin dash beside its "+", and it has no "−"
+_BAR = ((0.22, 0.5), (0.78, 0.5))
+FATE_STROKES = {1: (_BAR, ((0.5, 0.22), (0.5, 0.78))), 0: (), -1: (_BAR,)}
 FATE_WORDS = {1: "plus", 0: "blank", -1: "minus"}
-
-
-def shown(die: RolledDie) -> str:
-    """What a die shows: its number, or a Fate die's +, blank or − (its −1 is not a number on a die)."""
-    return FATE_SIDES[die.value] if die.sides == FATE else str(die.value)
 
 
 def describe(dice: Sequence[RolledDie]) -> str:

@@ -10,6 +10,7 @@ dice is a layout message with the dice drawn above its button; a bigger one stay
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +47,7 @@ def luck_faces(series: RollSeries) -> dict[tuple[int, int], int]:
         for group in one.groups:
             for face in group.faces:
                 sides = sides_of(face.sides)
-                if sides <= LUCK_SIDES:
+                if sides <= LUCK_SIDES and face.sides != notation.FATE:  # a Fate die is no d3 to its player
                     counted[(sides, face.natural)] += 1
     return dict(counted)
 
@@ -67,6 +68,16 @@ def where(interaction: discord.Interaction) -> int:
 
 #: characters of a refused expression shown back to its roller
 ECHOED = 60
+
+
+def rolled(asked: RollAsked, rng: random.Random | None = None) -> RollSeries:
+    """The roll asked for, or its refusal with the roll as typed: Discord shows the answer under
+    "used /roll" (or "/rolls save"), not what was typed."""
+    try:
+        return notation.roll(asked.expression, repeat=asked.repeat, target=asked.target, fail=asked.fail,
+                             mode=asked.mode, rng=rng)
+    except notation.RollError as exc:
+        raise notation.RollError(f"{echoed(asked.expression)}{exc.reason}") from None
 
 
 def echoed(expression: str) -> str:
@@ -124,12 +135,7 @@ class Poster:
                    note: str | None = None) -> None:
         if secret_to is not None and secret_to.bot:
             raise Refusal("A secret roll goes to a person (your GM), not to a bot.")
-        try:
-            series = notation.roll(asked.expression, repeat=asked.repeat, target=asked.target, fail=asked.fail,
-                                   mode=asked.mode)
-        except notation.RollError as exc:
-            # Discord shows the answer under "used /roll", not what was typed: the refusal says it
-            raise notation.RollError(f"{echoed(asked.expression)}{exc.reason}") from None
+        series = rolled(asked)
         per_row = row_length(series)
         dice = dice_of(series) if per_row and await self.pictures_on(interaction) else []
         if secret_to is not None:

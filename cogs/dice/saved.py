@@ -27,9 +27,8 @@ from bot.store import LimitReached, RollAsked, SavedRoll
 from cogs.dice.buttons import ForgetButton, KeepButton, RollsPageSelect
 from cogs.dice.luck import luck_text
 from cogs.dice.pictures import d20_chart
-from cogs.dice.post import Poster, where
+from cogs.dice.post import Poster, rolled, where
 from cogs.dice.roll import MODE_CHOICES
-from rules import notation
 from rules.notation import MAX_EXPRESSION, MAX_REPEAT
 
 if TYPE_CHECKING:
@@ -247,8 +246,7 @@ class RollsCog(commands.GroupCog, group_name="rolls", group_description="Your sa
             kept_as = check_name(name)
             asked = RollAsked(expression=expression, mode=mode, repeat=repeat, target=target, fail=fail)
             # refused now, with the reason, rather than each time it is used
-            notation.roll(asked.expression, repeat=asked.repeat, target=asked.target, fail=asked.fail,
-                          mode=asked.mode, rng=random.Random(0))
+            rolled(asked, random.Random(0))
             guild = interaction.guild_id
             if shared:
                 if not guild:

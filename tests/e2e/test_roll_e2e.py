@@ -426,6 +426,7 @@ async def test_typos_pools_and_comparisons_as_players_type_them(tmp_path: Path) 
             answer = await (await fd.slash(ann, CHANNEL, "rolls save", {"name": "attack",
                                                                        "expression": "2d20 kh1+7"})).wait_response()
             assert answer["data"]["flags"] & FLAG_EPHEMERAL and "`2d20kh1+7`" in answer["data"]["content"], answer
+            assert answer["data"]["content"].startswith("`2d20 kh1+7`: "), answer  # what was typed, as /roll says it
             assert len(fd.messages(CHANNEL)) == before
 
             # a compared pool counts successes: the bold dice are the successes, and no sum follows
