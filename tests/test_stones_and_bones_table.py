@@ -411,6 +411,25 @@ def test_the_ledger_says_a_seat_lost_it_all_rather_than_cashed_out_nothing() -> 
     assert second.endswith(": bought in 50 gp · cashed out 100 gp · net **+50 gp**"), second
 
 
+def test_the_rules_give_a_reason_for_every_gift_not_legal_and_for_no_legal_one() -> None:
+    """The words of a refused gift and the legal gifts are two readings of SB-12: held together
+    over purses, gifts given and every giver, so one cannot change without the other."""
+    call, _ = act(new(3, then=[7]), 0, "pay")
+    parley, _ = act(call, 2, "mutiny")
+    assert parley.mutiny is not None
+    for purse in (0, 99, 100, 150, 500, 2000, 10_000):
+        for given in range(GIFTS_PER_PARLEY + 1):
+            state = parley.model_copy(deep=True)
+            assert state.mutiny is not None
+            state.mutiny.gifts = [given] * state.seats
+            for seat in ENGINE.to_act(state):
+                state.pirates[seat].purse = purse
+                legal = ENGINE.legal_actions(state, seat)
+                for gift in (a for a in ENGINE.open_actions(state) if a.kind == "give"):
+                    reason = ENGINE.refusal(state, seat, gift)
+                    assert (reason is None) == (gift in legal), (purse, given, seat, gift, reason)
+
+
 def test_a_gift_not_the_givers_to_give_is_refused_with_its_label_and_reason() -> None:
     """The parley's one "Give…" menu is everyone's; Ann picking "Give Ann 1 gp" hears which
     choice she picked and why it is not hers (SB-12), not a bare "not yours"; so does a gift

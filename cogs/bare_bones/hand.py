@@ -215,4 +215,3 @@ def _draft(seat: int, view: bb.BareBonesView) -> list[Part]:
     offered = [s for s in view.supply if s.draftable and s.count]
     return [Part(head), Part("**The cards you may draft**\n" + "\n".join(card_line(s, worth=True, cost=False, brief=True) for s in offered)),
             Part(deck)]
-
