@@ -61,6 +61,10 @@ A top-level comparison is what the roller wants answered, not d20's 1 or 0: `1d2
 success or a failure, and a bare dice pool compared die by die (`10d6>4`, `6d10>=8`, `5d6<3`)
 counts successes exactly as the `target` option does (the reply names the rule: each die ≥ 5).
 A dice pool's `>` is strict, as in d20's own `k>4`; the rule in the reply says which dice counted.
+Bare dice are read as a pool only when one die can both meet and miss the number (`>=n` and `<n`
+with 1 < n ≤ sides, `>n` and `<=n` with 1 ≤ n < sides): past that every die would count, or none,
+and what the roller means is the total, as in GURPS's `3d6<=12` or `2d6>=7`. A comparison
+together with the `target` option is refused, since it would give two answers.
 """
 
 from __future__ import annotations
@@ -143,7 +147,9 @@ def signed(value: int | float) -> str:
 
 def on_ladder(value: int | float) -> str:
     """`+2 Fair`; past the ladder's ends, the number alone."""
-    rung = LADDER.get(int(value)) if float(value).is_integer() else None
+    # no float(): a Fate roll can be multiplied past any float (`4dF*9…9`)
+    whole = value if isinstance(value, int) else int(value) if value.is_integer() else None
+    rung = LADDER.get(whole) if whole is not None else None
     return f"{signed(value)} {rung}" if rung else signed(value)
 
 
@@ -729,7 +735,7 @@ def _check_comment(prefix: str, comment: str, rest: str, *, attached: bool, lite
         which = "highest" if op == "ph" else "lowest"
         raise RollError(f"Drop {which} is `{op}{drop['n']}`, right after the dice: "
                         f"{_fixed(prefix + op + drop['n'] + low[drop.end():])}.")
-    if re.match(r"^\d*d[\d%]", low):
+    if re.match(r"^\d*d(?:[\d%]|f(?![a-z]))", low):
         if literal:
             raise RollError(f"Remove the space: {_fixed(prefix + rest)}.")
         raise RollError(f"Join the dice with a sign: {_fixed(prefix + '+' + rest.split()[0])}.")
@@ -771,7 +777,7 @@ def _syntax_hint(text: str) -> str | None:
     if words:
         said, rest = words["words"], text[words.start("rest"):].strip()
         try:
-            d20.parse(rest, allow_comments=False)
+            _PARSER.parse(rest, start="expr")
         except Exception:  # noqa: BLE001 - whatever d20 raises, the hint would be wrong
             return None
         if _BOT_PREFIX.match(said):
@@ -791,24 +797,25 @@ def _as_pool(tree: diceast.Expression) -> tuple[diceast.Expression, str, int, Co
         return None  # Fate dice are compared by their total
     if not isinstance(right, diceast.Literal) or not isinstance(right.value, int):
         return None
-    n = right.value
+    n, sides = right.value, sides_of(dice.size)
+    # only a number some die can both meet and miss makes a pool; past that, every die would count
+    # (or none), and what the roller compares is the total: GURPS's `3d6<=12`, `2d6>=7`
+    if not {">=": 1 < n <= sides, ">": 1 <= n < sides, "<=": 1 <= n < sides, "<": 1 < n <= sides}[node.op]:
+        return None
     counting = {">": Counting(n + 1), ">=": Counting(n), "<": Counting(n - 1, under=True),
                 "<=": Counting(n, under=True)}[node.op]
     return diceast.Expression(left, tree.comment), f"{node.op}{n}", n, counting
 
 
-def _check_reachable(tree: diceast.Expression, counting: Counting, said: str, pool: bool) -> None:
+def _check_reachable(tree: diceast.Expression, counting: Counting, said: str) -> None:
     """A target no die can reach would count 0 every time: it is always a mistake, said as such."""
     sizes = [sides_of(node.size) for node in _walk(tree) if isinstance(node, diceast.Dice)]
     if not sizes:
         return
     top = max(sizes)
-    if counting.under and counting.target < 1:
-        raise RollError(f"No die shows less than 1, so {said} would never count a success.")
     if not counting.under and counting.target > top:
-        total = f"; to compare the total, `({_short_text(str(tree.roll))}){said.strip('`')}`" if pool else ""
         raise RollError(f"No die here can show {counting.target} or more (the biggest is a d{top}), so {said} "
-                        f"would never count a success{total}.")
+                        f"would never count a success.")
 
 
 def _walk(tree: Any) -> list[Any]:
@@ -892,6 +899,10 @@ def roll(
                 counting = Counting(counting.target, fail)
         else:
             said = f"`target:{target}`"
+            top = parsed.roll
+            if target is not None and isinstance(top, diceast.BinOp) and top.op in COMPARISONS:
+                raise RollError(f"The roll compares its total (`{top.op}{_short_text(str(top.right), 12)}`) and the "
+                                f"`target` option counts dice; say it once.")
         fate = [node for node in _walk(parsed) if isinstance(node, diceast.Dice) and node.size == FATE]
         if fate and counting is not None:
             raise RollError("Fate dice are added up, not counted one by one: leave out `target`, and compare "
@@ -901,7 +912,7 @@ def roll(
         if counting is not None:
             if counting.fail is not None and counting.fail >= counting.target:
                 raise RollError("`fail` must be lower than `target`.")
-            _check_reachable(parsed, counting, f"`{said}`" if pool else said, pool is not None)
+            _check_reachable(parsed, counting, f"`{said}`" if pool else said)
         if asked.bonus and counting is not None:
             raise RollError("Bonus and penalty dice pick one d100; leave out `target` (to compare it with a skill, "
                             "`1d100 <= 55 bonus`).")

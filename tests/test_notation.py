@@ -227,6 +227,15 @@ def test_the_fate_ladder(total: int, said: str) -> None:
     assert on_ladder(total) == said
 
 
+@pytest.mark.parametrize("typed", ["dF+" + "9" * 400, "4dF*" + "9" * 400, "4dF*" + "9" * 400 + " repeat 2",
+                                   "4dF/3", "(4dF+" + "9" * 300 + ")/7"])
+def test_fate_results_past_any_float_are_shown(typed: str) -> None:
+    series = roll(typed, rng=random.Random(1))
+    text = roll_text(series)
+    check_reply(text, series)
+    assert text.startswith("# +") or text.startswith("# \u2212")
+
+
 def test_fate_dice_mixed_compared_or_luck() -> None:
     # with other dice it is an ordinary sum; compared, a success or failure on the total
     mixed = roll("4dF+1d6", rng=Loaded(3, 3, 3, 3, 2))

@@ -161,8 +161,14 @@ def test_what_looks_like_notation_is_refused_with_the_fix(typed: str, options: d
     ("4DF+2", {"target": 1}, "leave out `target`, and compare the total instead, like `4dF+2 >= 3`."),
     ("1d1e1", {}, "`1d1e1` explodes on every face of a d1, so it would never stop."),
     ("3d6", {"target": 7}, "No die here can show 7 or more (the biggest is a d6), so `target:7` would never count"),
-    ("2d6>=8", {}, "to compare the total, `(2d6)>=8`."),
-    ("10d6<1", {}, "No die shows less than 1, so `<1` would never count a success."),
+    ("1d20+5 >= 15", {"target": 10}, "The roll compares its total (`>=15`) and the `target` option counts dice; "
+                                     "say it once."),
+    ("2d6+1 < 7", {"target": 4}, "say it once"),
+    ("4 dF", {}, "Remove the space: `4dF`."),
+    ("dF dF", {}, "Join the dice with a sign: `dF+dF`."),
+    ("1d20 adv dF", {}, "Join the dice with a sign"),
+    ("roll 4dF+2", {}, "Leave out `roll`: the roll is `4dF+2`."),
+    ("/r 4dF", {}, "Leave out `/r`: the roll is `4dF`."),
     ("10d6>4", {"target": 5}, "The roll counts dice `>4` and the `target` option says 5; say it once."),
     ("5d6<3", {"fail": 1}, "`fail` takes successes away from a pool counted upward"),
 ])
@@ -223,7 +229,28 @@ def test_a_compared_pool_counts_successes_as_the_target_option_does() -> None:
     assert roll("10d6>4 repeat 2", rng=Loaded(*POOL, *POOL)).total == 10
 
 
+@pytest.mark.parametrize("typed, pool", [
+    ("10d6>=2", True), ("10d6>=6", True), ("10d6>=1", False), ("10d6>=7", False),
+    ("10d6>1", True), ("10d6>5", True), ("10d6>0", False), ("10d6>6", False),
+    ("10d6<=1", True), ("10d6<=5", True), ("10d6<=0", False), ("10d6<=6", False),
+    ("10d6<2", True), ("10d6<6", True), ("10d6<1", False), ("10d6<7", False),
+    ("3d6<=12", False), ("4d6<=20", False), ("2d1>0", False), ("5d%<=50", True),
+])
+def test_a_compared_pool_is_one_some_die_can_both_meet_and_miss(typed: str, pool: bool) -> None:
+    """Otherwise every die would count (or none): what the roller compares is the total."""
+    series = roll(typed, rng=random.Random(1))
+    assert series.counting is pool and series.comparing is not pool
+
+
 @pytest.mark.parametrize("typed, dice, headline", [
+    ("3d6<=12", (6, 6, 1), "# ❌ Failure: 13 > 12"),  # GURPS: the total against the skill
+    ("3d6<=12", (2, 5, 1), "# ✅ Success: 8 ≤ 12"),
+    ("4d6<=20", (6, 6, 6, 6), "# ❌ Failure: 24 > 20"),
+    ("10d6>=1", (1,) * 10, "# ✅ Success: 10 ≥ 1"),
+    ("2d1>0", (1, 1), "# ✅ Success: 2 > 0"),
+    ("2d6>=7", (3, 3), "# ❌ Failure: 6 < 7"),
+    ("2d6>=8", (5, 4), "# ✅ Success: 9 ≥ 8"),
+    ("10d6<1", (1,) * 10, "# ❌ Failure: 10 ≥ 1"),
     ("1d20+5 >= 15", (11,), "# ✅ Success: 16 ≥ 15"),
     ("1d20+5>=15", (9,), "# ❌ Failure: 14 < 15"),
     ("1d20 > 10", (10,), "# ❌ Failure: 10 ≤ 10"),
