@@ -50,7 +50,7 @@ were read (`dl1` read as `pl1`). The same words after a space are refused with t
 space reads as the start of a comment.
 
 Call of Cthulhu's bonus and penalty dice (7th edition) are words after the dice too: `1d100 bonus`,
-`d% penalty`, `1d100 bonus 2`. The units die is rolled once and the tens die once more for each
+`d% penalty`, `1d100 bonus 2` (or `2 bonus`, `bonus dice 2`). The units die is rolled once and the tens die once more for each
 bonus or penalty die; the result is the lowest (highest) of the d100s they make, 00 and 0 being
 100, so a bonus never picks 100 when another tens die is there. As with `adv`, the words ask for
 something only a roll starting with one d100 can do: on a roll that has a d100 elsewhere they
@@ -112,8 +112,9 @@ _LEADING_MODE = re.compile(r"^(?:adv|advantage|dis|disadvantage)(?![\w-])[\s,.;:
 _TRAILING_MODE = re.compile(r"[\s,.;:]+(?:adv|dis)[.]?$", re.I)
 _REPEAT_WORDS = re.compile(r"(?<![\w-])repeat\s*[:=]?\s*(\d+)(?![\w-])", re.I)
 CANCEL_OUT = "advantage and disadvantage cancel out: one d20"
-#: `bonus`, `penalty 2`, `bonus:2`, `bonus die`: Call of Cthulhu's extra tens dice
-_BONUS_WORDS = re.compile(r"(?<![\w-])(bonus|penalty)(?:\s*[:=]?\s*(\d+))?(?:\s+(?:dice|die))?(?![\w-])", re.I)
+#: `bonus`, `penalty 2`, `bonus:2`, `bonus die`, `bonus dice 2`, `2 bonus dice`: Call of Cthulhu's extra tens dice
+_BONUS_WORDS = re.compile(r"(?<![\w-])(?:(?P<before>\d+)\s+)?(?P<word>bonus|penalty)(?:\s*[:=]?\s*(?P<n>\d+))?"
+                          r"(?:\s+(?:dice|die)(?:\s*[:=]?\s*(?P<after>\d+))?)?(?![\w-])", re.I)
 #: the most bonus or penalty dice a roll takes (the rules use one or two)
 MAX_BONUS = 3
 
@@ -448,10 +449,12 @@ class Comparison:
     right: int | float
     success: bool
 
-    def said(self) -> str:
-        """`16 ≥ 15` for a success, `12 < 15` for a failure: the relation that actually held."""
+    def said(self, fate: bool = False) -> str:
+        """`16 ≥ 15` for a success, `12 < 15` for a failure: the relation that actually held. Fate
+        results are signed, as Fate players write them (`−3 < +1`)."""
         op = _AS_SHOWN.get(self.op, self.op) if self.success else COMPARISONS[self.op]
-        return f"{_number(self.left)} {op} {_number(self.right)}"
+        shown = signed if fate else _number
+        return f"{shown(self.left)} {op} {shown(self.right)}"
 
 
 def _number(value: int | float) -> str:
@@ -555,7 +558,12 @@ class _Asked:
 def _bonus(text: str) -> tuple[int, tuple[str, ...], str]:
     """Bonus and penalty dice asked for in `text`: the net count, a note when they cancel, and
     the words themselves."""
-    found = _BONUS_WORDS.findall(text)
+    found = []
+    for match in _BONUS_WORDS.finditer(text):
+        numbers = [n for n in match.group("before", "n", "after") if n is not None]
+        if len(numbers) > 1:
+            raise RollError(f"Say how many bonus or penalty dice once: `{_short_text(match.group(), 30)}`.")
+        found.append((match["word"], numbers[0] if numbers else ""))
     bonus = sum(int(n or 1) for word, n in found if word.lower() == "bonus")
     penalty = sum(int(n or 1) for word, n in found if word.lower() == "penalty")
     if bonus > MAX_BONUS or penalty > MAX_BONUS:
@@ -713,12 +721,19 @@ def _check_comment(prefix: str, comment: str, rest: str, *, attached: bool, lite
     word = _MODE_WORD.match(lead)
     if word and low[0] in "+-*/<>=!0123456789(":
         raise RollError(f"Put `{word.group(1)}` after the whole roll: {_fixed(prefix + rest.replace(' ', '') + ' ' + word.group(1))}.")
+    bonus = _BONUS_WORDS.match(comment)
+    if bonus and low[0] in "+-*/<>=!(":
+        said = " ".join(bonus.group().lower().split())
+        raise RollError(f"Put `{said}` after the whole roll: {_fixed(prefix + ' ' + rest + ' ' + said)}.")
     repeated = re.match(r"^[x×#]\s*(?P<what>.*\d*d[\d%].*)$", low)
     if literal and repeated:
         n = prefix.strip()
+        if int(n) < 2:
+            raise RollError(f"To roll it once, leave out `{n}{low[0]}`: {_fixed(repeated['what'])}.")
         raise RollError(f"To roll it {n} times, add `repeat {n}`: {_fixed(repeated['what'] + ' repeat ' + n)}.")
-    times = re.match(r"^[x×#]\s*(?P<n>\d+)\b", low)
-    if times:
+    # `#1` after the dice is a comment players write ("1d20 #1 attack"), never a count
+    times = re.match(r"^[x×]\s*(?P<n>\d+)\b", low)
+    if times and int(times["n"]) > 1:
         n = times["n"]
         raise RollError(f"To roll it {n} times, add `repeat {n}`: {_fixed(prefix + ' repeat ' + n)}; "
                         f"to multiply, `*{n}`.")
@@ -730,16 +745,35 @@ def _check_comment(prefix: str, comment: str, rest: str, *, attached: bool, lite
         written = f" or write {_fixed(prefix + '>=' + t.group(1))}" if t and not f and _BARE_DICE.match(prefix) else ""
         raise RollError(f"For a dice pool use the options `{options}`{written}.")
     drop = re.match(r"^(?P<op>dl|dh|d)(?P<n>\d+)\b", low)
-    if drop and _ENDS_IN_DICE.search(prefix) and (drop["op"] != "d" or not attached):
+    dice = _ENDS_IN_DICE.search(prefix)
+    # `8d6 d6 fireball` and `1d20 d20` mean another die: a spaced `dN` can be a drop only of fewer
+    # dice than were rolled, and not of as many as the die's faces
+    count = int(dice.group().partition("d")[0] or 1) if dice else 0
+    drops = drop is not None and dice is not None and int(drop["n"]) < count and int(drop["n"]) != sides_of(dice["sides"])
+    if drop and dice and (drop["op"] != "d" or not attached and drops):
         op = "ph" if drop["op"] == "dh" else "pl"
         which = "highest" if op == "ph" else "lowest"
+        another = f"; to add a die, {_fixed(prefix + '+' + low[: drop.end()])}" if drop["op"] == "d" and int(drop["n"]) > 1 else ""
         raise RollError(f"Drop {which} is `{op}{drop['n']}`, right after the dice: "
-                        f"{_fixed(prefix + op + drop['n'] + low[drop.end():])}.")
+                        f"{_fixed(prefix + op + drop['n'] + low[drop.end():])}{another}.")
     if re.match(r"^\d*d(?:[\d%]|f(?![a-z]))", low):
+        if attached and re.search(r"\d\.\d*$", prefix):
+            raise RollError(f"Dice counts are whole numbers, like {_fixed(prefix.split('.')[0] + rest)}.")
         if literal:
             raise RollError(f"Remove the space: {_fixed(prefix + rest)}.")
         raise RollError(f"Join the dice with a sign: {_fixed(prefix + '+' + rest.split()[0])}.")
     operator = _OPERATOR_WORD.match(rest)
+    if operator and not dice:
+        op = operator.group().lower()
+        if op.startswith("e") and attached and re.search(r"\d$", prefix):
+            raise RollError(f"Write numbers out in digits: `{_short_text(prefix.split()[-1] + op, 20)}` is not read "
+                            f"as a number.")
+        terms = list(re.finditer(_DICE_TERM, prefix))
+        if not terms:
+            raise RollError(f"`{op}` goes right after dice, like `4d6kh3`.")
+        last = terms[-1].end()
+        raise RollError(f"`{op}` goes right after the dice: "
+                        f"{_fixed(prefix[:last] + op + prefix[last:] + rest[operator.end():])}.")
     if operator:
         how = "in lower case" if attached else "without the space"
         raise RollError(f"Write `{operator.group().lower()}` {how}: "

@@ -140,6 +140,21 @@ def test_the_comment_is_shown_as_typed() -> None:
     ("1d20 5", {}, "A number after the dice needs a sign: `1d20+5`."),
     ("1d20+5 1d6", {}, "Join the dice with a sign: `1d20+5+1d6`."),
     ("1d20+5 d6 fire", {}, "`1d20+5+d6`"),
+    ("8d6 d6 fireball", {}, "Join the dice with a sign: `8d6+d6`."),
+    ("1d20 d20", {}, "Join the dice with a sign: `1d20+d20`."),
+    ("4d6 d4", {}, "Join the dice with a sign: `4d6+d4`."),
+    ("6d6 d2", {}, "Drop lowest is `pl2`, right after the dice: `6d6pl2`; to add a die, `6d6+d2`."),
+    ("1x4d6", {}, "To roll it once, leave out `1x`: `4d6`."),
+    ("1d20+5kh1", {}, "`kh1` goes right after the dice: `1d20kh1+5`."),
+    ("2d6+3k2", {}, "`k2` goes right after the dice: `2d6k2+3`."),
+    ("1d20+5 kh1", {}, "`kh1` goes right after the dice: `1d20kh1+5`."),
+    ("1d20+5KH1", {}, "`kh1` goes right after the dice: `1d20kh1+5`."),
+    ("5kh1", {}, "`kh1` goes right after dice, like `4d6kh3`."),
+    ("1e308*10", {}, "Write numbers out in digits: `1e308` is not read as a number."),
+    ("1.5d6", {}, "Dice counts are whole numbers, like `1d6`."),
+    ("1d100 bonus <= 55", {}, "Put `bonus` after the whole roll: `1d100 <= 55 bonus`."),
+    ("1d100 penalty 2 >= 40", {}, "Put `penalty 2` after the whole roll: `1d100 >= 40 penalty 2`."),
+    ("1d100 bonus:2 dice 3", {}, "Say how many bonus or penalty dice once"),
 ])
 def test_what_looks_like_notation_is_refused_with_the_fix(typed: str, options: dict[str, int], said: str) -> None:
     """d20 reads what it cannot parse as a comment: each of these rolled a wrong total in public."""
@@ -187,6 +202,24 @@ def test_a_refusal_says_what_to_do(typed: str, options: dict[str, int], said: st
 ])
 def test_real_comments_still_work(typed: str, comment: str) -> None:
     assert roll(typed, rng=random.Random(1)).comment == comment
+
+
+@pytest.mark.parametrize("typed, dice, total, comment", [
+    ("8d6 fireball", (1, 2, 3, 4, 5, 6, 1, 2), 24, "fireball"),
+    ("1d20+5 to hit 2 goblins", (11,), 16, "to hit 2 goblins"),
+    ("d20 stealth (disadv?)", (11,), 11, "stealth (disadv?)"),
+    ("1d20 vs AC 15", (11,), 11, "vs AC 15"),
+    ("1d6 bonus damage", (4,), 4, "bonus damage"),
+    ("2d6 3rd level", (4, 5), 9, "3rd level"),
+    ("1d20 :)", (11,), 11, ":)"),
+    ("1d20 #1 attack", (11,), 11, "#1 attack"),
+    ("1d20+5 #2", (11,), 16, "#2"),
+    ("1d20 x1", (11,), 11, "x1"),
+])
+def test_real_comments_roll_the_dice_before_them(typed: str, dice: tuple[int, ...], total: int, comment: str) -> None:
+    """Comments players really write, each once refused or misread: they roll what comes before them."""
+    series = roll(typed, rng=Loaded(*dice))
+    assert (series.total, series.comment, len(series.rolls)) == (total, comment, 1)
 
 
 def test_roll20_drops_and_explosions_are_obeyed_and_said() -> None:
@@ -261,6 +294,15 @@ def test_a_compared_pool_is_one_some_die_can_both_meet_and_miss(typed: str, pool
 def test_a_compared_total_reads_as_success_or_failure(typed: str, dice: tuple[int, ...], headline: str) -> None:
     text = roll_text(roll(typed, rng=Loaded(*dice)))
     assert text.splitlines()[0] == headline
+
+
+def test_fate_results_compared_are_signed_with_a_real_minus() -> None:
+    single = roll_text(roll("4dF >= +1", rng=Loaded(1, 3, 1, 2)))
+    assert single.splitlines()[0] == "# ❌ Failure: \u22121 < +1"
+    assert roll_text(roll("4dF+2 >= 1", rng=Loaded(3, 3, 2, 2))).splitlines()[0] == "# ✅ Success: +4 ≥ +1"
+    lines = roll_text(roll("4dF>=0 repeat 2", rng=Loaded(1, 1, 2, 2, 3, 3, 2, 2))).splitlines()
+    assert lines[0] == "# ❌ \u22122, ✅ +2"
+    assert lines[2].startswith("-# **❌ \u22122**: ") and lines[3].startswith("-# **✅ +2**: ")
 
 
 def test_a_repeated_comparison_marks_each_result() -> None:
@@ -340,6 +382,12 @@ def test_bonus_dice_with_a_skill_a_modifier_and_a_repeat() -> None:
     repeated = roll("1d100 bonus repeat 2", rng=Loaded(7, 3, 4, 1, 2, 3))
     assert [one.total for one in repeated.rolls] == [34, 13] and repeated.typed == "1d100 bonus"
     assert roll_text(repeated).splitlines()[1] == "-# 1d100 bonus, 2 rolls · sum 47"
+
+
+@pytest.mark.parametrize("typed", ["1d100 bonus dice 2", "1d100 2 bonus", "1d100 2 bonus dice", "1d100 bonus die 2"])
+def test_the_number_of_bonus_dice_may_stand_before_or_after_the_words(typed: str) -> None:
+    series = roll(typed, rng=Loaded(7, 3, 9, 4))
+    assert series.total == 34 and series.comment is None and series.typed == "1d100 bonus 2"
 
 
 def test_without_a_d100_the_words_are_a_comment() -> None:

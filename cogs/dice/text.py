@@ -84,9 +84,11 @@ def marks(one: Roll) -> str:
 
 
 def result_of(one: Roll, fate: bool = False) -> str:
-    """One result of a repeat: `17`, for a comparison `✅ 17` (the total, marked), for Fate dice `+2`."""
+    """One result of a repeat: `17`, for a comparison `✅ 17` (the total, marked), for Fate dice `+2`
+    (`❌ −1` compared)."""
     if one.compared is not None:
-        return f"{'✅' if one.compared.success else '❌'} {_number(one.compared.left)}"
+        left = signed(one.compared.left) if fate else _number(one.compared.left)
+        return f"{'✅' if one.compared.success else '❌'} {left}"
     return signed(one.result) if fate else str(one.result)
 
 
@@ -96,7 +98,7 @@ def headline(series: RollSeries) -> str:
     if len(series.rolls) == 1:
         one = series.rolls[0]
         if one.compared is not None:
-            text = f"{'✅ Success' if one.compared.success else '❌ Failure'}: {one.compared.said()}"
+            text = f"{'✅ Success' if one.compared.success else '❌ Failure'}: {one.compared.said(series.fate)}"
         else:
             text = successes(one.result) if series.counting else on_ladder(one.result) if series.fate else str(one.result)
         if one.crit == "crit":
@@ -151,7 +153,7 @@ def body(series: RollSeries, level: int, label: str | None = None) -> list[str]:
         for one in series.rolls:
             detail = roll_detail(one, level, terse=True, counting=counting)
             shown = f"**{on_ladder(one.result)}**" if series.fate and one.compared is None else \
-                f"**{result_of(one)}**{marks(one)}"
+                f"**{result_of(one, series.fate)}**{marks(one)}"
             lines.append(small(f"{shown}: {detail}" if detail else shown))
     return lines
 
