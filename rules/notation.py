@@ -142,7 +142,7 @@ def sides_of(size: int | str) -> int:
 
 def signed(value: int | float) -> str:
     """A Fate result as Fate players write it: `+2`, `+0`, `−1`."""
-    shown = _number(abs(value))
+    shown = plain_number(abs(value))
     return f"\u2212{shown}" if value < 0 else f"+{shown}"
 
 
@@ -453,11 +453,12 @@ class Comparison:
         """`16 ≥ 15` for a success, `12 < 15` for a failure: the relation that actually held. Fate
         results are signed, as Fate players write them (`−3 < +1`)."""
         op = _AS_SHOWN.get(self.op, self.op) if self.success else COMPARISONS[self.op]
-        shown = signed if fate else _number
+        shown = signed if fate else plain_number
         return f"{shown(self.left)} {op} {shown(self.right)}"
 
 
-def _number(value: int | float) -> str:
+def plain_number(value: int | float) -> str:
+    """`2` for d20's `2.0`, so a divided total reads as a player writes it."""
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
@@ -507,14 +508,12 @@ class RollSeries:
     expression: str
     rolls: tuple[Roll, ...]
     comment: str | None = None
-    target: int | None = None
-    fail: int | None = None
+    #: how a dice pool counts its successes (the `target` option or `10d6>4`), None for a total
+    rule: Counting | None = None
     #: the mode the leading d20 was rolled at (``expression`` is then already `2d20kh1...`)
     mode: Mode = "normal"
     #: what the roller should know about how their words were read (both modes cancelling out)
     notes: tuple[str, ...] = ()
-    #: a pool counted downward (`5d6<3`): each die at or below `target` counts
-    under: bool = False
     #: the notation as the roller wrote it (without the comment), with the mode: the heading of a
     #: repeat, which should read as what was asked, not as d20's rewrite of it
     typed: str = ""
@@ -531,7 +530,20 @@ class RollSeries:
 
     @property
     def counting(self) -> bool:
-        return self.target is not None
+        return self.rule is not None
+
+    @property
+    def target(self) -> int | None:
+        return self.rule.target if self.rule else None
+
+    @property
+    def fail(self) -> int | None:
+        return self.rule.fail if self.rule else None
+
+    @property
+    def under(self) -> bool:
+        """A pool counted downward (`5d6<3`): each die at or below `target` counts."""
+        return self.rule.under if self.rule else False
 
     @property
     def comparing(self) -> bool:
@@ -984,8 +996,7 @@ def roll(
     every = [node for node in _walk(tree) if isinstance(node, diceast.Dice)]
     return RollSeries(expression=shown, rolls=rolls, comment=shown_comment,
                       fate=bool(every) and all(node.size == FATE for node in every),
-                      target=counting.target if counting else None, fail=counting.fail if counting else None,
-                      mode=asked.mode, notes=notes, under=counting.under if counting else False,
+                      rule=counting, mode=asked.mode, notes=notes,
                       typed=typed + word)
 
 

@@ -9,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cogs.dice import text as dice_text
 from cogs.dice.text import roll_text
 from rules.base import GameError
-from rules.notation import (EXAMPLES, MAX_DICE, MAX_EXPRESSION, MAX_SIDES, Face, RollError, RollSeries,
-                            on_ladder, roll)
+from rules.notation import (EXAMPLES, MAX_DICE, MAX_EXPRESSION, MAX_SIDES, Counting, Face, RollError, RollSeries,
+                            on_ladder, plain_number, roll)
 
 #: a struck-through die and the word after it: every die that does not count says so in words
 STRUCK = re.compile(r"~~(?:[^~]|~(?!~))+~~( dropped| rerolled)?")
@@ -236,6 +237,20 @@ def test_fate_results_past_any_float_are_shown(typed: str) -> None:
 ])
 def test_a_repeat_headline_as_players_read_it(typed: str, dice: tuple[int, ...], headline: str) -> None:
     assert roll_text(roll(typed, rng=Loaded(*dice))).splitlines()[0] == headline
+
+
+def test_a_roll_carries_how_it_counts_and_text_reads_it_from_there() -> None:
+    assert roll("10d6>4", rng=random.Random(1)).rule == Counting(5)
+    assert roll("6d10>=8", fail=1, rng=random.Random(1)).rule == Counting(8, 1)
+    under = roll("5d6<3", rng=random.Random(1))
+    assert under.rule == Counting(2, under=True) and (under.target, under.fail, under.under) == (2, None, True)
+    assert roll("3d6", target=5, rng=random.Random(1)).rule == Counting(5)
+    assert roll("1d20+5", rng=random.Random(1)).rule is None
+
+
+def test_numbers_read_as_players_write_them_in_one_place() -> None:
+    assert [plain_number(n) for n in (2.0, 2.5, 7, -3.0)] == ["2", "2.5", "7", "-3"]
+    assert dice_text.plain_number is plain_number and not hasattr(dice_text, "_number")
 
 
 def test_fate_dice_mixed_compared_or_luck() -> None:

@@ -23,7 +23,8 @@ from __future__ import annotations
 import discord
 
 from bot.render import CONTENT, clip, safe
-from rules.notation import CRIT_MARK, FUMBLE_MARK, Counting, DiceGroup, Roll, RollSeries, on_ladder, signed
+from rules.notation import (CRIT_MARK, FUMBLE_MARK, Counting, DiceGroup, Roll, RollSeries, on_ladder, plain_number,
+                            signed)
 
 NOTE = 300
 COMMENT = 300
@@ -57,10 +58,6 @@ def group_summary(group: DiceGroup, counting: Counting | None = None) -> str:
     return f"`{clip(group.notation, 40)}`: {', '.join(parts)} = {worth}"
 
 
-def counting_of(series: RollSeries) -> Counting | None:
-    return Counting(series.target, series.fail, series.under) if series.target is not None else None
-
-
 def roll_detail(one: Roll, level: int, *, terse: bool = False, counting: Counting | None = None) -> str:
     if level == FULL:
         return (one.terse or one.breakdown) if terse else one.breakdown
@@ -87,7 +84,7 @@ def result_of(one: Roll, fate: bool = False) -> str:
     """One result of a repeat: `17`, for a comparison `✅ 17` (the total, marked), for Fate dice `+2`
     (`❌ −1` compared)."""
     if one.compared is not None:
-        left = signed(one.compared.left) if fate else _number(one.compared.left)
+        left = signed(one.compared.left) if fate else plain_number(one.compared.left)
         return f"{'✅' if one.compared.success else '❌'} {left}"
     return signed(one.result) if fate else str(one.result)
 
@@ -112,16 +109,12 @@ def headline(series: RollSeries) -> str:
     return f"# {clip(text, NUMBERS)}"
 
 
-def _number(value: int | float) -> str:
-    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
-
-
 def body(series: RollSeries, level: int, label: str | None = None) -> list[str]:
     """The small lines under the result: the saved roll's name, the comment, how the words were
     read, what was rolled (each die, as far as `level` allows), the rule for counting successes,
     and for a repeat the sum and one line per roll."""
     single = len(series.rolls) == 1
-    counting = counting_of(series)
+    counting = series.rule
     facts = [f"**{safe(label)}**"] if label else []
     if series.comment:
         facts.append(f"*{safe(clip(series.comment, COMMENT))}*")
