@@ -454,6 +454,30 @@ async def test_typos_pools_and_comparisons_as_players_type_them(tmp_path: Path) 
         clean(fd, bot)
 
 
+async def test_a_skill_roll_compares_the_total_and_a_second_die_needs_a_sign(tmp_path: Path) -> None:
+    """GURPS's 3d6<=12 is a success or failure on the sum (no die alone can miss 12); `8d6 d6
+    fireball` is refused privately with the sign it lacks; `1d20 #1 attack` rolls with its comment."""
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        async with running_bot(fd, {}, tmp_path / "r.sqlite3") as bot:
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "3d6<=12 broadsword"})).response_message()
+            head, line = top(msg).splitlines()
+            found = re.fullmatch(r"-# \*broadsword\* · 3d6 \(([^)]*)\) <= 12", line)
+            assert found, line
+            total = sum(int(re.sub(r"\D", "", face)) for face in found[1].split(", "))
+            assert head == (f"# ✅ Success: {total} ≤ 12" if total <= 12 else f"# ❌ Failure: {total} > 12")
+
+            before = len(fd.messages(CHANNEL))
+            answer = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "8d6 d6 fireball"})).wait_response()
+            assert answer["data"]["flags"] & FLAG_EPHEMERAL, answer
+            assert answer["data"]["content"].startswith("`8d6 d6 fireball`: Join the dice with a sign: `8d6+d6`."), answer
+            assert len(fd.messages(CHANNEL)) == before
+
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20 #1 attack"})).response_message()
+            assert top(msg).splitlines()[1].startswith("-# *\\#1 attack* · 1d20 ("), top(msg)
+        clean(fd, bot)
+
+
 FATE_FACES = {"+": 1, "0": 0, "\u2212": -1}
 
 
