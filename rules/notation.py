@@ -721,6 +721,10 @@ def _fixed(text: str) -> str:
     return f"`{_short_text(text, 60)}`"
 
 
+#: a word of a comment that is notation: signs, numbers and at most one dice term (`+5`, `1d6`, `>=`)
+_NOTATION_TOKEN = re.compile(r"[-+*/<>=!()\d%]*(?:\d*d(?:\d+|%|f))?[-+*/<>=!()\d%]*", re.I)
+
+
 def _check_comment(prefix: str, comment: str, rest: str, *, attached: bool, literal: bool) -> None:
     """Refuse a comment that starts the way notation does: the roller typed a roll that d20 could
     not read to the end, and rolling what it could read would be a wrong result in public. Each
@@ -731,8 +735,15 @@ def _check_comment(prefix: str, comment: str, rest: str, *, attached: bool, lite
     low = rest.lower()
     lead = comment.split()[0].lower() if comment.split() else ""
     word = _MODE_WORD.match(lead)
-    if word and low[0] in "+-*/<>=!0123456789(":
-        raise RollError(f"Put `{word.group(1)}` after the whole roll: {_fixed(prefix + rest.replace(' ', '') + ' ' + word.group(1))}.")
+    if word and (low[0] in "+-*/<>=!0123456789(" or low[:2] in ("df", "d%") or low[:2].startswith("d") and low[1:2].isdigit()):
+        tokens = rest.split()
+        notation = 0
+        while notation < len(tokens) and _NOTATION_TOKEN.fullmatch(tokens[notation]):
+            notation += 1
+        joined = "".join(tokens[:notation]) or tokens[0]
+        joined = joined if joined[0] in "+-*/<>=!" else "+" + joined  # `1d20 adv 1d6`: another term
+        said = " ".join([word.group(1), *tokens[notation:]] if notation else [word.group(1)])
+        raise RollError(f"Put `{word.group(1)}` after the whole roll: {_fixed(prefix + joined + ' ' + said)}.")
     bonus = _BONUS_WORDS.match(comment)
     if bonus and low[0] in "+-*/<>=!(":
         said = " ".join(bonus.group().lower().split())
