@@ -434,6 +434,10 @@ class DiceGroup:
     def kept(self) -> int:
         return sum(f.kept for f in self.faces)
 
+    def successes(self, counting: Counting) -> int:
+        """What its dice that count score in a dice pool (a `fail` die takes one away)."""
+        return sum(counting.score(f.value) for f in self.faces if f.kept)
+
 
 #: d20's comparison operators, and each one's negation: a failure says why it failed (`12 < 15`)
 COMPARISONS = {">": "≤", ">=": "<", "<": "≥", "<=": ">", "==": "≠", "!=": "="}
@@ -1061,7 +1065,7 @@ def _one(roller: _Roller, tree: diceast.Expression, counting: Counting | None, *
     breakdown = result.result
     successes = None
     if counting is not None:
-        successes = sum(counting.score(f.value) for g in groups for f in g.faces if f.kept)
+        successes = sum(g.successes(counting) for g in groups)
     top = result.expr.roll
     compared = None
     if isinstance(top, d20.BinOp) and top.op in COMPARISONS:

@@ -54,7 +54,7 @@ def group_summary(group: DiceGroup, counting: Counting | None = None) -> str:
         parts.append(f"{fumbles}{FUMBLE_MARK}")
     worth = str(group.total)
     if counting is not None:
-        worth = successes(sum(counting.score(f.value) for f in group.faces if f.kept))
+        worth = successes(group.successes(counting))
     return f"`{clip(group.notation, 40)}`: {', '.join(parts)} = {worth}"
 
 
