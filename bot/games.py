@@ -80,6 +80,11 @@ class Tavern:
         ledger with a file the game-master keeps; they ride on the final table when they fit."""
         return []
 
+    def rematch_stakes(self, table: Table, view: BaseModel) -> tuple[list[int | None], str | None]:
+        """What each seat of a finished game (in its order) brings to the rematch, and a line
+        for the lobby saying so: a game with stakes may carry forward what each took home."""
+        return [seat.stake for seat in table.seats], None
+
 
 class GameSpec(Generic[V, A, O]):
     """Subclass in a cog, as ``GameSpec[TheView, TheAction, TheOptions]``, so every hook gets the

@@ -24,7 +24,7 @@ from bot.errors import Refusal
 from bot.games import GameSpec
 from bot.models import Book, Seat, Table
 from bot.present import Origin
-from bot.render import jump_link, runner, safe
+from bot.render import and_list, jump_link, runner, safe
 from bot.servers import Servers
 from bot.replies import in_time, reply, update
 from bot.step import Moment, StepResult
@@ -59,7 +59,7 @@ class Lobby:
     async def open_lobby(
         self, interaction: discord.Interaction, spec: GameSpec, options: BaseModel, *,
         seats: list[Seat] | None = None, timer_seconds: int | None | Literal["default"] = "default",
-        host_plays: bool = True, host_id: int | None = None,
+        host_plays: bool = True, host_id: int | None = None, notice: str | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refusal("Games are played in a server channel, not in DMs.")
@@ -96,7 +96,7 @@ class Lobby:
             raise Refusal(await self._busy_text(busy)) from None
         async with self.lock(table.id or 0):
             book = Book(shown=table.version)
-            shown = present.table_message(Moment(spec, table, pictures=server.pictures), book)
+            shown = present.table_message(Moment(spec, table, pictures=server.pictures), book, notice=notice)
             if interaction.type == discord.InteractionType.application_command and interaction.response.is_done():
                 # deferred while the store was slow, its answer is private: the lobby comes below it
                 await interaction.followup.send("Your table is open below.", ephemeral=True)
@@ -222,11 +222,11 @@ class Lobby:
                     and not await self.servers.gm(interaction):
                 raise Refusal("Only the players of this game can ask for a rematch; "
                               f"start your own with `/{self.spec(old).command} new`.")
-        seats = [seat.model_copy() for seat in reversed(old.seats)]
+        seats, notice = rematch_seats(self.spec(old), ended)
         await self.open_lobby(interaction, self.spec(old), self.spec(old).engine.Options.model_validate(old.options),
                               seats=seats, timer_seconds=old.timer_seconds, host_plays=old.host_plays,
                               # a game-master runs the next game too, whoever asked for it
-                              host_id=None if old.host_plays else old.host_id)
+                              host_id=None if old.host_plays else old.host_id, notice=notice)
         if interaction.message is not None:  # the final table stays, without its Rematch button
             try:
                 # with its last words (a ledger, say) and the files they brought, kept as they are,
@@ -261,6 +261,24 @@ class Lobby:
         Manage Server)."""
         if user.id != table.host_id and not gm:
             raise Refusal(f"Only {runner(table)} or a GM of this server can {what}.")
+
+
+def rematch_seats(spec: GameSpec[Any, Any, Any], ended: Moment) -> tuple[list[Seat], str | None]:
+    """The seats of a rematch, in reverse order (KB-7), and what the lobby says of them. A seat
+    starts afresh (its last open choice belonged to the old game's count of moves, and would
+    refuse every click of the new one). A player who left the game has no seat: they left, and
+    their record must not count a game they never sat in; Join takes them back."""
+    table = ended.table
+    stakes, said = spec.tavern.rematch_stakes(table, ended.public) if spec.tavern is not None \
+        else ([seat.stake for seat in table.seats], None)
+    left = [seat.name.removesuffix(" (bot)") for seat in table.seats if seat.ai and seat.user_id is not None]
+    seats = [Seat(user_id=seat.user_id, name=seat.name, ai=seat.ai, stake=stake)
+             for seat, stake in reversed(list(zip(table.seats, stakes, strict=True)))
+             if not (seat.ai and seat.user_id is not None)]
+    if left:
+        said = " ".join(filter(None, [said, f"{and_list([safe(n) for n in left])} left the last game: "
+                                            "**Join** to play this one."]))
+    return seats, said
 
 
 def allowed_here(channel: object, allowed: list[int]) -> bool:

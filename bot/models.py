@@ -7,6 +7,7 @@ without the version, so bookkeeping can never undo or block a move."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
@@ -27,6 +28,16 @@ class Seat(BaseModel):
     #: the move number of this seat's last choice made in the open: a row of open choices
     #: drawn before it no longer counts for this seat, so a double click is one move, not two
     moved: int = 0
+
+    @property
+    def npc(self) -> bool:
+        """A bot seat the game-master named, where the lobby's Add bot numbers its own ("Bot 2")
+        and a player who left keeps theirs ("Cy (bot)")."""
+        return self.ai and self.user_id is None and BOT_NAME.fullmatch(self.name) is None
+
+
+#: the name the lobby gives a bot seat it adds, which no NPC may take
+BOT_NAME = re.compile(r"Bot \d+", re.IGNORECASE)
 
 
 class Table(BaseModel):

@@ -441,7 +441,7 @@ def lobby_message(spec: GameSpec[Any, Any, Any], table: Table, notice: str | Non
     fewest, most = engine.seat_range(options)
     seats = "\n".join(
         f"{i + 1}. {safe(s.name)}{' (host)' if s.user_id == table.host_id and not s.ai else ''}"
-        f"{' (NPC)' if s.ai and s.user_id is None and not s.name.startswith('Bot ') else ''}"
+        f"{' (NPC)' if s.npc else ''}"
         f"{f' · {stake}' if spec.tavern and (stake := spec.tavern.stake_text(options, s.stake)) else ''}"
         for i, s in enumerate(table.seats)
     ) or "Nobody yet."

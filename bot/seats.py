@@ -6,7 +6,7 @@ import re
 import unicodedata
 
 from bot.errors import Refusal
-from bot.models import Table
+from bot.models import BOT_NAME, Table
 from bot.render import quote, safe
 
 
@@ -61,6 +61,9 @@ def npc_name(raw: str, table: Table, example: str) -> str:
     if not 1 <= len(name) <= NPC_NAME_LIMIT or not _plain(name):
         raise Refusal(f"An NPC's name is 1 to {NPC_NAME_LIMIT} characters of plain text: no mentions, "
                       f"formatting, links or control characters (e.g. `{example}`).")
+    if BOT_NAME.fullmatch(name):
+        raise Refusal(f"{quote(name)} is how the lobby names the bot seats it adds; give the NPC a name of its own "
+                      f"(e.g. `{example}`).")
     same = next((s for s in table.seats if s.name.casefold() == name.casefold()), None)
     if same is not None:
         raise Refusal(f"{safe(same.name)} already sits at this table; pick another name.")

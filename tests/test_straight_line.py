@@ -403,6 +403,29 @@ def test_a_step_leaves_the_moment_it_started_from_as_it_was() -> None:
     assert table.seats == seats and before.table is table
 
 
+def test_a_rematch_seats_whoever_stayed_afresh_and_not_who_left() -> None:
+    """A seat's last open choice counts moves of the old game: carried into the rematch, it
+    refused every press there as a double click. A player who left is not seated again (their
+    record would count a game they never sat in); the lobby says so, and Join takes them back."""
+    from bot.lobby import rematch_seats
+
+    stones = SPECS["stones_and_bones"]
+    state = stones.engine.new_game(3, stones.engine.Options(), 4)
+    table = Table(id=3, guild_id=1, channel_id=7, game="stones_and_bones", host_id=1, seed=4, status="active",
+                  state=state.model_dump(mode="json"),
+                  seats=[Seat(user_id=1, name="Ann"), Seat(user_id=2, name="Cy"), Seat(name="Mags", ai=True)])
+    before = Moment(stones, table)
+    seat, action = step.read_open_click(before, 0, before.open_stamp(before.humans), 0)
+    moved = step.play(before, seat, action, 0.0).after
+    left = step.leave(moved, 1, "Cy", 0.0).after
+    assert left.table.seats[seat].moved > 0
+    seats, notice = rematch_seats(stones, left)
+    assert [(s.name, s.user_id, s.ai, s.moved) for s in seats] == [("Mags", None, True, 0), ("Ann", 1, False, 0)]
+    assert notice is not None and "Cy left the last game: **Join** to play this one." in notice
+    shown = present.lobby_message(stones, table.model_copy(update={"seats": seats}), notice=notice)
+    assert "1. Mags (NPC)" in kit.words(shown) and "Cy" in kit.words(shown)
+
+
 def test_the_roll_that_ends_a_turn_is_logged_under_the_turn_it_begins() -> None:
     """Knucklebones: the move that scores also rolls for the next player. /game log files the
     score under the turn that ends and the roll under the turn it begins."""

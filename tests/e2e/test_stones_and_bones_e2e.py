@@ -327,6 +327,20 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             assert start["type"] == 4 and f"Only the game-master (<@{gm.id}>) or a GM" in start["data"]["content"]
             answer = await slash_ok(fd, gm, "stones-and-bones npc", {"name": "Salty Pete"})
             assert answer["data"]["flags"] & 64 and "Salty Pete" in answer["data"]["content"]
+            # the rematch plays: a player's first press counts (the old game's count of moves
+            # stays with the old game), and the table moves on
+            await (await fd.click(gm, again, button(fd, again, "Start"))).wait_response()
+            await next_table(fd, CHANNEL)
+            await settle(fd)
+            table = live(fd)
+            shown = choices(fd, table)
+            who = asked(table, players)
+            assert shown and who, said(table)
+            pressed = await fd.click(may_press(shown[0], who)[0], table, shown[0].custom_id)
+            answer = await pressed.wait_response()
+            assert answer["type"] == 7 and "moment has passed" not in json.dumps(answer), answer
+            await settle(fd)
+            assert live(fd)["id"] != table["id"] or said(live(fd)) != said(table)
         clean(fd, bot)
 
 
@@ -420,14 +434,15 @@ async def test_only_the_gm_manages_the_lobby_and_bad_input_changes_nothing(tmp_p
                           f"<@{gm.id}> runs this table as its game-master and has no seat (seats: 1. Ann).")
             await refused(fd, gm, "stones-and-bones npc", {"name": "<@1> **Mags**"}, "1 to 32 characters")
             await refused(fd, gm, "stones-and-bones npc", {"name": "ann"}, "Ann already sits at this table")
+            await refused(fd, gm, "stones-and-bones npc", {"name": "bot  2"}, "“bot 2” is how the lobby names")
             await refused(fd, gm, "stones-and-bones npc", {"name": "Sly Pete", "stake": "a few"},
                           "is not an amount")
             assert fd.message(lobby["id"]) == before
             # the GM's good input shows in the lobby
-            await slash_ok(fd, gm, "stones-and-bones npc", {"name": "Sly Pete", "stake": "4gp 2sp 1cp"})
+            await slash_ok(fd, gm, "stones-and-bones npc", {"name": "Bot Keeper", "stake": "4gp 2sp 1cp"})
             await slash_ok(fd, gm, "stones-and-bones stake", {"seat-or-player": "ann", "amount": "7"})
             await fd.wait_until(lambda: field(fd.message(lobby["id"]), "Seats").splitlines()
-                                == ["1. Ann · purse of 7 gp", "2. Sly Pete (NPC) · purse of 4 gp 2 sp 1 cp"],
+                                == ["1. Ann · purse of 7 gp", "2. Bot Keeper (NPC) · purse of 4 gp 2 sp 1 cp"],
                                 timeout=3, what="the lobby to show both purses")
             await refused(fd, bob, "stones-and-bones npc", {"name": "Nobody"}, "Only the game-master")
         clean(fd, bot)
