@@ -274,6 +274,10 @@ class Store(ABC):
     async def live_in_channel(self, channel_id: int) -> Table | None: ...
 
     @abstractmethod
+    async def live_in_guild(self, guild_id: int) -> list[int]:
+        """The games in a lobby or in play in a server (the bot was removed from it)."""
+
+    @abstractmethod
     async def latest_in_channel(self, channel_id: int) -> Table | None:
         """The live game of a channel, else the one it played last."""
 

@@ -391,6 +391,11 @@ class PostgresStore(Store):
             "SELECT table_json FROM games WHERE channel_id=$1 AND status IN ('lobby','active')", channel_id)
         return Table.model_validate_json(text) if text is not None else None
 
+    async def live_in_guild(self, guild_id: int) -> list[int]:
+        rows = await self._pool.fetch("SELECT id FROM games WHERE guild_id=$1 AND status IN ('lobby','active')",
+                                      guild_id)
+        return [int(r[0]) for r in rows]
+
     async def latest_in_channel(self, channel_id: int) -> Table | None:
         text = await self._pool.fetchval(
             "SELECT table_json FROM games WHERE channel_id=$1"

@@ -275,6 +275,10 @@ class SqliteStore(Store):
             "SELECT table_json FROM games WHERE channel_id=? AND status IN ('lobby','active')", (channel_id,))
         return Table.model_validate_json(rows[0][0]) if rows else None
 
+    async def live_in_guild(self, guild_id: int) -> list[int]:
+        rows = await self._read("SELECT id FROM games WHERE guild_id=? AND status IN ('lobby','active')", (guild_id,))
+        return [int(r[0]) for r in rows]
+
     async def latest_in_channel(self, channel_id: int) -> Table | None:
         """The live game of a channel, else the one it played last."""
         rows = await self._read(
