@@ -305,8 +305,14 @@ def _acknowledge(origin: Origin, notice: str | None) -> Update | Reply:
 
 
 def redraw(moment: Moment, now: Channel, *, notice: str | None = None) -> Plan:
-    """The table redrawn after a change that is no move (a lobby seat, a pause, the end)."""
-    return Plan(channel=refresh(moment, now, notice=notice), chapter=now.book.chapter,
+    """The table redrawn after a change that is no move (a lobby seat, a pause, the end). A
+    game ended early leaves its last words too (a ledger): the game-master carries its money
+    back to the campaign whether or not the game was played out."""
+    channel = refresh(moment, now, notice=notice)
+    if moment.table.status == "cancelled" and moment.state is not None:
+        # below the table redrawn in place, which cannot take their files as a new table does
+        channel += [Extra(m) for m in _last_words(moment)]
+    return Plan(channel=channel, chapter=now.book.chapter,
                 turn_events=now.book.turn_events, look=look(moment, now.book),
                 retire=_retiring(moment, now.book) if moment.table.status == "cancelled" else [])
 

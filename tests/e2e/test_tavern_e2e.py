@@ -1,0 +1,44 @@
+"""A game-master's session at the table, end to end: what the host does for a table a GM runs
+(ending it early with the books kept). Stones & Bones is the game on the table."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from tests.e2e.channel import said, settle
+from tests.e2e.test_knucklebones_e2e import button, clean
+from tests.e2e.test_stones_and_bones_e2e import CHANNEL, ENV, NPC, live, open_gm_table
+from tests.fakediscord import running_bot, running_fake
+
+
+async def test_a_game_ended_early_keeps_its_ledger(tmp_path: Path) -> None:
+    """The session ends before the game does: the GM ends it, and the ended table carries the
+    ledger and its CSV as a finished one does, so the characters' money goes back to the
+    campaign."""
+    async with running_fake() as fd:
+        gm = fd.add_user("gm")
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, ENV, tmp_path / "sb.sqlite3") as bot:
+            lobby = await open_gm_table(fd, gm, [ann, bob])
+            await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
+            await settle(fd)
+            table = live(fd)
+            ask = await (await fd.slash(gm, CHANNEL, "game end")).response_message()
+            done = await fd.click(gm, ask, button(fd, ask, "End the game"))
+            await done.wait_response()
+            await fd.wait_until(lambda: "game ended" in said(fd.message(live(fd)["id"])), timeout=3,
+                                what="the table to say the game ended")
+            await settle(fd)
+            ended = live(fd)
+            assert ended["id"] == table["id"]  # redrawn where it was: an edit pings nobody
+            assert not fd.buttons(ended) and "Bob" in said(ended)
+            # the ledger comes below it, with the CSV the GM keeps
+            ledger = fd.messages(CHANNEL)[-1]
+            assert ledger["embeds"][0]["title"] == "The ledger", ledger
+            (name, data), = [(n, d) for n, d in fd.attachments(ledger) if n.endswith(".csv")]
+            rows = list(csv.DictReader(io.StringIO(data.decode())))
+            assert [r["name"] for r in rows] == ["Ann", "Bob", NPC]
+            assert [int(r["buy_in_cp"]) for r in rows] == [850, 5000, 3000]
+        clean(fd, bot)
