@@ -92,9 +92,21 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     async def leave(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: self.runtime.leave(interaction))
 
-    @app_commands.command(name="unseat", description="Remove a seat from the lobby: an AI, an NPC or a player (host)")
+    @app_commands.command(name="rejoin", description="Take back your seat from the bot that plays it since you left")
+    async def rejoin(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: self.runtime.rejoin(interaction))
+
+    @app_commands.command(name="unseat",
+                          description="Remove a seat from the lobby, or hand a player's seat to a bot in play (host, GM)")
     @app_commands.describe(seat="A seat number, an @player or a name")
     async def unseat(self, interaction: discord.Interaction, seat: app_commands.Range[str, 1, 100]) -> None:
+        async def run() -> None:
+            table = await self.runtime.live_table(interaction)
+            if table.status == "active":
+                await self.runtime.hand_to_bot(interaction, seat)
+            else:
+                await self.runtime.edit_lobby(interaction, change, what="remove a seat")
+
         def change(table: Table) -> str:
             index = find_seat(table, seat)
             gone = table.seats[index]
@@ -103,7 +115,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
             table.seats.pop(index)
             return f"{safe(gone.name)} no longer has a seat."
 
-        await guarded(interaction, lambda: self.runtime.edit_lobby(interaction, change, what="remove a seat"))
+        await guarded(interaction, run)
 
     @app_commands.command(name="pause", description="Pause this channel's game: no moves, no timers (host, GM or Manage Channel)")
     async def pause(self, interaction: discord.Interaction) -> None:

@@ -271,7 +271,7 @@ def rematch_seats(spec: GameSpec[Any, Any, Any], ended: Moment) -> tuple[list[Se
     table = ended.table
     stakes, said = spec.tavern.rematch_stakes(table, ended.public) if spec.tavern is not None \
         else ([seat.stake for seat in table.seats], None)
-    left = [seat.name.removesuffix(" (bot)") for seat in table.seats if seat.ai and seat.user_id is not None]
+    left = [seat.name.removesuffix(step.LEFT) for seat in table.seats if seat.ai and seat.user_id is not None]
     seats = [Seat(user_id=seat.user_id, name=seat.name, ai=seat.ai, stake=stake)
              for seat, stake in reversed(list(zip(table.seats, stakes, strict=True)))
              if not (seat.ai and seat.user_id is not None)]

@@ -32,6 +32,7 @@ from bot.present import NOBODY, Origin
 from bot.recent import Recent
 from bot.render import jump_link, managers_only, runner, safe
 from bot.replies import announce, in_line, in_time, reply, update
+from bot.seats import find_seat
 from bot.servers import Servers
 from bot.step import Moment, Stale, StepResult
 from bot.store import Store
@@ -376,7 +377,48 @@ class TableRuntime(Lobby):
                               "(a bot then plays your seat).")
             result = step.leave(now, seat, interaction.user.display_name, time.time())
             await self.carry(interaction, result, book, NOBODY,
-                             said="You left the game; a bot plays your seat from here.")
+                             said="You left the game; a bot plays your seat from here. "
+                                  "`/game rejoin` takes it back.")
+
+    async def hand_to_bot(self, interaction: discord.Interaction, typed: str) -> None:
+        """/game unseat in play: the host or a GM hands an absent player's seat to a bot, so an
+        untimed table does not wait on them for good. The seat stays theirs to take back."""
+        table = await self.live_table(interaction)
+        gm = await self.servers.gm(interaction)
+        async with self.turn(interaction, table.id or 0):
+            now, book = await self.load(table.id or 0, interaction)
+            if not self.may_manage(interaction, now.table, gm):
+                raise Refusal(managers_only(now.table, "hand a seat to a bot"))
+            if now.table.status != "active":
+                raise Refusal("This game has already ended.")
+            seat = find_seat(now.table, typed)
+            gone = now.table.seats[seat]
+            if gone.ai:
+                raise Refusal(f"A bot already plays {safe(gone.name)}.")
+            if now.table.paused:
+                raise Refusal("The game is paused: resume it first (the bot plays the seat at once).")
+            who, name = safe(interaction.user.display_name), safe(gone.name)
+            result = step.leave(now, seat, gone.name, time.time(),
+                                notice=f"{who} handed {name}'s seat to a bot; `/game rejoin` gives it back to them.")
+            await self.carry(interaction, result, book, NOBODY,
+                             said=f"A bot plays {name}'s seat from here; they take it back with `/game rejoin`.")
+
+    async def rejoin(self, interaction: discord.Interaction) -> None:
+        """A player who left (or was handed to a bot) takes their seat back."""
+        table = await self.live_table(interaction)
+        if table.status == "lobby":
+            raise Refusal("The game has not started yet: press **Join** on the lobby to take a seat.")
+        async with self.turn(interaction, table.id or 0):
+            now, book = await self.load(table.id or 0, interaction)
+            seats = now.table.seats
+            seat = next((i for i, s in enumerate(seats) if s.ai and s.user_id == interaction.user.id), None)
+            if now.table.status != "active" or seat is None:
+                raise Refusal("You have no seat to take back here: `/game rejoin` returns a seat a bot plays "
+                              "since its player left this game." if now.table.seat_of(interaction.user.id) is None
+                              else "You are playing your seat already.")
+            result = step.rejoin(now, seat, interaction.user.display_name, time.time())
+            await self.carry(interaction, result, book, NOBODY,
+                             said="Your seat is yours again: the table pings you when you are asked.")
 
     async def _stale(self, interaction: discord.Interaction, now: Moment, book: Book) -> None:
         """A click from a past moment: say so in one line and point to where the game is now.

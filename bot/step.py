@@ -380,14 +380,29 @@ def expire(before: Moment, now: float) -> StepResult:
     return _result(trail, table, state, now, notice=f"⏰ Time ran out for {names}; the default was played.")
 
 
-def leave(before: Moment, seat: int, name: str, now: float) -> StepResult:
-    """A player leaves mid-game: a bot plays their seat from here."""
+def leave(before: Moment, seat: int, name: str, now: float, *, notice: str | None = None) -> StepResult:
+    """A player leaves mid-game (or the host hands their seat to a bot): a bot plays their seat
+    from here. The seat keeps its player, who may take it back (``rejoin``)."""
     table = _draft(before)
     left = table.seats[seat]
-    table.seats[seat] = left.model_copy(update={"ai": True, "name": f"{left.name} (bot)"})
+    table.seats[seat] = left.model_copy(update={"ai": True, "name": f"{left.name}{LEFT}"})
     trail = _Trail(before, table)
     state = trail.bots(before.state)  # type: ignore[arg-type]
-    return _result(trail, table, state, now, notice=f"{safe(name)} left the table; a bot plays their seat.")
+    return _result(trail, table, state, now, notice=notice or f"{safe(name)} left the table; a bot plays their seat.")
+
+
+#: what a seat's name carries while a bot plays it for a player who left
+LEFT = " (bot)"
+
+
+def rejoin(before: Moment, seat: int, name: str, now: float) -> StepResult:
+    """A player who left takes their seat back from the bot, as it stands: a mistaken
+    /game leave, or an absent player the host handed to a bot, is not for good."""
+    table = _draft(before)
+    back = table.seats[seat]
+    table.seats[seat] = back.model_copy(update={"ai": False, "name": back.name.removesuffix(LEFT)})
+    trail = _Trail(before, table)
+    return _result(trail, table, before.state, now, notice=f"{safe(name)} is back and plays their seat again.")
 
 
 def start(before: Moment, now: float) -> StepResult:

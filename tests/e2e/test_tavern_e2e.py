@@ -42,3 +42,45 @@ async def test_a_game_ended_early_keeps_its_ledger(tmp_path: Path) -> None:
             assert [r["name"] for r in rows] == ["Ann", "Bob", NPC]
             assert [int(r["buy_in_cp"]) for r in rows] == [850, 5000, 3000]
         clean(fd, bot)
+
+
+async def test_the_gm_hands_an_absent_players_seat_to_a_bot_and_they_take_it_back(tmp_path: Path) -> None:
+    """An untimed table waits on whoever must act: a player who walked away stalls everyone.
+    The GM hands their seat to a bot mid-game; they take it back when they return, as does a
+    player who left by mistake."""
+    async with running_fake() as fd:
+        gm = fd.add_user("gm")
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, ENV, tmp_path / "sb.sqlite3") as bot:
+            lobby = await open_gm_table(fd, gm, [ann, bob])
+            await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
+            await settle(fd)
+            # only whoever steers the table may, and only a seat a person plays
+            for who, seat, words in ((ann, "bob", "Only the game-master"), (gm, NPC, f"A bot already plays {NPC}."),
+                                     (gm, "zed", "No seat matches")):
+                answer = await (await fd.slash(who, CHANNEL, "game unseat", {"seat": seat})).wait_response()
+                assert answer["data"]["flags"] & 64 and words in answer["data"]["content"], answer
+            early = await (await fd.slash(bob, CHANNEL, "game rejoin")).wait_response()
+            assert early["data"]["content"] == "You are playing your seat already."
+            handed = await (await fd.slash(gm, CHANNEL, "game unseat", {"seat": "bob"})).wait_response()
+            assert handed["data"]["flags"] & 64 and handed["data"]["content"] == \
+                "A bot plays Bob's seat from here; they take it back with `/game rejoin`."
+            await settle(fd)
+            table = said(live(fd))
+            assert "Gm handed Bob's seat to a bot; `/game rejoin` gives it back to them." in table, table
+            assert "Bob (bot)" in table
+            stranger = fd.add_user("dee")
+            nothing = await (await fd.slash(stranger, CHANNEL, "game rejoin")).wait_response()
+            assert nothing["data"]["content"].startswith("You have no seat to take back here")
+            back = await (await fd.slash(bob, CHANNEL, "game rejoin")).wait_response()
+            assert back["data"]["content"] == "Your seat is yours again: the table pings you when you are asked."
+            await settle(fd)
+            table = said(live(fd))
+            assert "Bob is back and plays their seat again." in table and "Bob (bot)" not in table, table
+            # a player who left by mistake comes back the same way
+            gone = await (await fd.slash(ann, CHANNEL, "game leave")).wait_response()
+            assert "`/game rejoin` takes it back" in gone["data"]["content"]
+            await (await fd.slash(ann, CHANNEL, "game rejoin")).wait_response()
+            await settle(fd)
+            assert "Ann is back" in said(live(fd)) and "Ann (bot)" not in said(live(fd))
+        clean(fd, bot)
