@@ -24,7 +24,7 @@ from discord.ext import commands
 from bot import layout, metrics, privacy, retention
 from bot.components import ALL_ITEMS
 from bot.config import Settings
-from bot.deadlines import run_deadlines
+from bot.deadlines import CHANNEL_GONE, SERVER_LEFT, cancel_if_gone, cancel_unseen, run_deadlines
 from bot.errors import GATE, Refusal, guarded, tell
 from bot.left_behind import show_tables_left_behind
 from bot.replies import let_go
@@ -151,7 +151,9 @@ class Boneyard(commands.AutoShardedBot):
                                       again=False) from None
                 raise
         self.add_dynamic_items(*ALL_ITEMS, *privacy.ITEMS)
-        self._deadline_task = asyncio.create_task(run_deadlines(self.runtime), name="deadlines")
+        self._deadline_task = asyncio.create_task(
+            run_deadlines(self.runtime, gone=lambda game_id, told: cancel_if_gone(self.runtime, game_id, told)),
+            name="deadlines")
         self._retention_task = asyncio.create_task(
             retention.run_retention(store, self.settings.keep_finished_days), name="retention")
         if self.settings.metrics_port is not None:
@@ -263,13 +265,45 @@ class Boneyard(commands.AutoShardedBot):
                     log.info("server %s removed the bot while it was away: its data goes after the grace period",
                              guild_id)
                     await store.mark_guild_left(guild_id, time.time())
+                    await self._cancel_unseen(await store.live_in_guild(guild_id), SERVER_LEFT)
         except Exception:
             if not self.is_closed():  # stopping already: the next start looks again
                 log.warning("could not check which servers came back", exc_info=True)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        """Removed from a server: its data goes after a grace period, unless it invites us back."""
+        """Removed from a server: its data goes after a grace period, unless it invites us back.
+        Its games are cancelled now: the bot can show them nowhere, and their timers would
+        play them out unseen into the players' stats."""
         await self.runtime.store.mark_guild_left(guild.id, time.time())
+        await self._cancel_unseen(await self.runtime.store.live_in_guild(guild.id), SERVER_LEFT)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel deleted: its game ends (its threads' games too: discord.py tells of each
+        thread it knew, below, and the timers of the rest find them gone)."""
+        await self._channel_gone(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread deleted (not archived: an archived thread's game goes on, and its next table
+        opens the thread again)."""
+        await self._channel_gone(payload.thread_id)
+
+    async def _channel_gone(self, channel_id: int) -> None:
+        try:
+            table = await self.runtime.store.live_in_channel(channel_id)
+        except Exception:
+            log.warning("could not look for a game in deleted channel %s; its timer finds it gone", channel_id,
+                        exc_info=True)
+            return
+        if table is not None:
+            await self._cancel_unseen([table.id or 0], CHANNEL_GONE)
+
+    async def _cancel_unseen(self, games: list[int], why: str) -> None:
+        for game_id in games:
+            try:
+                async with GATE.step():
+                    await cancel_unseen(self.runtime, game_id, why)
+            except Exception:
+                log.warning("game %s: %s, and it could not be cancelled", game_id, why, exc_info=True)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await self.runtime.store.mark_guild_back(guild.id)

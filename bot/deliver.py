@@ -110,6 +110,16 @@ def missing_permissions(missing: list[str], *, above: bool = True) -> str:
             + " a server admin grants that, the next move or `/game status` posts it again.")
 
 
+#: Discord's code for a channel that is no more (deleted, or a deleted thread; an archived
+#: thread is still there, and a message sent to it opens it again)
+UNKNOWN_CHANNEL = 10003
+
+
+def channel_gone(exc: BaseException) -> bool:
+    """Discord says the channel the call was about no longer exists."""
+    return isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL
+
+
 #: what keeps a message from being posted and is not ours to fix: the bot may not post there
 #: (an admin took a permission away), or Discord's servers failed past discord.py's retries
 REFUSED = (discord.Forbidden, discord.DiscordServerError)

@@ -33,8 +33,8 @@ from aiohttp import web
 
 from tests.fakediscord.gateway import INTENT_GUILD_MEMBERS
 from tests.fakediscord.models import (
-    ATTACH_FILES, CHANNEL_PERMISSIONS, DM, EMBED_LINKS, GUILD_INSTALL, IN_BOT_DM, IN_GUILD, IN_PRIVATE_CHANNEL, USE_EXTERNAL_EMOJIS,
-    USER_INSTALL, VIEW_CHANNEL, FakeChannel, FakeUser, Interaction, buttons, selects,
+    ATTACH_FILES, CHANNEL_PERMISSIONS, DM, EMBED_LINKS, GUILD_INSTALL, IN_BOT_DM, IN_GUILD, IN_PRIVATE_CHANNEL, PUBLIC_THREAD,
+    USE_EXTERNAL_EMOJIS, USER_INSTALL, VIEW_CHANNEL, FakeChannel, FakeGuild, FakeUser, Interaction, buttons, selects,
 )
 from tests.fakediscord.rest import RestApi
 
@@ -108,7 +108,7 @@ class FakeDiscord(RestApi):
                     with open(os.path.join(folder, "attachments", f"{number:05d}-{safe}"), "wb") as f:
                         f.write(data)
         # the channel the game was played in: the one with the most messages
-        main = max((c for c in self.channels.values() if c.type != DM),
+        main = max((c for c in [*self.channels.values(), *self.deleted_channels.values()] if c.type != DM),
                    key=lambda c: len(self._messages.get(c.id, [])))
         meta = {
             "format": "transcript-meta/1",
@@ -184,6 +184,42 @@ class FakeDiscord(RestApi):
         ch.bot_denied &= ~self._permission_bits(permissions) if permissions else 0
         self._channel_changed(ch)
 
+    def delete_channel(self, channel: FakeChannel | int | str) -> None:
+        """An admin deletes a channel (its threads go with it) or a thread: its messages are gone,
+        every call about it answers 404 10003 Unknown Channel, and the bot hears CHANNEL_DELETE
+        (a channel's threads go without an event of their own) or THREAD_DELETE."""
+        ch = self.channel(channel)
+        gone = [ch, *(t for t in self.channels.values() if t.parent_id == ch.id)]
+        for each in gone:
+            self.deleted_channels[each.id] = self.channels.pop(each.id)
+            for msg in self._messages.get(each.id, []):  # kept only for the transcript
+                self._where.pop(int(msg["id"]), None)
+        if ch.type == PUBLIC_THREAD:
+            data = {"id": str(ch.id), "guild_id": str(ch.guild_id), "parent_id": str(ch.parent_id), "type": ch.type}
+            self._spawn(self._dispatch("THREAD_DELETE", data))
+        else:
+            self._spawn(self._dispatch("CHANNEL_DELETE", ch.to_dict()))
+        self._notify()
+
+    def archive_thread(self, thread: FakeChannel | int | str, archived: bool = True) -> None:
+        """A thread archived (or opened again): it stays, and the bot hears THREAD_UPDATE. A
+        message the bot sends there opens it again, as Discord does."""
+        ch = self.channel(thread)
+        ch.archived = archived
+        self._spawn(self._dispatch("THREAD_UPDATE", ch.to_dict()))
+
+    def remove_bot(self, guild: FakeGuild) -> None:
+        """The server removes the bot (kicked, or the server deleted): the bot hears GUILD_DELETE,
+        and its channels answer the bot as a server's it is not in does (403 50001 Missing
+        Access)."""
+        del self.guilds[guild.id]
+        for ch in self.channels.values():
+            if ch.guild_id == guild.id:
+                ch.outside = True
+        session = self._session_for(guild.id)
+        if session is not None:
+            self._spawn(self._send_dispatch(session, "GUILD_DELETE", {"id": str(guild.id)}))
+
     @staticmethod
     def _permission_bits(names: Iterable[str]) -> int:
         bits = 0
@@ -232,7 +268,7 @@ class FakeDiscord(RestApi):
         cid = self.channel(channel).id if channel is not None else None
 
         def find() -> dict[str, Any] | None:
-            chans = [cid] if cid is not None else list(self._messages)
+            chans = [cid] if cid is not None else [c for c in self._messages if c not in self.deleted_channels]
             for c in chans:
                 for m in self._messages.get(c, []):
                     if after is not None and int(m["id"]) <= after:

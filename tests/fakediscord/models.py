@@ -60,6 +60,7 @@ FLAG_LOADING = 1 << 7
 GUILD_TEXT = 0
 DM = 1
 GROUP_DM = 3
+PUBLIC_THREAD = 11
 
 # Interaction contexts (where a command is used) and install types (who installed the app)
 IN_GUILD, IN_BOT_DM, IN_PRIVATE_CHANNEL = 0, 1, 2
@@ -169,6 +170,10 @@ class FakeChannel:
     outside: bool = False
     #: the people in a private chat
     members: tuple[FakeUser, ...] = ()
+    #: a thread's channel (a thread is type 11, PUBLIC_THREAD)
+    parent_id: int | None = None
+    #: a thread archived (by hand, or by inactivity): still there, out of the servers' lists
+    archived: bool = False
 
     @property
     def mention(self) -> str:
@@ -201,6 +206,12 @@ class FakeChannel:
         if self.type == GROUP_DM:
             return {"id": str(self.id), "type": GROUP_DM, "last_message_id": last, "flags": 0, "name": self.name,
                     "icon": None, "owner_id": str(self.members[0].id), "recipients": [u.to_dict() for u in self.members]}
+        if self.type == PUBLIC_THREAD:
+            return {"id": str(self.id), "type": PUBLIC_THREAD, "guild_id": str(self.guild_id), "name": self.name,
+                    "parent_id": str(self.parent_id), "owner_id": str(self.bot_role_id), "last_message_id": last,
+                    "rate_limit_per_user": 0, "message_count": 0, "member_count": 0, "total_message_sent": 0,
+                    "flags": 0, "thread_metadata": {"archived": self.archived, "auto_archive_duration": 1440,
+                                                    "archive_timestamp": now_iso(), "locked": False}}
         return {
             "id": str(self.id), "type": self.type, "guild_id": str(self.guild_id), "name": self.name,
             "position": self.position, "permission_overwrites": self.overwrites(), "nsfw": False, "topic": None,

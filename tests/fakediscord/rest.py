@@ -428,6 +428,8 @@ class RestApi(Gateway):
     # -- channels and messages -----------------------------------------------------------------------
     async def _r_channel(self, request: web.Request, m: re.Match[str]) -> web.StreamResponse:
         ch = self._find_channel(m["cid"])
+        if ch is not None and ch.outside and ch.guild_id is not None:  # a server the bot is not in
+            return _error(403, 50001, "Missing Access")
         return _json(ch.to_dict()) if ch else _error(404, 10003, "Unknown Channel")
 
     async def _r_create_dm(self, request: web.Request, m: re.Match[str]) -> web.StreamResponse:
@@ -478,6 +480,9 @@ class RestApi(Gateway):
         refused = self._refused_here(ch, files, reply=bool(ref and ref.get("message_id")), post=True)
         if refused is not None:
             return refused
+        if ch.archived:  # a message sent to an archived thread opens it again
+            ch.archived = False
+            await self._dispatch("THREAD_UPDATE", ch.to_dict())
         msg = self._build_message(ch, self.bot_user, self._as_permitted(ch, body or {}), files)
         if ref and ref.get("message_id"):
             target = self._live_message(int(ref["message_id"]))
@@ -512,12 +517,16 @@ class RestApi(Gateway):
 
     async def _r_get_message(self, request: web.Request, m: re.Match[str]) -> web.StreamResponse:
         ch = self._find_channel(m["cid"])
-        if ch is not None and (refused := self._refused_here(ch, {}, read=True)) is not None:
+        if ch is None:
+            return _error(404, 10003, "Unknown Channel")
+        if (refused := self._refused_here(ch, {}, read=True)) is not None:
             return refused
         msg = self._channel_message(m["cid"], m["mid"])
         return _json(copy.deepcopy(msg)) if msg else _error(404, 10008, "Unknown Message")
 
     async def _r_edit_message(self, request: web.Request, m: re.Match[str]) -> web.StreamResponse:
+        if self._find_channel(m["cid"]) is None:
+            return _error(404, 10003, "Unknown Channel")
         msg = self._channel_message(m["cid"], m["mid"])
         if msg is None:
             return _error(404, 10008, "Unknown Message")
@@ -526,6 +535,8 @@ class RestApi(Gateway):
             if set(body or {}) - {"flags"}:
                 return _error(403, 50005, "Cannot edit a message authored by another user")
         ch = self.channel(m["cid"])
+        if ch.outside:
+            return _error(403, 50001, "Missing Access")
         refused = self._refused_here(ch, files)
         if refused is not None:
             return refused
@@ -534,6 +545,8 @@ class RestApi(Gateway):
         return _json(copy.deepcopy(msg))
 
     async def _r_delete_message(self, request: web.Request, m: re.Match[str]) -> web.StreamResponse:
+        if self._find_channel(m["cid"]) is None:
+            return _error(404, 10003, "Unknown Channel")
         msg = self._channel_message(m["cid"], m["mid"])
         if msg is None:
             return _error(404, 10008, "Unknown Message")

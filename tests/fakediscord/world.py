@@ -15,7 +15,7 @@ from typing import Any
 
 from tests.fakediscord.models import (
     ADMINISTRATOR, BASIC_PERMISSIONS, BOT_PERMISSIONS, DM, FLAG_EPHEMERAL, FLAG_LOADING, GROUP_DM, MANAGE_CHANNELS,
-    SEND_MESSAGES, FakeChannel, FakeGuild, FakeUser, Interaction, SnowflakeFactory, now_iso,
+    PUBLIC_THREAD, SEND_MESSAGES, FakeChannel, FakeGuild, FakeUser, Interaction, SnowflakeFactory, now_iso,
 )
 from tests.fakediscord.validate import check_message
 
@@ -44,6 +44,8 @@ class World:
         self.bot_role_id: int = self.snowflake()
         self.users: list[FakeUser] = []
         self.channels: dict[int, FakeChannel] = {}
+        #: channels and threads an admin deleted (``FakeDiscord.delete_channel``)
+        self.deleted_channels: dict[int, FakeChannel] = {}
         self.app_permissions: int = BOT_PERMISSIONS
         self.interactions: list[Interaction] = []
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # scope (guild id / None) -> commands
@@ -88,6 +90,17 @@ class World:
         gid = guild.id if guild is not None else self.guild_id
         ch = FakeChannel(id=self.snowflake(), name=name, position=sum(c.guild_id == gid for c in self.channels.values()),
                          guild_id=gid, bot_denied=SEND_MESSAGES if bot_forbidden else 0, bot_role_id=self.bot_role_id)
+        self.channels[ch.id] = ch
+        self._messages[ch.id] = []
+        return ch
+
+    def add_thread(self, name: str, parent: FakeChannel | int | str, *, archived: bool = False) -> FakeChannel:
+        """A public thread of a text channel (add before the bot connects: GUILD_CREATE carries
+        the active ones); the bot's permissions there are the channel's."""
+        under = self.channel(parent)
+        ch = FakeChannel(id=self.snowflake(), name=name, type=PUBLIC_THREAD, guild_id=under.guild_id,
+                         parent_id=under.id, archived=archived, bot_denied=under.bot_denied,
+                         bot_role_id=self.bot_role_id)
         self.channels[ch.id] = ch
         self._messages[ch.id] = []
         return ch
@@ -211,7 +224,10 @@ class World:
             data.update({
                 "unavailable": False, "large": False, "lazy": True, "joined_at": now_iso(),
                 "member_count": len(members), "members": [self._member(u) for u in members],
-                "channels": [ch.to_dict() for ch in self.channels.values() if ch.guild_id == guild.id], "threads": [],
+                "channels": [ch.to_dict() for ch in self.channels.values()
+                             if ch.guild_id == guild.id and ch.type != PUBLIC_THREAD],
+                "threads": [ch.to_dict() for ch in self.channels.values()
+                            if ch.guild_id == guild.id and ch.type == PUBLIC_THREAD and not ch.archived],
                 "presences": [], "voice_states": [], "stage_instances": [], "guild_scheduled_events": [],
                 "soundboard_sounds": [],
             })
