@@ -393,6 +393,9 @@ class TableRuntime(Lobby):
                 raise Refusal("This game has already ended.")
             seat = find_seat(now.table, typed)
             gone = now.table.seats[seat]
+            if gone.ai and gone.user_id is None:
+                raise Refusal(f"{safe(gone.name)} is the bot's own seat: seats are removed only in the lobby, "
+                              "before the game starts.")
             if gone.ai:
                 raise Refusal(f"A bot already plays {safe(gone.name)}.")
             if now.table.paused:

@@ -56,7 +56,7 @@ async def test_the_gm_hands_an_absent_players_seat_to_a_bot_and_they_take_it_bac
             await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
             await settle(fd)
             # only whoever steers the table may, and only a seat a person plays
-            for who, seat, words in ((ann, "bob", "Only the game-master"), (gm, NPC, f"A bot already plays {NPC}."),
+            for who, seat, words in ((ann, "bob", "Only the game-master"), (gm, NPC, f"{NPC} is the bot's own seat"),
                                      (gm, "zed", "No seat matches")):
                 answer = await (await fd.slash(who, CHANNEL, "game unseat", {"seat": seat})).wait_response()
                 assert answer["data"]["flags"] & 64 and words in answer["data"]["content"], answer
@@ -69,6 +69,8 @@ async def test_the_gm_hands_an_absent_players_seat_to_a_bot_and_they_take_it_bac
             table = said(live(fd))
             assert "Gm handed Bob's seat to a bot; `/game rejoin` gives it back to them." in table, table
             assert "Bob (bot)" in table
+            again = await (await fd.slash(gm, CHANNEL, "game unseat", {"seat": "2"})).wait_response()
+            assert again["data"]["content"] == "A bot already plays Bob (bot)."
             stranger = fd.add_user("dee")
             nothing = await (await fd.slash(stranger, CHANNEL, "game rejoin")).wait_response()
             assert nothing["data"]["content"].startswith("You have no seat to take back here")
