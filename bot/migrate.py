@@ -6,7 +6,8 @@ stats and its dice.
 
     boneyard migrate-db --from sqlite:///boneyard.sqlite3 --to postgresql://bone@db/boneyard
 
-Stop the bot first: a click stored in the file after the copy would not reach PostgreSQL.
+Stop the bot first (it is refused while one runs on the file): a click stored in the file after the
+copy would not reach PostgreSQL.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.base import Target, parse_target
+from bot.store.base import StoreInUse, Target, parse_target
 from bot.store.postgres import PostgresStore
 from bot.store.sqlite import SqliteStore
 
@@ -84,15 +85,22 @@ async def copy_store(source: Target, target: Target) -> Copied:
         raise MigrationError("the copy goes from a SQLite file (sqlite:///…) to PostgreSQL (postgresql://…)")
     if not Path(source.location).is_file():
         raise MigrationError(f"no SQLite file at {source.location}")
-    # Opening migrates each side to the newest schema, so both hold the same columns.
-    await (await SqliteStore.open(source.location)).close()
-    await (await PostgresStore.open(target.location)).close()
-
-    with sqlite3.connect(f"file:{source.location}?mode=ro", uri=True) as db:
-        db.row_factory = sqlite3.Row
-        data = {table: [_row(table, r) for r in db.execute(f"SELECT {', '.join(cols)} FROM {table}")]
-                for table, cols in COLUMNS.items()}
-        live = db.execute("SELECT COUNT(*) FROM games WHERE status IN ('lobby','active')").fetchone()[0]
+    # Opening migrates each side to the newest schema, so both hold the same columns; the file
+    # stays open while it is read, so no bot starts on it meanwhile (nor runs on it now: refused).
+    try:
+        held = await SqliteStore.open(source.location, sole=True)
+    except StoreInUse as exc:
+        raise MigrationError(f"{exc}: stop it first (a click it stores after the copy would not reach "
+                             "PostgreSQL), then copy") from None
+    try:
+        await (await PostgresStore.open(target.location)).close()
+        with sqlite3.connect(f"file:{source.location}?mode=ro", uri=True) as db:
+            db.row_factory = sqlite3.Row
+            data = {table: [_row(table, r) for r in db.execute(f"SELECT {', '.join(cols)} FROM {table}")]
+                    for table, cols in COLUMNS.items()}
+            live = db.execute("SELECT COUNT(*) FROM games WHERE status IN ('lobby','active')").fetchone()[0]
+    finally:
+        await held.close()
 
     conn = await asyncpg.connect(target.location)
     try:

@@ -10,7 +10,8 @@ import sqlite3
 
 import asyncpg
 
-from bot.store import SchemaTooNew, Store, Target, open_store
+from bot.store import SchemaTooNew, SqliteStore, Store, Target, open_store
+from bot.store.base import StoreInUse
 
 
 class CannotStart(Exception):
@@ -23,6 +24,8 @@ def store_failure(target: Target, exc: BaseException) -> CannotStart:
     """What the admin is told when the store does not open (``boneyard doctor`` says the same)."""
     if isinstance(exc, SchemaTooNew):
         return CannotStart(str(exc), again=False)
+    if isinstance(exc, StoreInUse):  # started by hand beside the service's, say: it would undo its moves
+        return CannotStart(f"{exc}: stop that one first, or give this one its own {target.setting}", again=False)
     if target.dialect == "sqlite":
         return CannotStart(f"cannot open the SQLite database {target.shown} ({_reason(exc)}): check that its "
                            f"folder exists and that the bot may write there ({target.setting})", again=False)
@@ -49,9 +52,11 @@ def _reason(exc: BaseException) -> str:
 async def opened(target: Target) -> Store:
     """The store, or why not."""
     try:
+        if target.dialect == "sqlite":  # the one bot on the file: see SqliteStore's sole
+            return await SqliteStore.open(target.location, sole=True)
         return await open_store(target)
     except (OSError, TimeoutError, sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError,
-            SchemaTooNew) as exc:
+            SchemaTooNew, StoreInUse) as exc:
         raise store_failure(target, exc) from None
     except ValueError as exc:
         if target.dialect != "postgres":

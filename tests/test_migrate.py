@@ -5,13 +5,15 @@ come along."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import asyncpg
 
-from bot.store import SavedRoll, ServerSettings, StoredRoll, open_store
+from bot.store import SavedRoll, ServerSettings, SqliteStore, StoredRoll, open_store
 from tests.e2e.channel import live_table, said
 from tests.e2e.test_cluster_e2e import button, finished, knucklebones, play
 from tests.fakediscord import REPO_ROOT, running_bot, running_fake
@@ -110,3 +112,25 @@ def test_migrate_db_refuses_what_it_cannot_copy(tmp_path: Path) -> None:
     backwards = migrate_db("postgresql://bone@127.0.0.1:1/x", f"sqlite:///{tmp_path / 'x.sqlite3'}")
     assert backwards.returncode == 1 and "from a SQLite file" in backwards.stderr
     assert not (tmp_path / "x.sqlite3").exists() and not (tmp_path / "none.sqlite3").exists()
+
+
+async def test_the_copy_is_refused_while_a_bot_runs_on_the_file(tmp_path: Path, pg_url: str) -> None:
+    """A click the running bot stores after the copy would be lost: nothing is copied, and the
+    PostgreSQL database is left as it was (empty), until the bot is stopped."""
+    path = tmp_path / "boneyard.sqlite3"
+    running = await SqliteStore.open(path, sole=True)  # as the bot opens it
+    try:
+        run = await asyncio.to_thread(migrate_db, f"sqlite:///{path}", pg_url)
+    finally:
+        await running.close()
+    assert run.returncode == 1
+    assert run.stderr.strip() == (f"boneyard migrate-db: another Boneyard (process {os.getpid()}) is running on the "
+                                  f"SQLite database {path}: stop it first (a click it stores after the copy would "
+                                  "not reach PostgreSQL), then copy")
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await conn.fetchval("SELECT to_regclass('games') IS NULL")
+    finally:
+        await conn.close()
+    stopped = await asyncio.to_thread(migrate_db, f"sqlite:///{path}", pg_url)
+    assert stopped.returncode == 0 and "Copied 0 games" in stopped.stdout, stopped.stderr

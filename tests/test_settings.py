@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -50,3 +51,28 @@ def test_the_token_is_read_from_dotenv(tmp_path: Path) -> None:
     run = start(tmp_path)
     assert run.returncode == 2
     assert "LOG_LEVEL" in run.stderr and "DISCORD_TOKEN" not in run.stderr
+
+
+async def test_a_second_bot_on_the_same_sqlite_file_exits_2_and_the_first_keeps_working(tmp_path: Path) -> None:
+    """Started by hand while the service's runs: each would keep its own copy of the live games,
+    and the first would refuse every click on a game the second wrote."""
+    from bot.models import Seat, Table
+    from bot.store import SqliteStore
+
+    first = await SqliteStore.open(tmp_path / "boneyard.sqlite3", sole=True)
+    try:
+        table = await first.create(Table(guild_id=1, channel_id=2, game="knucklebones", host_id=7,
+                                         seats=[Seat(user_id=7, name="Ann")], seed=1))
+        run = await asyncio.to_thread(start, tmp_path, DISCORD_TOKEN=FAKE_TOKEN,
+                                      DISCORD_API_BASE="http://127.0.0.1:9/api/v10")
+        assert run.returncode == 2, run.stderr
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1, run.stderr
+        assert lines[0] == (f"boneyard: cannot start: another Boneyard (process {os.getpid()}) is running on the "
+                            "SQLite database boneyard.sqlite3: stop that one first, or give this one its own "
+                            "DATABASE_PATH")
+        table.version = 1
+        await first.save(table, 0)
+        assert (await first.get(table.id or 0)).version == 1  # type: ignore[union-attr]
+    finally:
+        await first.close()

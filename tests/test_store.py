@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator
@@ -25,7 +26,7 @@ from bot.store import (
 )
 from bot.store import postgres as postgres_store
 from bot.store import sqlite as sqlite_store
-from bot.store.base import INTERACTIONS_KEPT, book_text, first_id_at, table_text
+from bot.store.base import INTERACTIONS_KEPT, StoreInUse, book_text, first_id_at, table_text
 from bot.store.postgres import PostgresStore
 
 
@@ -653,3 +654,48 @@ async def test_the_servers_commands_were_synced_to_alone_are_replaced_as_a_set(s
     assert await store.command_guilds() == {7}
     await store.put_command_guilds(set())
     assert await store.command_guilds() == set()
+
+
+# -- one process on a SQLite file -------------------------------------------------------------
+
+
+async def test_a_second_bot_s_store_on_a_sqlite_file_is_refused_and_the_first_keeps_working(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    first = await SqliteStore.open(path, sole=True)
+    try:
+        table = await first.create(_table())
+        with pytest.raises(StoreInUse) as refused:
+            await SqliteStore.open(path, sole=True)
+        assert str(refused.value) == f"another Boneyard (process {os.getpid()}) is running on the SQLite database {path}"
+        table.version = 1
+        await first.save(table, 0)
+        assert (await first.get(table.id or 0)).version == 1  # type: ignore[union-attr]
+        assert sqlite_store.held(path) is not None and sqlite_store.held(path).pid == os.getpid()  # type: ignore[union-attr]
+    finally:
+        await first.close()
+    assert sqlite_store.held(path) is None
+    again = await SqliteStore.open(path, sole=True)  # let go with the store, as it is with the process
+    try:
+        assert (await again.get(table.id or 0)).version == 1  # type: ignore[union-attr]
+    finally:
+        await again.close()
+
+
+async def test_a_game_written_past_the_store_is_read_again_after_its_conflict(tmp_path: Path) -> None:
+    """The copy of a live game kept in memory is dropped when a save finds the stored game
+    moved on: the next load reads what the file holds, so the next click can be applied."""
+    path = tmp_path / "games.sqlite3"
+    store = await SqliteStore.open(path)
+    try:
+        table = await store.create(_table())
+        moved = table.model_copy(update={"version": 1, "options": {"said": ["elsewhere"]}})
+        with sqlite3.connect(path) as conn:
+            conn.execute("UPDATE games SET version=1, table_json=? WHERE id=?", (table_text(moved), table.id))
+        stale = (await store.get(table.id or 0)).model_copy(update={"version": 1})  # type: ignore[union-attr]
+        with pytest.raises(VersionConflict):
+            await store.save(stale, 0)
+        now = await store.get(table.id or 0)
+        assert now is not None and now.version == 1 and now.options == {"said": ["elsewhere"]}
+        await store.save(now.model_copy(update={"version": 2}), 1)
+    finally:
+        await store.close()

@@ -68,6 +68,21 @@ class SchemaTooNew(StoreError):
                          "run the Boneyard that migrated it, or upgrade this one")
 
 
+class StoreInUse(StoreError):
+    """Another Boneyard holds this SQLite file. Each keeps its own copy of the live games (the
+    file has one writer, so a click reads no row): a second would overwrite the first's moves,
+    and the first refuse every click on a game the second wrote."""
+
+    def __init__(self, location: str, pid: int | None) -> None:
+        self.location, self.pid = location, pid
+        super().__init__(f"{running(pid)} is running on the SQLite database {location}")
+
+
+def running(pid: int | None) -> str:
+    """"another Boneyard (process 123)", as a line about the one holding a SQLite file says it."""
+    return f"another Boneyard (process {pid})" if pid else "another Boneyard"
+
+
 class LimitReached(StoreError):
     """A new saved roll would take its owner past the number they may keep."""
 

@@ -4,6 +4,13 @@ Besides a copy of the live games it wrote, the process keeps nothing between cli
 a restart must survive is here: the table, the action log, the interaction ids already applied, the deadlines and the
 results behind /game stats.
 
+One bot at a time: the bot (and an admin command that must not run beside it) opens the store
+``sole``, holding an OS lock on a file beside the database (its name and ``.lock``) for as long as
+the store is open, and a second is refused (StoreInUse) before it reads a row. The copy of the live
+games depends on it, and the lock goes with the process however it ends, so a crash leaves nothing
+to clean up. (A store opened without it, as a test or a script does beside a running bot, must
+not write games.)
+
 Three connections: the writer, whose transactions take turns under one lock (a click waits for
 it); a read-only one for every read that does not feed that copy of the live games (WAL mode lets
 it read beside a write, so a leaderboard or a DM's roll history never makes a click wait); and one
@@ -22,7 +29,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -34,7 +43,8 @@ from bot.models import LIVE, Book, LogEntry, Table
 from bot.recent import Recent
 from bot.store.base import (
     CLAIM_SECONDS, INTERACTIONS_BATCH, INTERACTIONS_KEPT, PLAYER_DATA, PRUNE_BATCH, PRUNE_EVERY, ChannelBusy, Dialect,
-    DuplicateInteraction, LimitReached, SchemaTooNew, Store, StoreUnavailable, Tally, VersionConflict, _migrations,
+    DuplicateInteraction, LimitReached, SchemaTooNew, Store, StoreInUse, StoreUnavailable, Tally, VersionConflict,
+    _migrations,
     book_without_player, book_text, first_id_at, log_rows, statements, table_text, tally, without_player,
 )
 from bot.store.records import Luck, SavedRoll, ServerSettings, StoredRoll
@@ -56,6 +66,75 @@ OVERTAKEN_BEFORE_HOLDING = 2
 _NEXT = "MAX(due_at, COALESCE(claimed_until, 0))"
 
 T = TypeVar("T")
+
+
+def lock_file(path: Path | str) -> Path:
+    """The file beside the database that the Boneyard running on it holds locked (it holds that
+    Boneyard's process id, to name it)."""
+    return Path(f"{path}.lock")
+
+
+if sys.platform == "win32":
+    import msvcrt
+
+    #: the byte locked: past the process id, which another process must still be able to read
+    _LOCKED_BYTE = 1 << 20
+
+    def _try_lock(fd: int) -> bool:
+        os.lseek(fd, _LOCKED_BYTE, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+else:
+    import fcntl
+
+    def _try_lock(fd: int) -> bool:
+        """flock, not fcntl's record locks: those are the process's, so a second store opened
+        in the same process would be let through (and SQLite's own locks on the database are
+        record locks, which closing any descriptor of the file would drop)."""
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+
+def _holder(fd: int) -> int | None:
+    try:
+        return int(os.pread(fd, 32, 0)) if hasattr(os, "pread") else None
+    except (OSError, ValueError):
+        return None
+
+
+def hold(path: Path | str) -> int:
+    """The lock on the database at ``path``, held until the returned descriptor is closed; or
+    StoreInUse, naming the process that holds it."""
+    fd = os.open(lock_file(path), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        if not _try_lock(fd):
+            raise StoreInUse(str(path), _holder(fd))
+        os.ftruncate(fd, 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, f"{os.getpid()}\n".encode())
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def held(path: Path | str) -> StoreInUse | None:
+    """Whether a Boneyard runs on the database at ``path`` (who, if so), asked without taking
+    its place: the lock, if free, is let go at once."""
+    try:
+        fd = os.open(lock_file(path), os.O_RDONLY)
+    except OSError:
+        return None  # no lock file: no Boneyard has run here since it came in
+    try:
+        return None if _try_lock(fd) else StoreInUse(str(path), _holder(fd))
+    finally:
+        os.close(fd)
 
 
 class _Writing:
@@ -116,9 +195,25 @@ class SqliteStore(Store):
         self._pruned_before = float("-inf")
         self._writes_since_checkpoint = 0
         self._checkpoints_overtaken = 0
+        #: the lock that makes this process the file's one writer (see hold), let go at close
+        self._held: int | None = None
 
     @classmethod
-    async def open(cls, path: Path | str) -> SqliteStore:
+    async def open(cls, path: Path | str, *, sole: bool = False) -> SqliteStore:
+        """``sole``: as the one process writing the file (the bot), refused if another holds it."""
+        if not sole:
+            return await cls._open(path)
+        held = hold(path)
+        try:
+            store = await cls._open(path)
+        except BaseException:
+            os.close(held)
+            raise
+        store._held = held
+        return store
+
+    @classmethod
+    async def _open(cls, path: Path | str) -> SqliteStore:
         # Opened once by hand first: a file that cannot be opened (no such folder, no right to it)
         # then fails here, rather than in aiosqlite's worker thread, which outlives the loop.
         sqlite3.connect(str(path)).close()
@@ -152,12 +247,17 @@ class SqliteStore(Store):
         return store
 
     async def close(self) -> None:
-        if self._checkpointing is not None:
-            await self._checkpointing
-        await self._checkpointer.close()
-        await self._reader.close()
-        self._quick.close()
-        await self._conn.close()
+        try:
+            if self._checkpointing is not None:
+                await self._checkpointing
+            await self._checkpointer.close()
+            await self._reader.close()
+            self._quick.close()
+            await self._conn.close()
+        finally:  # the file is let go once this process writes no more to it
+            if self._held is not None:
+                os.close(self._held)
+                self._held = None
 
     def _writing(self) -> _Writing:
         return self._writer
@@ -462,8 +562,14 @@ class SqliteStore(Store):
                 raw.execute("ROLLBACK")
                 raise
 
-        async with self._writing():
-            await self._quickly(write)
+        try:
+            async with self._writing():
+                await self._quickly(write)
+        except VersionConflict:
+            # the stored game is not the one kept here: the next load reads it from the file
+            self._live.pop(table.id or 0, None)
+            self._books.pop(table.id or 0, None)
+            raise
         self._checkpoint_now_and_then()
         if table.live and table.id is not None:
             self._live[table.id] = text
