@@ -91,4 +91,12 @@ def setup(level: str, shard_label: str, *, json_lines: bool = False, secrets: It
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    logging.getLogger("discord.http").setLevel(max(logging.INFO, logging.getLevelName(level)))
+    for talkative in PAYLOADS:
+        logging.getLogger(talkative).setLevel(max(logging.INFO, logging.getLevelName(level)))
+
+
+#: discord.py's loggers that write whole payloads and URLs at DEBUG: every gateway event (a
+#: click's interaction token, which answers for the bot for 15 minutes, and players' names and
+#: ids), every request with its body, every follow-up's URL (the token again). LOG_LEVEL=DEBUG
+#: is for the bot's own lines; these stay at INFO.
+PAYLOADS = ("discord.http", "discord.gateway", "discord.webhook")

@@ -164,6 +164,11 @@ async def test_json_logs_are_one_object_a_line_with_the_ids_and_no_secret(tmp_pa
         assert any(x.get("interaction") and x.get("guild") for x in lines), "no line names its interaction"
         assert not any(FAKE_TOKEN in line for line in bot.lines)
         assert any(x["logger"].startswith("bot.") for x in lines) and any(x["logger"].startswith("discord.") for x in lines)
+        # nor a click's interaction token (it answers for the bot for 15 minutes), which
+        # discord.py's gateway, requests and follow-ups would write at DEBUG
+        tokens = [it.token for it in fd.interactions]
+        assert len(tokens) >= 3 and not any(token in line for line in bot.lines for token in tokens)
+        assert not any("WebSocket Event" in x["message"] for x in lines)
 
 
 async def test_no_log_line_shows_the_database_password(tmp_path: Path) -> None:
