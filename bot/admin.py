@@ -93,7 +93,7 @@ def settings_problems() -> list[str]:
     except ValidationError as exc:
         out = []
         for err in exc.errors(include_input=False):
-            name = ".".join(str(p) for p in err["loc"]).upper() or "settings"
+            name = ".".join(str(p) for p in err["loc"]).upper()
             if name == "DISCORD_TOKEN" and err["type"] == "missing":
                 out.append("DISCORD_TOKEN is not set: copy the bot token from the Discord developer portal "
                            "(Bot → Reset Token) into the environment or .env")
@@ -101,7 +101,7 @@ def settings_problems() -> list[str]:
                 out.append("DISCORD_TOKEN does not look like a bot token (three parts with dots): copy it again "
                            "from the developer portal, not the client secret or the application id")
             else:
-                out.append(f"{name}: {said(err)}; fix it in the environment or .env")
+                out.append(f"{name + ': ' if name else ''}{said(err)}; fix it in the environment or .env")
         return out
     return []
 

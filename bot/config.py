@@ -17,9 +17,33 @@ from bot.store.base import Target, parse_target
 #: Discord's API, unless DISCORD_API_BASE names another
 DISCORD_API = "https://discord.com/api/v10"
 
+#: a turn timer's bounds, as /game timer and /boneyard settings take them (0: no timer)
+TIMER_MIN_SECONDS = 15
+TIMER_MAX_SECONDS = 86400
+
+#: what a setting that must be a number (or one of a few words) wants, said when it is not one
+#: (pydantic would say "Input should be a valid integer", naming neither the unit nor an example)
+WANTS = {
+    "metrics_port": "a port number from 1 to 65535, e.g. 9100",
+    "default_timer_seconds": "a number of seconds, e.g. 300 for five minutes (0 turns timers off)",
+    "keep_finished_days": "a number of days, e.g. 90",
+    "shard_count": "a number of shards, e.g. 4",
+    "identify_concurrency": "a number of shards, e.g. 1",
+    "game_seed": "a whole number from 0 to 2**63-1: the seed a reported game's row holds",
+    "log_format": "text, or json for a log collector (one JSON object a line)",
+    "cluster_started_at": "a time in seconds (boneyard-cluster sets it)",
+}
+
+# a channel's or message's link, copied in Discord: its first number is the server's id
+_SERVER_LINK = re.compile(r"^https?://(?:\w+\.)?discord(?:app)?\.com/channels/(\d+)(?:/\d+)*/?$")
+
 # Three base64url parts, as Discord issues them; checked so a pasted client secret or a
 # truncated token fails with one clear line instead of a login traceback.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{18,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
+
+
+SERVER_ID = ("it is a server's id, e.g. 123456789012345678: in Discord turn on Developer Mode, then right-click "
+             "the server's icon → Copy Server ID (a link to one of its channels does too)")
 
 
 class StoreSettings(BaseSettings):
@@ -78,7 +102,7 @@ class Settings(StoreSettings):
     log_level: str = "INFO"
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
-    default_timer_seconds: int = Field(300, ge=0)
+    default_timer_seconds: int = 300
     #: days a finished game's moves (/game log) are kept; its result and the stats stay for good
     keep_finished_days: int = Field(90, ge=1)
     #: extra extension modules with game cogs of your own, comma-separated
@@ -107,6 +131,40 @@ class Settings(StoreSettings):
             raise ValueError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
         return value
 
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _format(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("default_timer_seconds")
+    @classmethod
+    def _timer(cls, value: int) -> int:
+        """The bounds /game timer and /boneyard settings hold a host to, in their words (the
+        lower one in _short_timer)."""
+        if not 0 <= value <= TIMER_MAX_SECONDS:
+            raise ValueError(f"a turn timer is {TIMER_MIN_SECONDS} to {TIMER_MAX_SECONDS} seconds (0 turns it off)")
+        return value
+
+    @model_validator(mode="after")
+    def _short_timer(self) -> Self:
+        """Under 15 seconds a player cannot read the table and answer over Discord; only a
+        Discord-compatible API of one's own (DISCORD_API_BASE: the end-to-end tests run out
+        their timers in a second or two) is let have it."""
+        if 0 < self.default_timer_seconds < TIMER_MIN_SECONDS and self.discord_api_base is None:
+            raise ValueError(f"DEFAULT_TIMER_SECONDS: a turn timer is {TIMER_MIN_SECONDS} seconds or more "
+                             "(0 turns it off)")
+        return self
+
+    @field_validator("dev_guild_id", mode="before")
+    @classmethod
+    def _server_link(cls, value: object) -> object:
+        """A link copied from the server (a channel's, a message's) names it: its first number."""
+        if isinstance(value, str) and (link := _SERVER_LINK.match(value.strip())):
+            return int(link[1])
+        if isinstance(value, str) and not value.strip().isdigit():
+            raise ValueError(SERVER_ID)
+        return value
+
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _shard_ranges(cls, value: object) -> object:
@@ -116,8 +174,7 @@ class Settings(StoreSettings):
     @classmethod
     def _server_id(cls, value: int | None) -> int | None:
         if value is not None and not 0 < value < 2**64:
-            raise ValueError("it is a server's id: in Discord turn on Developer Mode, then right-click the "
-                             "server's icon → Copy Server ID")
+            raise ValueError(SERVER_ID)
         return value
 
     @field_validator("discord_api_base", "discord_gateway_url")
@@ -179,7 +236,12 @@ def unknown_settings(env_file: Path = Path(".env")) -> list[str]:
 def said(err: Any) -> str:
     """A setting's problem as its validator words it, without pydantic's "Value error, " before it."""
     cause = err.get("ctx", {}).get("error") if err["type"] == "value_error" else None
-    return str(cause) if cause is not None else str(err["msg"])
+    if cause is not None:
+        return str(cause)
+    wants = WANTS.get(str(err["loc"][-1])) if err["loc"] else None
+    if wants and err["type"].startswith(("int_", "float_", "greater_than", "less_than", "literal_")):
+        return f"it is {wants}"
+    return str(err["msg"])
 
 
 def bad_settings(exc: ValidationError) -> str:

@@ -76,3 +76,58 @@ async def test_a_second_bot_on_the_same_sqlite_file_exits_2_and_the_first_keeps_
         assert (await first.get(table.id or 0)).version == 1  # type: ignore[union-attr]
     finally:
         await first.close()
+
+
+@pytest.mark.parametrize(("setting", "value", "said"), [
+    # the bounds /game timer and /boneyard settings hold a host to, in their words
+    ("DEFAULT_TIMER_SECONDS", "5", "a turn timer is 15 seconds or more (0 turns it off)"),
+    ("DEFAULT_TIMER_SECONDS", "90000", "a turn timer is 15 to 86400 seconds (0 turns it off)"),
+    ("DEFAULT_TIMER_SECONDS", "-1", "a turn timer is 15 to 86400 seconds (0 turns it off)"),
+    # what a number setting wants, where pydantic said "Input should be a valid integer"
+    ("DEFAULT_TIMER_SECONDS", "5m", "it is a number of seconds, e.g. 300 for five minutes (0 turns timers off)"),
+    ("METRICS_PORT", "abc", "it is a port number from 1 to 65535, e.g. 9100"),
+    ("METRICS_PORT", "70000", "it is a port number from 1 to 65535, e.g. 9100"),
+    ("LOG_FORMAT", "xml", "it is text, or json for a log collector (one JSON object a line)"),
+    ("DEV_GUILD_ID", "https://discord.com/channels/@me/123", "it is a server's id, e.g. 123456789012345678: in "
+     "Discord turn on Developer Mode, then right-click the server's icon → Copy Server ID (a link to one of its "
+     "channels does too)"),
+])
+def test_a_setting_out_of_its_range_says_what_it_wants(setting: str, value: str, said: str) -> None:
+    from pydantic import ValidationError
+
+    from bot.config import Settings, bad_settings
+
+    with pytest.raises(ValidationError) as refused:
+        Settings(discord_token=FAKE_TOKEN, _env_file=None, **{setting.lower(): value})  # type: ignore[arg-type]
+    assert bad_settings(refused.value) == f"{setting}: {said}"
+
+
+@pytest.mark.parametrize(("setting", "value", "read"), [
+    ("DEFAULT_TIMER_SECONDS", "0", 0),  # no timer
+    ("DEFAULT_TIMER_SECONDS", "15", 15),
+    ("DEFAULT_TIMER_SECONDS", "86400", 86400),
+    ("LOG_FORMAT", "JSON", "json"),  # any case, as LOG_LEVEL
+    ("DEV_GUILD_ID", "https://discord.com/channels/123456789012345678/234567890123456789", 123456789012345678),
+    ("DEV_GUILD_ID", "https://canary.discord.com/channels/123456789012345678/2/3", 123456789012345678),
+])
+def test_a_setting_is_read_as_an_admin_would_write_it(setting: str, value: str, read: object) -> None:
+    from bot.config import Settings
+
+    settings = Settings(discord_token=FAKE_TOKEN, _env_file=None, **{setting.lower(): value})  # type: ignore[arg-type]
+    assert getattr(settings, setting.lower()) == read
+
+
+def test_a_short_timer_is_left_to_a_discord_of_one_s_own() -> None:
+    """The end-to-end tests run their timers out in a second or two, against their fake Discord."""
+    from bot.config import Settings
+
+    settings = Settings(discord_token=FAKE_TOKEN, _env_file=None, default_timer_seconds=2,  # type: ignore[call-arg]
+                        discord_api_base="http://127.0.0.1:9/api/v10")
+    assert settings.default_timer_seconds == 2
+
+
+def test_a_timer_under_15_seconds_stops_the_bot_in_one_line(tmp_path: Path) -> None:
+    run = start(tmp_path, DISCORD_TOKEN=FAKE_TOKEN, DEFAULT_TIMER_SECONDS="5")
+    assert run.returncode == 2
+    assert run.stderr.strip() == ("boneyard: cannot start: DEFAULT_TIMER_SECONDS: a turn timer is 15 seconds or more "
+                                  "(0 turns it off)")
