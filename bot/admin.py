@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import importlib.util
 import os
 import socket
 import sqlite3
@@ -23,6 +24,7 @@ from pydantic import ValidationError
 from bot.config import DISCORD_API, Settings, StoreSettings, bad_settings, said, unknown_settings
 from bot.startup import store_failure
 from bot.store import SchemaTooNew, _migrations
+from bot.store.sqlite import held
 
 
 def backup(argv: list[str]) -> int:
@@ -67,19 +69,31 @@ def backup(argv: list[str]) -> int:
 
 
 def doctor(argv: list[str]) -> int:
-    """One line per problem and what to do about it; exit 1 if there is any."""
+    """One line per problem and what to do about it; exit 1 if there is any. Run beside the
+    bot, it says so (the store it reads and the port it serves are the bot's own, not problems)."""
     problems = settings_problems()
-    if not problems:  # a token of the right shape: does Discord take it?
-        problems += asyncio.run(discord_problems(Settings()))
+    if not problems:  # a token of the right shape: does Discord take it? the cogs, are they there?
+        settings = Settings()
+        problems += asyncio.run(discord_problems(settings))
+        problems += cog_problems(settings)
     try:
         stored = StoreSettings()
     except ValidationError:
         stored = None  # its problems are listed already: the store and port cannot be looked at
+    notes = []
     if stored is not None:
+        target = stored.store_target
+        running = held(target.location) if target.dialect == "sqlite" else None
         problems += asyncio.run(store_problems(stored))
-        problems += port_problems(stored)
+        if running is not None:
+            port = f" (METRICS_PORT {stored.metrics_port} is its own)" if stored.metrics_port is not None else ""
+            notes.append(f"{str(running)[0].upper()}{str(running)[1:]}{port}: a second would not start beside it")
+        else:
+            problems += port_problems(stored)
     for line in problems:
         print(f"✗ {line}")
+    for line in notes:
+        print(f"ℹ {line}")
     if not problems:
         print("✓ Settings, database and metrics port are all in order.")
     for line in unknown_settings():  # maybe another tool's: a warning, not a problem
@@ -118,9 +132,30 @@ async def discord_problems(settings: Settings) -> list[str]:
                         "in the developer portal (Bot → Reset Token) and copy the new one into the environment or .env"]
             if answer.status >= 400:
                 return [f"Discord answered {answer.status} when asked about the token: try again in a while"]
+        if settings.dev_guild_id is not None:  # where the bot syncs its commands at start
+            async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http, \
+                    http.get(f"{base}/guilds/{settings.dev_guild_id}", headers=headers) as answer:
+                if answer.status in (403, 404):
+                    return [f"DEV_GUILD_ID {settings.dev_guild_id} is no server this bot is in: invite it there "
+                            "(see the README), or unset DEV_GUILD_ID to sync the commands globally"]
     except (aiohttp.ClientError, TimeoutError) as exc:
         return [f"Discord cannot be reached from here ({type(exc).__name__}): check this machine's network and DNS"]
     return []
+
+
+def cog_problems(settings: Settings) -> list[str]:
+    """An EXTRA_COGS module this Python cannot find stops the bot at start: said as it says it.
+    Looked up, not imported: the doctor runs none of its code."""
+    out = []
+    for name in (n.strip() for n in settings.extra_cogs.split(",")):
+        try:
+            found = bool(name) and importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):  # a package on its path is missing
+            found = False
+        if name and not found:
+            out.append(f"EXTRA_COGS: {name} is no module this Python can import (install it into the bot's .venv "
+                       "with pip, or put its folder on PYTHONPATH)")
+    return out
 
 
 async def store_problems(stored: StoreSettings) -> list[str]:

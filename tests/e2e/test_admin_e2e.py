@@ -403,3 +403,36 @@ def test_help_and_version_answer_without_running_anything(tmp_path: Path) -> Non
     assert wrong.returncode == 2 and wrong.stderr.startswith("usage: boneyard ") and not wrong.stdout
     version = boneyard("--version", env={}, cwd=tmp_path)
     assert version.returncode == 0 and re.fullmatch(r"boneyard \d+\.\d+\.\d+\S*\n", version.stdout), version.stdout
+
+
+async def test_doctor_finds_what_would_stop_the_bot_and_knows_the_bot_beside_it(tmp_path: Path) -> None:
+    """A cog that is not installed and a server the bot is not in each stop the bot at start: the
+    doctor names them. Run beside the bot, the port it serves and the file it holds are its own."""
+    db = tmp_path / "live.sqlite3"
+    async with running_fake(channels=(CHANNEL,)) as fd:
+        fine = {"DISCORD_TOKEN": FAKE_TOKEN, "DISCORD_API_BASE": fd.api_base, "DATABASE_PATH": str(db)}
+
+        async def doctor(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+            return await asyncio.to_thread(boneyard, "doctor", env={**fine, **env}, cwd=tmp_path)
+
+        cog = await doctor({"EXTRA_COGS": "no_such_module"})
+        assert cog.returncode == 1 and cog.stdout.splitlines() == [
+            "✗ EXTRA_COGS: no_such_module is no module this Python can import (install it into the bot's .venv "
+            "with pip, or put its folder on PYTHONPATH)"], cog.stdout
+        elsewhere = await doctor({"DEV_GUILD_ID": "123456789012345678"})
+        assert elsewhere.returncode == 1 and elsewhere.stdout.splitlines() == [
+            "✗ DEV_GUILD_ID 123456789012345678 is no server this bot is in: invite it there (see the README), or "
+            "unset DEV_GUILD_ID to sync the commands globally"], elsewhere.stdout
+        home = await doctor({"DEV_GUILD_ID": str(fd.guild_id)})
+        assert home.returncode == 0, home.stdout
+
+        port = free_port()
+        async with running_bot(fd, {"METRICS_PORT": str(port)}, db) as bot:
+            beside = await doctor({"METRICS_PORT": str(port)})
+            pid = bot.proc.pid
+        clean(fd, bot)
+        assert beside.returncode == 0, beside.stdout
+        assert beside.stdout.splitlines() == [
+            f"ℹ Another Boneyard (process {pid}) is running on the SQLite database {db} (METRICS_PORT {port} is "
+            "its own): a second would not start beside it",
+            "✓ Settings, database and metrics port are all in order."], beside.stdout
