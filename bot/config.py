@@ -204,6 +204,15 @@ class Settings(StoreSettings):
         return found
 
     @property
+    def warnings(self) -> list[str]:
+        """What the log says at start about a setting that is fine for tests and wrong for
+        players: forgotten in a .env, it would go unnoticed. (Against a Discord of one's own,
+        DISCORD_API_BASE, it is what the tests mean.)"""
+        if self.game_seed is not None and self.discord_api_base is None:
+            return [f"GAME_SEED={self.game_seed}: every new game deals the same dice: for tests only; unset it"]
+        return []
+
+    @property
     def syncs_commands(self) -> bool:
         """One process of a cluster syncs the slash commands: the one that runs shard 0."""
         return self.shard_ids is None or 0 in self.shard_ids

@@ -90,6 +90,8 @@ def main(argv: list[str] | None = None) -> None:
                secrets=settings.secrets)
     for line in unknown_settings():
         logging.getLogger("boneyard").warning("%s; it is ignored", line)
+    for line in settings.warnings:
+        logging.getLogger("boneyard").warning("%s", line)
     point_at(settings.discord_api_base, settings.discord_gateway_url)
     try:
         asyncio.run(_run(settings))

@@ -131,3 +131,26 @@ def test_a_timer_under_15_seconds_stops_the_bot_in_one_line(tmp_path: Path) -> N
     assert run.returncode == 2
     assert run.stderr.strip() == ("boneyard: cannot start: DEFAULT_TIMER_SECONDS: a turn timer is 15 seconds or more "
                                   "(0 turns it off)")
+
+
+async def test_a_game_seed_left_set_is_warned_of_at_start(tmp_path: Path) -> None:
+    """Forgotten in a .env, GAME_SEED gives every new game the same dice, without a word."""
+    from bot.store import SqliteStore
+
+    held = await SqliteStore.open(tmp_path / "boneyard.sqlite3", sole=True)  # so it stops after its first lines
+    try:
+        run = await asyncio.to_thread(start, tmp_path, DISCORD_TOKEN=FAKE_TOKEN, GAME_SEED="7")
+    finally:
+        await held.close()
+    first = run.stderr.splitlines()[0]
+    assert " WARNING " in first and first.endswith(
+        "GAME_SEED=7: every new game deals the same dice: for tests only; unset it"), run.stderr
+    assert run.returncode == 2
+
+
+def test_a_game_seed_against_a_discord_of_one_s_own_is_what_tests_mean() -> None:
+    from bot.config import Settings
+
+    assert Settings(discord_token=FAKE_TOKEN, _env_file=None, game_seed=7,  # type: ignore[call-arg]
+                    discord_api_base="http://127.0.0.1:9/api/v10").warnings == []
+    assert Settings(discord_token=FAKE_TOKEN, _env_file=None).warnings == []  # type: ignore[call-arg]
