@@ -1,4 +1,5 @@
-"""``boneyard backup PATH`` and ``boneyard doctor``: what an admin runs beside a live bot.
+"""``boneyard backup PATH`` and ``boneyard doctor``: what an admin runs beside a live bot; and
+``boneyard restore BACKUP``, which waits for it to be stopped.
 
 A backup of a SQLite store uses SQLite's online backup, page by page under the database's own
 locks, so a bot writing meanwhile (WAL mode) never yields a torn copy; the copy is checked
@@ -15,6 +16,7 @@ import os
 import socket
 import sqlite3
 import sys
+import time
 from pathlib import Path
 
 import aiohttp
@@ -24,7 +26,8 @@ from pydantic import ValidationError
 from bot.config import DISCORD_API, Settings, StoreSettings, bad_settings, said, unknown_settings
 from bot.startup import store_failure
 from bot.store import SchemaTooNew, _migrations
-from bot.store.sqlite import held
+from bot.store.base import StoreInUse
+from bot.store.sqlite import held, hold
 
 
 def backup(argv: list[str]) -> int:
@@ -65,6 +68,79 @@ def backup(argv: list[str]) -> int:
         copy.unlink()
         return 1
     print(f"Backed up {games} games to {copy} (integrity check: ok).")
+    return 0
+
+
+def restore(argv: list[str]) -> int:
+    """The backup in place of the store, with the bot stopped. The store's -wal and -shm go
+    (SQLite would replay a -wal left beside it over the restored file: rows of the old store, or
+    a corrupt file), and the store replaced is kept beside it: a restore can be undone."""
+    if len(argv) != 1 or argv[0].startswith("-"):
+        print("usage: boneyard restore BACKUP   (with the bot stopped: the backup in place of the SQLite store)",
+              file=sys.stderr)
+        return 2
+    try:
+        target = StoreSettings().store_target
+    except ValidationError as exc:
+        print(f"boneyard restore: {bad_settings(exc)}", file=sys.stderr)
+        return 2
+    if target.dialect == "postgres":
+        print("boneyard restore: the games are in PostgreSQL; restore them with its own tool, e.g. "
+              "pg_restore --clean --dbname=\"$DATABASE_URL\" boneyard.dump", file=sys.stderr)
+        return 2
+    backup_file, store = Path(argv[0]), Path(target.location)
+    if not backup_file.is_file():
+        print(f"boneyard restore: there is no file {backup_file}", file=sys.stderr)
+        return 2
+    try:
+        lock = hold(store)
+    except StoreInUse as exc:
+        print(f"boneyard restore: {exc}: stop it first, then restore", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"boneyard restore: {store_failure(target, exc)}", file=sys.stderr)
+        return 2
+    try:
+        return _restore(backup_file, store, target.shown)
+    finally:
+        os.close(lock)
+
+
+def _restore(backup_file: Path, store: Path, shown: str) -> int:
+    latest = _migrations("sqlite")[-1][0]
+    incoming = store.with_name(f"{store.name}.restoring")
+    incoming.unlink(missing_ok=True)
+    try:
+        with sqlite3.connect(f"file:{backup_file}?mode=ro", uri=True) as src:
+            check = src.execute("PRAGMA integrity_check").fetchone()[0]
+            schema = src.execute("PRAGMA user_version").fetchone()[0]
+            games = src.execute("SELECT COUNT(*) FROM games").fetchone()[0] if check == "ok" else 0
+            if check == "ok" and schema <= latest:
+                with sqlite3.connect(incoming) as dst:
+                    src.backup(dst)
+    except sqlite3.Error as exc:
+        incoming.unlink(missing_ok=True)
+        print(f"boneyard restore: {backup_file} is no Boneyard backup ({exc}); the store was left as it was",
+              file=sys.stderr)
+        return 2
+    if check != "ok":
+        print(f"boneyard restore: {backup_file} failed its integrity check ({check}); the store was left as it was",
+              file=sys.stderr)
+        return 2
+    if schema > latest:
+        incoming.unlink(missing_ok=True)
+        print(f"boneyard restore: {SchemaTooNew(schema, latest)}; the store was left as it was", file=sys.stderr)
+        return 2
+    kept = None
+    if store.exists():  # copied with its -wal, whatever it holds: the restore can be undone
+        kept = store.with_name(f"{store.name}.replaced-{time.strftime('%Y%m%d-%H%M%S')}")
+        with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as old, sqlite3.connect(kept) as aside:
+            old.backup(aside)
+    for leftover in (Path(f"{store}-wal"), Path(f"{store}-shm"), Path(f"{store}-journal")):
+        leftover.unlink(missing_ok=True)
+    os.replace(incoming, store)
+    print(f"Restored {games} games from {backup_file} to {shown} (integrity check: ok)."
+          + (f" The store it replaced is kept as {kept}." if kept else ""))
     return 0
 
 

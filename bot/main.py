@@ -60,10 +60,13 @@ async def _run(settings: Settings) -> None:
 USAGE = ("usage: boneyard                (run the bot; settings from the environment or .env)\n"
          "       boneyard doctor         (check the settings, the database and the metrics port)\n"
          "       boneyard backup PATH    (a consistent copy of the running SQLite store)\n"
+         "       boneyard restore BACKUP (with the bot stopped: the backup in place of the SQLite store)\n"
          "       boneyard migrate-db --from sqlite:///FILE --to postgresql://…\n"
          "       boneyard --version\n"
          "       boneyard-cluster --processes N   (several processes sharing the shards; see the README)")
 HELP = ("-h", "--help")
+#: the admin commands (bot/admin.py), each a function of its arguments there
+ADMIN = ("backup", "doctor", "restore")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -72,17 +75,17 @@ def main(argv: list[str] | None = None) -> None:
         from bot.migrate import main as migrate
 
         raise SystemExit(migrate(args[1:]))
-    if args and args[0] in ("backup", "doctor") and not set(args[1:]) & set(HELP):
+    if args and args[0] in ADMIN and not set(args[1:]) & set(HELP):
         from bot import admin
 
-        raise SystemExit(admin.backup(args[1:]) if args[0] == "backup" else admin.doctor(args[1:]))
+        raise SystemExit(getattr(admin, args[0])(args[1:]))
     if args and args[0] == "--version":
         from importlib.metadata import version
 
         print(f"boneyard {version('boneyard')}")
         raise SystemExit(0)
     if args:
-        asked = args[0] in HELP or (args[0] in ("backup", "doctor") and bool(set(args[1:]) & set(HELP)))
+        asked = args[0] in HELP or (args[0] in ADMIN and bool(set(args[1:]) & set(HELP)))
         print(USAGE, file=sys.stdout if asked else sys.stderr)  # asked for: it is the answer, not an error
         raise SystemExit(0 if asked else 2)
     settings = load_settings()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import aiohttp
 
+from bot.models import Table
 from tests.e2e import play
 from tests.e2e.channel import actor, clean, live_table, settle, top
 from tests.fakediscord import FakeDiscord, running_bot, running_fake
@@ -436,3 +437,67 @@ async def test_doctor_finds_what_would_stop_the_bot_and_knows_the_bot_beside_it(
             f"ℹ Another Boneyard (process {pid}) is running on the SQLite database {db} (METRICS_PORT {port} is "
             "its own): a second would not start beside it",
             "✓ Settings, database and metrics port are all in order."], beside.stdout
+
+
+async def test_a_restore_puts_the_backup_in_place_whatever_the_store_left_beside_it(tmp_path: Path) -> None:
+    """The store kept writing after its backup and stopped hard, leaving a -wal: copied over by
+    hand, the backup would have that -wal replayed over it. `boneyard restore` refuses while a bot
+    runs, refuses a backup that is not whole, and otherwise leaves exactly the backup's rows."""
+    from bot.store import SqliteStore
+
+    db = tmp_path / "boneyard.sqlite3"
+    env = {"DATABASE_PATH": str(db)}
+    store = await SqliteStore.open(db)
+    for channel in range(3):
+        await store.create(Table(guild_id=1, channel_id=channel + 1, game="knucklebones", host_id=7, seed=1))
+    await store.close()
+    saved = boneyard("backup", str(tmp_path / "backup.sqlite3"), env=env, cwd=tmp_path)
+    assert saved.returncode == 0, saved.stderr
+    # then more games, and a hard stop with them in the -wal alone
+    subprocess.run([sys.executable, "-c", f"""
+import os, sqlite3
+c = sqlite3.connect({str(db)!r}, isolation_level=None)
+c.execute("PRAGMA wal_autocheckpoint=0")
+c.execute("DELETE FROM games WHERE id=1")
+c.executemany("INSERT INTO games (guild_id, channel_id, game, status, version, table_json, created_at, updated_at)"
+              " VALUES (1, ?, 'knucklebones', 'finished', 0, '{{}}', 0, 0)", [(100 + n,) for n in range(300)])
+os._exit(9)
+"""], check=False)
+    assert Path(f"{db}-wal").stat().st_size > 0
+
+    async with running_fake(channels=(CHANNEL,)) as fd, running_bot(fd, {}, db) as bot:
+        refused = await asyncio.to_thread(boneyard, "restore", str(tmp_path / "backup.sqlite3"), env=env,
+                                          cwd=tmp_path)
+        pid = bot.pid
+    assert refused.returncode == 1 and refused.stderr.strip() == (
+        f"boneyard restore: another Boneyard (process {pid}) is running on the SQLite database {db}: stop it "
+        "first, then restore"), refused.stderr
+    (tmp_path / "torn.sqlite3").write_bytes((tmp_path / "backup.sqlite3").read_bytes()[:5000])
+    torn = boneyard("restore", str(tmp_path / "torn.sqlite3"), env=env, cwd=tmp_path)
+    assert torn.returncode == 2 and "the store was left as it was" in torn.stderr, torn.stderr
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 302  # the store as it was
+
+    subprocess.run([sys.executable, "-c", f"""
+import os, sqlite3
+c = sqlite3.connect({str(db)!r}, isolation_level=None)
+c.execute("PRAGMA wal_autocheckpoint=0")
+c.execute("UPDATE games SET version=version+1")
+os._exit(9)
+"""], check=False)
+    done = boneyard("restore", str(tmp_path / "backup.sqlite3"), env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    kept = sorted(tmp_path.glob("boneyard.sqlite3.replaced-*"))
+    assert len(kept) == 1 and done.stdout.strip() == (
+        f"Restored 3 games from {tmp_path / 'backup.sqlite3'} to {db} (integrity check: ok). The store it "
+        f"replaced is kept as {kept[0]}.")
+    assert not Path(f"{db}-wal").exists()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert [r[0] for r in conn.execute("SELECT channel_id FROM games ORDER BY id")] == [1, 2, 3]
+        assert conn.execute("SELECT MAX(version) FROM games").fetchone()[0] == 0
+    with sqlite3.connect(kept[0]) as conn:  # what it replaced, -wal and all: the restore can be undone
+        assert conn.execute("SELECT COUNT(*), MIN(version) FROM games").fetchone() == (302, 1)
+    store = await SqliteStore.open(db, sole=True)  # and the bot opens it
+    assert len(await store.game_counts()) >= 1
+    await store.close()
