@@ -936,6 +936,47 @@ def test_the_tavern_keeper_policy() -> None:
     assert ENGINE.ai_action(pilfer, 0, choose).kind == "leave_stone"
 
 
+def tide_rise_with_purses(purses: list[int] | None) -> StonesAndBonesState:
+    """A Tide rise where seat 3 has 1 gp left: the tavern-keeper's purse has run low."""
+    state = new(3, then=[5, *QUIET, 7], purses=purses)
+    state.wave = 4
+    low = state.pirates[2]
+    low.bought_in, low.purse = low.bought_in - low.purse + 100, 100
+    state, _ = act(state, 0, "pay")
+    state, _ = act(state, 1, "pay")
+    assert state.phase == "tide" and conserved(state)
+    return state
+
+
+def test_a_bot_seat_buys_in_only_where_no_host_set_the_purses() -> None:
+    """Tavern mode: a purse is a character's coin, and a bot seat (an NPC, a player who left)
+    never puts in more than it brought. A table without purses keeps the keeper who buys in."""
+    choose = Chooser(random.Random(1))
+    plain = tide_rise_with_purses(None)
+    assert plain.pirates[2].purse < 500
+    assert ENGINE.ai_action(plain, 2, choose) == A(kind="buy", amount=Options().buy_ins[0])
+    tavern = tide_rise_with_purses([850, 5000, 3000])
+    assert tavern.pirates[2].purse == plain.pirates[2].purse
+    assert ENGINE.ai_action(tavern, 2, choose).kind == "stay"
+    # a whole tavern game of bots: no seat ever buys in, so none loses more than its purse
+    for seed in range(20):
+        state = ENGINE.new_game(4, Options(purses=[850, 300, 3000, 5000]), seed=seed)
+        while not ENGINE.is_over(state):
+            seat = ENGINE.to_act(state)[0]
+            state, _ = ENGINE.apply(state, seat, ENGINE.ai_action(state, seat, choose))
+        assert [p.bought_in for p in state.pirates] == [850, 300, 3000, 5000], seed
+
+
+def test_the_ledger_settles_a_game_where_it_stands() -> None:
+    """Ended mid-game (by a game-master), each purse is what its seat takes home; only what is
+    in the coffer is nobody's yet."""
+    state = new(3, purses=[850, 5000, 3000])
+    rows = ledger(state)
+    assert state.coffer == 10 and [p.purse for p in state.pirates] == [840, 5000, 3000]  # seat 1 anted
+    assert [r.cashed_out for r in rows] == [840, 5000, 3000] and [r.net for r in rows] == [-10, 0, 0]
+    assert rows[0].cashed_out_text == "8 gp 4 sp" and sum(r.net for r in rows) == -state.coffer
+
+
 def test_view_has_what_the_table_needs() -> None:
     state = new(3, bones=(20, 2, 4, 2))
     view = ENGINE.view(state, None)

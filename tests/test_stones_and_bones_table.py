@@ -7,6 +7,7 @@ bot.present), so the sizes measured here are those of the real messages.
 
 from __future__ import annotations
 
+import csv
 import io
 import random
 import statistics
@@ -402,9 +403,9 @@ def test_the_ledger_says_a_seat_lost_it_all_rather_than_cashed_out_nothing() -> 
     from rules.stones_and_bones.view import LedgerRow
 
     table = table_for(new(2))
-    rows = [LedgerRow(seat=0, status="ashore", bought_in=5000, cashed_out=0, at_table=0, net=-5000,
+    rows = [LedgerRow(seat=0, status="ashore", bought_in=5000, cashed_out=0, net=-5000,
                       bought_in_text="50 gp", cashed_out_text="0 cp", net_text="-50 gp"),
-            LedgerRow(seat=1, status="ashore", bought_in=5000, cashed_out=10000, at_table=0, net=5000,
+            LedgerRow(seat=1, status="ashore", bought_in=5000, cashed_out=10000, net=5000,
                       bought_in_text="50 gp", cashed_out_text="100 gp", net_text="+50 gp")]
     first, second = ledger_lines(table, rows)
     assert first.endswith(": bought in 50 gp · lost it all · net **-50 gp**"), first
@@ -459,3 +460,107 @@ def test_a_gift_not_the_givers_to_give_is_refused_with_its_label_and_reason() ->
     with pytest.raises(Refusal) as refused:
         step.read_open_click(now, 0, now.open_stamp(now.acting), cheap)
     assert str(refused.value).endswith(f" is not yours to choose: you have given your {GIFTS_PER_PARLEY} gifts this parley.")
+
+
+# -- tavern mode: the rematch and the ledger ----------------------------------------------------
+
+
+#: a table a game-master (user 99) ran without a seat, its game over
+GM_FINISHED = {"status": "finished", "host_plays": False, "host_id": 99}
+
+
+def played_out(purses: list[int] | None, broke: int | None = None) -> StonesAndBonesState:
+    """A game over at the first Tide rise, everyone voting to end it: seat 2 won a bet off
+    seat 1. ``broke``: a seat whose purse is empty at the end."""
+    state = new(3, then=[5, *QUIET, 7], purses=purses)
+    state.wave = 4
+    state, _ = act(state, 0, "pay")
+    state, _ = act(state, 1, "pay")
+    if broke is not None:
+        state.pirates[broke].purse = 0
+    for seat in range(3):
+        state, _ = act(state, seat, "end")
+    assert state.phase == "over"
+    return state
+
+
+def test_a_tavern_rematch_brings_what_each_seat_took_home() -> None:
+    """Where the game-master set the purses, each seat of the rematch brings what it took home
+    (the ledger's cash-out), and the lobby says so; nobody re-stakes a seat from the ledger."""
+    from bot.lobby import rematch_seats
+
+    state = played_out([850, 5000, 3000])
+    table = table_for(state, ["Ann", "Bob", "One-Eyed Mags"], bots=[2]).model_copy(update=GM_FINISHED)
+    seats, notice = rematch_seats(SPEC, Moment(SPEC, table, state))
+    assert [(s.name, s.stake) for s in seats] == [("One-Eyed Mags", 3000), ("Bob", 5221), ("Ann", 629)]
+    assert notice == ("Each purse is what its seat took home from the last game; `/stones-and-bones stake` "
+                      "changes one.")
+    lobby = table.model_copy(update={"status": "lobby", "state": None, "seats": seats})
+    shown = kit.words(present.lobby_message(SPEC, lobby, notice=notice))
+    assert "1. One-Eyed Mags (NPC) · purse of 30 gp\n2. Bob · purse of 52 gp 2 sp 1 cp\n3. Ann · purse of 6 gp 2 sp 9 cp" \
+        in shown, shown
+    assert SPEC.tavern is not None
+    assert SPEC.tavern.starting_options(StonesAndBonesOptions(), [s.stake for s in seats]).purses == [3000, 5221, 629]
+    # a table with the starting purse for all: everyone starts afresh, and the lobby says nothing
+    plain = table_for(played_out(None), ["Ann", "Bob", "Cy"]).model_copy(update={"status": "finished"})
+    seats, notice = rematch_seats(SPEC, Moment(SPEC, plain, played_out(None)))
+    assert [s.stake for s in seats] == [None, None, None] and notice is None
+
+
+def test_a_seat_that_took_home_nothing_needs_a_purse_before_the_rematch_starts() -> None:
+    from bot import step
+    from bot.errors import Refusal
+    from bot.lobby import rematch_seats
+
+    state = played_out([850, 5000, 3000], broke=0)
+    table = table_for(state, ["Ann", "Bob", "One-Eyed Mags"], bots=[2]).model_copy(update=GM_FINISHED)
+    seats, notice = rematch_seats(SPEC, Moment(SPEC, table, state))
+    assert [s.stake for s in seats] == [3000, 5221, 0]
+    assert notice is not None and notice.endswith(" Ann took home nothing: give them a purse before **Start**.")
+    lobby = table.model_copy(update={"status": "lobby", "state": None, "seats": seats})
+    assert "3. Ann · purse empty" in kit.words(present.lobby_message(SPEC, lobby, notice=notice))
+    try:
+        step.start(Moment(SPEC, lobby), 0.0)
+    except Refusal as refused:
+        assert str(refused) == ("Seat 3 has an empty purse: give it one with `/stones-and-bones stake`, or "
+                                "remove the seat with `/game unseat`, then press **Start**.")
+    else:
+        raise AssertionError("a game started with an empty purse")
+    lobby.seats[2].stake = 500  # the game-master gives Ann 5 gp
+    started = step.start(Moment(SPEC, lobby), 0.0).after
+    assert [p.bought_in for p in ENGINE.State.model_validate(started.table.state).pirates] == [3000, 5221, 500]
+
+
+def test_the_ledger_of_a_game_ended_early_takes_each_purse_home_and_names_the_coffer() -> None:
+    """A game-master ends the game mid-Wave: each purse at the table is what its character
+    takes home, and the coffer's money, which nobody had won, is named."""
+    assert SPEC.tavern is not None
+    state = new(3, purses=[850, 5000, 3000])  # seat 1 anted 1 sp: the coffer holds it
+    table = table_for(state, ["Ann", "Bob", "One-Eyed Mags"], bots=[2]).model_copy(update={"status": "cancelled"})
+    (words,) = SPEC.tavern.last_words(table, ENGINE.view(state, None))
+    assert words["embed"].title == "The ledger"
+    assert (words["embed"].description or "").split("\n") == [
+        "The game ended early: each purse at the table is cashed out as it stood.",
+        "**Ann**: bought in 8 gp 5 sp · cashed out 8 gp 4 sp · net **-1 sp**",
+        "**Bob**: bought in 50 gp · cashed out 50 gp · net **0 cp**",
+        "**One-Eyed Mags**: bought in 30 gp · cashed out 30 gp · net **0 cp**",
+        "💰 1 sp stays in the coffer (the Wave's antes and bets): the game ended before anyone won it.",
+        "Every copper is accounted for: the nets sum to -1 sp, the money left in the coffer.",
+    ]
+    rows = list(csv.DictReader(io.StringIO(words["file"].fp.read().decode())))
+    assert [int(r["cash_out_cp"]) for r in rows] == [840, 5000, 3000]
+    # a Mutiny's winner had yet to keep or share the coffer: it is named as theirs
+    won = act(new(2, then=[7, 1, 10, 3, 2, 12, 2, 2], purses=[850, 3000]), 0, "pay")[0]
+    assert won.phase == "split" and won.coffer == 221
+    (words,) = SPEC.tavern.last_words(table_for(won, ["Ann", "Mags"]), ENGINE.view(won, None))
+    assert "💰 2 gp 2 sp 1 cp stays in the coffer that **Mags** won: the game ended before they kept or " \
+           "shared it." in (words["embed"].description or "")
+    # a finished game's ledger is as before: the standings beside it hold the nets
+    over = played_out([850, 5000, 3000])
+    (words,) = SPEC.tavern.last_words(table_for(over, ["Ann", "Bob", "Mags"]), ENGINE.view(over, None))
+    assert (words["embed"].description or "").split("\n") == [
+        "**Ann**: bought in 8 gp 5 sp · cashed out 6 gp 2 sp 9 cp",
+        "**Bob**: bought in 50 gp · cashed out 52 gp 2 sp 1 cp",
+        "**Mags**: bought in 30 gp · cashed out 30 gp",
+        "Every copper is accounted for: the nets in the standings sum to 0 cp.",
+    ]

@@ -26,11 +26,11 @@ import discord
 from discord import app_commands
 from pydantic import BaseModel
 
-from bot.errors import guarded
+from bot.errors import Refusal, guarded
 from bot.games import GameSpec, Page, Part, Tavern
 from bot.models import Table
 from bot.pictures import Picture
-from bot.render import clip
+from bot.render import and_list, clip, safe
 from bot.tavern import StakesTavernCog
 from cogs.stones_and_bones import pages
 from cogs.stones_and_bones.asking import ask, sealed_prompt
@@ -76,7 +76,8 @@ def ended(table: Table, view: sb.StonesAndBonesView) -> str:
 
 
 class StonesAndBonesTavern(Tavern):
-    """A character's purse is their stake; the game-master keeps the ledger."""
+    """A character's purse is their stake; the game-master keeps the ledger. A game where the
+    host set purses (``options.purses``) is a tavern game: its rematch carries each purse on."""
 
     npc_example = "One-Eyed Mags"
     stake_word = "purse"
@@ -85,27 +86,82 @@ class StonesAndBonesTavern(Tavern):
         return parse_coins(text)
 
     def stake_text(self, options: sb.StonesAndBonesOptions, stake: int | None) -> str:
+        if stake == 0:  # (only a rematch brings one: what a seat took home)
+            return "purse empty"
         return f"purse of {money(sb.purse_of(options, stake))}"
 
     def starting_options(self, options: sb.StonesAndBonesOptions,
                          stakes: list[int | None]) -> sb.StonesAndBonesOptions:
-        """Seats whose purse the host set bring it; the others bring the starting purse."""
+        """Seats whose purse the host set bring it; the others bring the starting purse. A seat
+        that took nothing home from the last game has nothing to play with: the game-master
+        gives it a purse or unseats it before the game starts."""
+        empty = [str(n + 1) for n, stake in enumerate(stakes) if stake == 0]
+        if empty:
+            one = len(empty) == 1
+            raise Refusal(f"{'Seat' if one else 'Seats'} {and_list(empty)} "
+                          f"{'has an empty purse' if one else 'have empty purses'}: give "
+                          f"{'it' if one else 'each'} one with `/stones-and-bones stake`, or remove "
+                          f"{'the seat' if one else 'them'} with `/game unseat`, then press **Start**.")
         return sb.options_with_purses(options, stakes)
+
+    def rematch_stakes(self, table: Table, view: BaseModel) -> tuple[list[int | None], str | None]:
+        """In a tavern game each seat brings what it took home; elsewhere everyone starts afresh
+        with the starting purse."""
+        shown = cast(sb.StonesAndBonesView, view)
+        if shown.options.purses is None:
+            return [None] * len(table.seats), None
+        stakes: list[int | None] = [row.cashed_out for row in shown.ledger]
+        line = ("Each purse is what its seat took home from the last game; `/stones-and-bones stake` "
+                "changes one.")
+        # (a player who left is not seated again: the lobby says so)
+        broke = [safe(seat.name) for seat, stake in zip(table.seats, stakes, strict=True)
+                 if stake == 0 and not (seat.ai and seat.user_id is not None)]
+        if broke:
+            line += f" {and_list(broke)} took home nothing: give {'each' if len(broke) > 1 else 'them'} " \
+                    "a purse before **Start**."
+        return stakes, line
 
     def last_words(self, table: Table, view: BaseModel) -> list[dict[str, Any]]:
         """The ledger: each seat's buy-in, cash-out and net in coins, and the same as a CSV file
-        the game-master keeps (amounts in copper and in coins; the nets sum to zero)."""
-        rows = cast(sb.StonesAndBonesView, view).ledger
+        the game-master keeps (amounts in copper and in coins; the nets sum to zero). A game
+        ended early is settled where it stood: each purse is taken home, and what is in the
+        coffer stays there, named, for the game-master to hand out as the story has it."""
+        shown = cast(sb.StonesAndBonesView, view)
+        rows = shown.ledger
         total = sum(r.net for r in rows)
-        embed = discord.Embed(
-            title="The ledger",
-            description=clip("\n".join(ledger_lines(table, rows, nets=False)), 3800)
-            + f"\nEvery copper is accounted for: the nets in the standings sum to {signed_money(total)}.",
-            colour=COLOUR,
-        )
+        if shown.over:
+            lines = ledger_lines(table, rows, nets=False)
+            lines.append(f"Every copper is accounted for: the nets in the standings sum to {signed_money(total)}.")
+        else:  # no standings beside it: the nets are here
+            lines = ["The game ended early: each purse at the table is cashed out as it stood.",
+                     *ledger_lines(table, rows)]
+            left = coffer_line(table, shown)
+            if left:
+                lines.append(left)
+            lines.append(f"Every copper is accounted for: the nets sum to {signed_money(total)}"
+                         + (", the money left in the coffer." if left else "."))
+        embed = discord.Embed(title="The ledger", description=clip("\n".join(lines), 3800), colour=COLOUR)
         data = ledger_csv(table, rows).encode()
         name = f"stones-and-bones-{table.id}-ledger.csv"
         return [{"embed": embed, "file": discord.File(io.BytesIO(data), filename=name)}]
+
+
+def coffer_line(table: Table, view: sb.StonesAndBonesView) -> str | None:
+    """The money a game ended early left in the coffer, in one line, or None. It is nobody's:
+    no one had won it, and the rules say nothing of a game stopped mid-Wave. The one exception
+    is a coffer already won in a Mutiny whose winner had yet to keep or split it."""
+    if not view.coffer and not view.carry:
+        return None
+    m = view.mutiny
+    if view.phase == "split" and m is not None and m.winner is not None and view.coffer:
+        won = (f"💰 {money(view.coffer)} stays in the coffer that **{seat_name(table, m.winner)}** won: "
+               "the game ended before they kept or shared it")
+        grumbles = f", and {money(view.carry)} of Grumbles money with it" if view.carry else ""
+        return won + grumbles + "."
+    what = [words for amount, words in ((view.coffer, "the Wave's antes and bets"),
+                                       (view.carry, f"{money(view.carry)} of Grumbles money")) if amount]
+    return (f"💰 {money(view.coffer + view.carry)} stays in the coffer ({' and '.join(what)}): the game "
+            "ended before anyone won it.")
 
 
 def status_line(table: Table, view: sb.StonesAndBonesView) -> str:

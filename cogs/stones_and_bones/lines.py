@@ -251,6 +251,6 @@ def ledger_csv(table: Table, rows: list[LedgerRow]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["seat", "name", "buy_in_cp", "cash_out_cp", "net_cp", "buy_in", "cash_out", "net"])
     for r in rows:
-        writer.writerow([r.seat + 1, _cell(table.seats[r.seat].name), r.bought_in, r.cashed_out + r.at_table,
-                         r.net, r.bought_in_text, money(r.cashed_out + r.at_table), r.net_text])
+        writer.writerow([r.seat + 1, _cell(table.seats[r.seat].name), r.bought_in, r.cashed_out,
+                         r.net, r.bought_in_text, r.cashed_out_text, r.net_text])
     return out.getvalue()

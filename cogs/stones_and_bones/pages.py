@@ -23,8 +23,9 @@ from rules import stones_and_bones as sb
 from rules.stones_and_bones import money, signed_money
 
 TAVERN_MODE = ("**Tavern mode** (`/stones-and-bones …`): `new gm_mode:True` runs the table without "
-               "a seat, `npc` seats a named NPC, `stake` sets a seat's purse; `/game pause`, `/game "
-               "resume`; a ledger (on the final table, and as a CSV file) at the end.")
+               "a seat, `npc` seats a named NPC, `stake` sets a seat's purse (where purses are set, a "
+               "bot never buys in, and a rematch brings each purse on as it was taken home); `/game "
+               "pause`, `/game resume`; a ledger (on the final table, and as a CSV file) at the end.")
 LEGEND = ("Each Bone costs 1 cp (copper: 1–5), 1 sp (silver: 6–10) or 1 gp (gold: 11–20).\n"
           "**Ill Omens**: matching Bones multiply their coin. **Bane**: a 20 doubles the bet. "
           "**Blessing**: a 1 gives two Stones.\n"

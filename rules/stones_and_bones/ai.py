@@ -12,8 +12,10 @@ def ai_action(s: StonesAndBonesState, seat: int) -> StonesAndBonesAction:
     """Never folds; Flies the Black only when behind (net below zero) and the bet showing is
     large or unaffordable; Pilfers when it can; cries Mutiny and votes Yay only when ahead (net
     above zero); keeps what it wins; never Grumbles and objects only to a Grumble against its own
-    claim; stays aboard, and buys in at a Tide rise when its purse runs low. Deterministic, and
-    always one of the seat's legal actions."""
+    claim; stays aboard, and buys in at a Tide rise when its purse runs low, except where the
+    host set the seats' purses (tavern mode): there a purse is a character's coin, and what the
+    seat brought is the most it may lose. Deterministic, and always one of the seat's legal
+    actions."""
     legal = legal_actions(s, seat)
     if not legal:
         raise IllegalAction("Nothing is waiting for that seat.")
@@ -39,7 +41,7 @@ def ai_action(s: StonesAndBonesState, seat: int) -> StonesAndBonesAction:
         return kinds["object"] if s.claim.seat == seat else kinds["allow"]
     if s.phase == "tide":
         low = 4 * (expected_bet(s.tide, s.options.ill_omens) + ante_at(s))
-        if s.pirates[seat].purse < low:
+        if s.options.purses is None and s.pirates[seat].purse < low:
             return make_action("buy", amount=s.options.buy_ins[0])
         return kinds["stay"]
     return legal[0]  # let it stand, ready, keep, stay aboard

@@ -156,8 +156,9 @@ class StonesAndBonesOptions(BaseModel):
 
     #: SB-4: each seat's purse at the start, in copper (50 gp)
     starting_purse: int = Field(default=DEFAULT_PURSE, ge=1, le=MAX_PURSE)
-    #: a purse per seat, in copper, in seat order (the characters' campaign coin); None: all
-    #: seats bring ``starting_purse``
+    #: a purse per seat, in copper, in seat order: a host set them (tavern mode), each the
+    #: coin a character brought, which a bot seat never adds to; None: all seats bring
+    #: ``starting_purse``
     purses: list[int] | None = Field(default=None, min_length=MIN_SEATS, max_length=MAX_SEATS)
     #: SB-2: the active player antes every turn, or everyone antes at the start of each wave
     ante: Literal["per_turn", "per_wave_all"] = "per_turn"

@@ -132,14 +132,15 @@ class TideChoiceView(BaseModel):
 
 
 class LedgerRow(BaseModel):
-    """SB-16: net = cashed out + still at the table − bought in. At the end, whatever is still
-    in a purse counts as cashed out."""
+    """SB-16: net = cashed out − bought in, the table settled where it stands: whatever is still
+    in a purse counts as cashed out, at the end of the game or where a game-master ended it
+    early (the character takes it home)."""
 
     seat: int
     status: Status
     bought_in: int
+    #: what the seat takes home: its cash-outs and its purse
     cashed_out: int
-    at_table: int
     net: int
     bought_in_text: str
     cashed_out_text: str
@@ -188,16 +189,14 @@ class StonesAndBonesView(BaseModel):
 
 
 def ledger(state: StonesAndBonesState) -> list[LedgerRow]:
-    """Per seat: bought in, cashed out, still at the table, net (SB-16's ranking). At the end
-    the purses still at the table count as cashed out, so the nets sum to zero."""
-    over = state.phase == "over"
+    """Per seat: bought in, taken home (cash-outs and purse), net (SB-16's ranking). The nets
+    sum to zero but for what is still in the coffer (nothing, once the game is over)."""
     rows = []
     for seat, p in enumerate(state.pirates):
-        out = p.cashed_out + (p.purse if over else 0)
-        at_table = 0 if over else p.purse
+        out = p.cashed_out + p.purse
         rows.append(LedgerRow(
-            seat=seat, status=p.status, bought_in=p.bought_in, cashed_out=out, at_table=at_table,
-            net=p.net, bought_in_text=money(p.bought_in), cashed_out_text=money(out),
+            seat=seat, status=p.status, bought_in=p.bought_in, cashed_out=out, net=p.net,
+            bought_in_text=money(p.bought_in), cashed_out_text=money(out),
             net_text=signed_money(p.net)))
     return rows
 

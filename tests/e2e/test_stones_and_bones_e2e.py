@@ -309,8 +309,8 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             # whoever's sealed choice ended the game is told it counted, not that their copy is old
             ended = [said(m) for p in players for m in fd.dm_messages(p) if said(m).startswith("✓ Done")]
             assert ended == [f"✓ Done: that ended the game. The final table is in <#{fd.channel(CHANNEL).id}>."], ended
-            # a player calls the rematch: same seats and purses, reversed, and the game-master
-            # (who had no seat) still runs the table
+            # a player calls the rematch: the same seats, reversed, each with the purse it took
+            # home, and the game-master (who had no seat) still runs the table
             again = await (await fd.click(ann, final, button(fd, final, "Rematch"))).response_message()
             # the final table keeps its ledger and the CSV, and loses only its Rematch button
             await fd.wait_until(lambda: "Rematch" not in [b["label"] for b in fd.buttons(fd.message(final["id"]))],
@@ -319,8 +319,12 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             assert "### The ledger" in said(kept) and "Final standings" in said(kept)
             assert [n for n, _ in fd.attachments(kept) if n.endswith(".csv")] == [name]
             assert [b["label"] for b in fd.buttons(kept)] == ["Details"]
+            took = {r["name"]: r["cash_out"] for r in rows}
             assert field(again, "Seats").splitlines() == [
-                f"1. {NPC} (NPC) · purse of 30 gp", "2. Bob · purse of 50 gp", "3. Ann · purse of 8 gp 5 sp"]
+                f"1. {NPC} (NPC) · purse of {took[NPC]}", f"2. Bob · purse of {took['Bob']}",
+                f"3. Ann · purse of {took['Ann']}"], (field(again, "Seats"), took)
+            assert top(again).startswith("Each purse is what its seat took home from the last game; "
+                                         "`/stones-and-bones stake` changes one."), top(again)
             assert f"<@{gm.id}> runs this table" in field(again, "Game-master")
             assert "The game-master presses **Start**" in said(again) and "The host presses" not in said(again)
             start = await (await fd.click(ann, again, button(fd, again, "Start"))).wait_response()
@@ -341,6 +345,43 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             assert answer["type"] == 7 and "moment has passed" not in json.dumps(answer), answer
             await settle(fd)
             assert live(fd)["id"] != table["id"] or said(live(fd)) != said(table)
+        clean(fd, bot)
+
+
+async def test_a_game_ended_early_takes_each_purse_home_and_names_the_coffer(tmp_path: Path) -> None:
+    """The session ends mid-Wave: the ledger below the ended table counts each purse at the
+    table as taken home, and names the money the coffer holds, which nobody had won."""
+    async with running_fake() as fd:
+        gm = fd.add_user("gm")
+        players = [fd.add_user("ann"), fd.add_user("bob")]
+        async with running_bot(fd, ENV, tmp_path / "sb.sqlite3") as bot:
+            lobby = await open_gm_table(fd, gm, players)
+            await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
+            await next_table(fd, CHANNEL)
+            table = live(fd)
+            shown = choices(fd, table)
+            await press(fd, Audit(fd, CHANNEL), may_press(shown[0], asked(table, players))[0], table, shown[0])
+            coffer = re.search(r"Coffer \*\*([^*]+)\*\*", said(live(fd)))
+            assert coffer, said(live(fd))
+            ask = await (await fd.slash(gm, CHANNEL, "game end")).response_message()
+            await (await fd.click(gm, ask, button(fd, ask, "End the game"))).wait_response()
+            await fd.wait_until(lambda: "game ended" in said(fd.message(live(fd)["id"])), timeout=3,
+                                what="the table to say the game ended")
+            await settle(fd)
+            ended, ledger = live(fd), fd.messages(CHANNEL)[-1]
+            assert ledger["embeds"][0]["title"] == "The ledger", ledger
+            lines = ledger["embeds"][0]["description"].split("\n")
+            assert lines[0] == "The game ended early: each purse at the table is cashed out as it stood."
+            (_, data), = [(n, d) for n, d in fd.attachments(ledger) if n.endswith(".csv")]
+            rows = list(csv.DictReader(io.StringIO(data.decode())))
+            for row, line in zip(rows, lines[1:4], strict=True):  # each purse as the ended table shows it
+                assert line.startswith(f"**{row['name']}**: bought in {row['buy_in']} · cashed out "
+                                       f"{row['cash_out']} · net **"), (line, row)
+                assert f"**{row['name']}** {row['cash_out']}" in said(ended), (row, said(ended))
+            left = sum(int(r["buy_in_cp"]) - int(r["cash_out_cp"]) for r in rows)
+            assert left > 0 and lines[4] == (f"💰 {coffer[1]} stays in the coffer (the Wave's antes and bets): the game "
+                                             "ended before anyone won it."), lines[4]
+            assert lines[5].startswith("Every copper is accounted for: the nets sum to -"), lines[5]
         clean(fd, bot)
 
 
