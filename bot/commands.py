@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.components import EndButton
+from bot.config import timer_fault
 from bot.errors import Refusal, guarded
 from bot.models import Table
 from bot.replies import reply, update
@@ -144,10 +145,9 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
                             content=f"Turn timer: {now}. {runner(table, start=True)}, a GM of this server or "
                                     f"someone with Manage Channel can {how}.")
                 return
-            if not 0 <= seconds <= 86400:  # the declared range, checked again: a client may send anything
-                raise Refusal("The timer is 15 to 86400 seconds, or 0 for off.")
-            if 0 < seconds < 15:
-                raise Refusal("A turn timer is 15 seconds or more (0 turns it off).")
+            fault = timer_fault(seconds)
+            if fault is not None:
+                raise Refusal(fault)
             await self.runtime.set_timer(interaction, seconds or None)
 
         await guarded(interaction, run)

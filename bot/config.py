@@ -21,6 +21,16 @@ DISCORD_API = "https://discord.com/api/v10"
 TIMER_MIN_SECONDS = 15
 TIMER_MAX_SECONDS = 86400
 
+
+def timer_fault(seconds: int) -> str | None:
+    """Why a turn timer cannot be, in the words every place that sets one uses (a command's
+    declared range is checked again here: a client may send anything)."""
+    if not 0 <= seconds <= TIMER_MAX_SECONDS:
+        return f"A turn timer is {TIMER_MIN_SECONDS} to {TIMER_MAX_SECONDS} seconds (0 turns it off)."
+    if 0 < seconds < TIMER_MIN_SECONDS:
+        return f"A turn timer is {TIMER_MIN_SECONDS} seconds or more (0 turns it off)."
+    return None
+
 #: what a setting that must be a number (or one of a few words) wants, said when it is not one
 #: (pydantic would say "Input should be a valid integer", naming neither the unit nor an example)
 WANTS = {

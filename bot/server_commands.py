@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import privacy
+from bot.config import timer_fault
 from bot.errors import Refusal, guarded
 from bot.render import quote
 from bot.replies import reply
@@ -89,10 +90,9 @@ class ServerCommands(commands.GroupCog, group_name="boneyard", group_description
         if clear_gm_role:
             out.gm_role_id = None
         if default_timer is not None:
-            if not 0 <= default_timer <= 86400:  # the declared range, checked again: a client may send anything
-                raise Refusal("A turn timer is 15 to 86400 seconds (0 turns it off).")
-            if 0 < default_timer < 15:
-                raise Refusal("A turn timer is 15 seconds or more (0 turns it off).")
+            fault = timer_fault(default_timer)
+            if fault is not None:
+                raise Refusal(fault)
             out.default_timer = default_timer
         if games is not None:
             out.games = self._games(games)
