@@ -165,3 +165,30 @@ async def test_a_server_that_removes_the_bot_has_its_games_cancelled(pg_url: str
             assert here.status == "active" and here.version > 1
             assert not any("game 2" in r for r in bot.records())
             assert complaints(bot) == []
+
+
+async def test_an_untimed_game_left_behind_in_a_channel_deleted_meanwhile_is_cancelled(tmp_path: Path) -> None:
+    """A process stopped between saving a move and showing it; the channel was deleted before
+    the next one started. No timer would ever find it gone: the start, posting the table it
+    left behind, hears Discord say so and cancels the game."""
+    url = sqlite(tmp_path)
+    env = {"DATABASE_URL": url, "DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "INFO"}
+    async with running_fake(channels=("hall", "lounge")) as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, env):
+            await open_knucklebones(fd, "hall", ann, bob)
+        store = await open_store(url)
+        try:  # the move was saved, its table never shown
+            book = await store.book(1)
+            table = await store.get(1)
+            assert table is not None and book.shown == table.version
+            book.shown = table.version - 1
+            await store.put_book(1, book)
+        finally:
+            await store.close()
+        fd.delete_channel("hall")
+        async with running_bot(fd, env) as bot:
+            await bot.wait_for_line(CANCELLED, timeout=15)
+            table, deadline, stats = await stored(url)
+            assert table.status == "cancelled" and deadline is None and stats == []
+            assert complaints(bot) == []
