@@ -24,7 +24,7 @@ from discord.ext import commands
 from bot import layout, metrics, privacy, retention
 from bot.components import ALL_ITEMS
 from bot.config import Settings
-from bot.deadlines import CHANNEL_GONE, SERVER_LEFT, cancel_if_gone, cancel_unseen, run_deadlines
+from bot.deadlines import CHANNEL_GONE, SERVER_LEFT, cancel_if_gone, cancel_unseen, run_deadlines, still_there
 from bot.errors import GATE, Refusal, guarded, tell
 from bot.left_behind import show_tables_left_behind
 from bot.replies import let_go
@@ -266,6 +266,13 @@ class Boneyard(commands.AutoShardedBot):
                              guild_id)
                     await store.mark_guild_left(guild_id, time.time())
                     await self._cancel_unseen(await store.live_in_guild(guild_id), SERVER_LEFT)
+            # a channel deleted meanwhile sent no event either: an untimed game there would
+            # stay in play for good, unseen (a timed one's timer finds it gone)
+            for guild_id in here:
+                for game_id in await store.live_in_guild(guild_id):
+                    table = await store.get(game_id)
+                    if table is not None and not await still_there(self, table.channel_id):
+                        await self._cancel_unseen([game_id], CHANNEL_GONE)
         except Exception:
             if not self.is_closed():  # stopping already: the next start looks again
                 log.warning("could not check which servers came back", exc_info=True)

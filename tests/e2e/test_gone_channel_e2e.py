@@ -192,3 +192,23 @@ async def test_an_untimed_game_left_behind_in_a_channel_deleted_meanwhile_is_can
             table, deadline, stats = await stored(url)
             assert table.status == "cancelled" and deadline is None and stats == []
             assert complaints(bot) == []
+
+
+async def test_an_untimed_game_whose_channel_was_deleted_while_the_bot_was_away_is_cancelled_at_start(
+        tmp_path: Path) -> None:
+    """No event comes of a channel deleted while the bot is down, and an untimed game has no
+    timer to find it gone: the start looks for every live game's channel."""
+    url = sqlite(tmp_path)
+    env = {"DATABASE_URL": url, "DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "INFO"}
+    async with running_fake(channels=("hall", "lounge")) as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, env):
+            await open_knucklebones(fd, "hall", ann, bob)
+            await play.open_table(fd, "lounge", "knucklebones new", bob, [ann])
+        fd.delete_channel("hall")
+        async with running_bot(fd, env) as bot:
+            await bot.wait_for_line(CANCELLED, timeout=15)
+            table, deadline, stats = await stored(url)
+            assert table.status == "cancelled" and deadline is None and stats == []
+            assert (await stored(url, 2))[0].status == "active"  # the other channel's game goes on
+            assert complaints(bot) == []
