@@ -267,17 +267,20 @@ def rematch_seats(spec: GameSpec[Any, Any, Any], ended: Moment) -> tuple[list[Se
     """The seats of a rematch, in reverse order (KB-7), and what the lobby says of them. A seat
     starts afresh (its last open choice belonged to the old game's count of moves, and would
     refuse every click of the new one). A player who left the game has no seat: they left, and
-    their record must not count a game they never sat in; Join takes them back."""
-    table = ended.table
-    stakes, said = spec.tavern.rematch_stakes(table, ended.public) if spec.tavern is not None \
+    their record must not count a game they never sat in; Join takes them back (with what their
+    seat took home named, where stakes carry forward, for the game-master to give back)."""
+    table, tavern = ended.table, spec.tavern
+    stakes, said = tavern.rematch_stakes(table, ended.public) if tavern is not None \
         else ([seat.stake for seat in table.seats], None)
-    left = [seat.name.removesuffix(step.LEFT) for seat in table.seats if seat.ai and seat.user_id is not None]
+    kept = list(zip(table.seats, stakes, strict=True))
+    options = spec.engine.Options.model_validate(table.options)
+    left = [safe(seat.name.removesuffix(step.LEFT))
+            + (f" ({took})" if said and tavern and (took := tavern.stake_text(options, stake)) else "")
+            for seat, stake in kept if seat.ai and seat.user_id is not None]
     seats = [Seat(user_id=seat.user_id, name=seat.name, ai=seat.ai, stake=stake)
-             for seat, stake in reversed(list(zip(table.seats, stakes, strict=True)))
-             if not (seat.ai and seat.user_id is not None)]
+             for seat, stake in reversed(kept) if not (seat.ai and seat.user_id is not None)]
     if left:
-        said = " ".join(filter(None, [said, f"{and_list([safe(n) for n in left])} left the last game: "
-                                            "**Join** to play this one."]))
+        said = " ".join(filter(None, [said, f"{and_list(left)} left the last game: **Join** to play this one."]))
     return seats, said
 
 

@@ -426,6 +426,27 @@ def test_a_rematch_seats_whoever_stayed_afresh_and_not_who_left() -> None:
     assert "1. Mags (NPC)" in kit.words(shown) and "Cy" in kit.words(shown)
 
 
+
+def test_a_tavern_rematch_names_what_a_player_who_left_took_home() -> None:
+    """Where stakes carry forward, the game-master reads what the seat of a player who left took
+    home, to give it back should they Join."""
+    from bot.lobby import rematch_seats
+
+    stones = SPECS["stones_and_bones"]
+    assert stones.tavern is not None
+    options = stones.tavern.starting_options(stones.engine.Options(), [850, 5000, 3000])
+    state = stones.engine.new_game(3, options, 4)
+    table = Table(id=3, guild_id=1, channel_id=7, game="stones_and_bones", host_id=1, seed=4, status="active",
+                  state=state.model_dump(mode="json"), options=options.model_dump(),
+                  seats=[Seat(user_id=1, name="Ann", stake=850), Seat(user_id=2, name="Cy", stake=5000),
+                         Seat(name="Mags", ai=True, stake=3000)])
+    left = step.leave(Moment(stones, table), 1, "Cy", 0.0).after
+    seats, notice = rematch_seats(stones, left)
+    assert [s.name for s in seats] == ["Mags", "Ann"]
+    took = stones.tavern.stake_text(options, stones.tavern.rematch_stakes(left.table, left.public)[0][1])
+    assert took and notice is not None and f"Cy ({took}) left the last game: **Join** to play this one." in notice
+
+
 def test_the_roll_that_ends_a_turn_is_logged_under_the_turn_it_begins() -> None:
     """Knucklebones: the move that scores also rolls for the next player. /game log files the
     score under the turn that ends and the roll under the turn it begins."""
