@@ -437,3 +437,36 @@ def test_the_buy_step_fits_a_phone_with_every_card_affordable() -> None:
             assert stack.short not in said
     assert "in full: **Details** on the table" in said
     assert message_length(shown) <= 700, message_length(shown)
+
+
+def test_a_hand_opened_out_of_turn_says_whom_the_game_waits_for() -> None:
+    """My hand pressed while another player decides says who that is and that one's own
+    question comes by DM, in the Draft and in every stage of a turn; in the last round, a seat
+    whose turn is over is told so; the seat asked reads no such line."""
+    state = ENGINE.new_game(3, bb.BareBonesOptions(), 4)
+    table = table_for(state, 3)
+    drafter = ENGINE.to_act(state)[0]
+    for seat in {0, 1, 2} - {drafter}:
+        said = kit.words(present.private_message(Moment(SPEC, table, state), seat))
+        assert f"**{NAMES[drafter]}** is picking; your pick comes by DM." in said
+    assert "is picking" not in kit.words(present.private_message(Moment(SPEC, table, state), drafter))
+    while state.phase == "draft" and len(state.picks) < 3 * 3 - 1:  # the last pick: the others have none left
+        state, _ = ENGINE.apply(state, ENGINE.to_act(state)[0], ENGINE.legal_actions(state, ENGINE.to_act(state)[0])[0])
+    last = ENGINE.to_act(state)[0]
+    said = kit.words(present.private_message(Moment(SPEC, table, state), (last + 1) % 3))
+    assert f"**{NAMES[last]}** is picking; your first turn comes by DM." in said
+
+    state, seat = staged(2, ["white", "blue"], dice=[("white", 5), ("blue", 2)])
+    other = 1 - seat
+    said = kit.words(private(state, other))
+    assert f"**{NAMES[seat]}'s turn** (playing cards); yours comes by DM." in said
+    state, _ = play(state, "white", "blue")
+    assert state.turn is not None and state.turn.stage == "buy"
+    assert f"**{NAMES[seat]}'s turn** (buying); yours comes by DM." in kit.words(private(state, other))
+    assert "'s turn** (" not in kit.words(private(state, seat))
+    state, _ = act(state, "buy_done")  # the second player's turn: the first has had theirs
+    assert state.turn is not None and state.turn.seat == other and state.order == [seat, other]
+    stage = {"match": "bonus match", "play": "playing cards"}[state.turn.stage]
+    assert f"**{NAMES[other]}'s turn** ({stage}); yours comes by DM." in kit.words(private(state, seat))
+    state.round = bb.ROUNDS
+    assert f"**{NAMES[other]}'s turn** ({stage}); your last turn is over." in kit.words(private(state, seat))

@@ -18,6 +18,7 @@ from cogs.bare_bones.words import (
     dice_words,
     grouped,
     hand_lines,
+    STAGE_WORDS,
     in_play,
     latest_reveals,
     name_of,
@@ -78,7 +79,7 @@ def _question(view: bb.BareBonesView) -> str:
 def private_parts(table: Table, seat: int, view: bb.BareBonesView) -> list[Part]:
     assert view.me is not None  # a seat's own view always holds its hand
     if view.draft is not None:
-        return _draft(seat, view)
+        return _draft(table, seat, view)
     turn = view.turn
     mine = turn is not None and turn.seat == seat and not view.over
     # on their own turn the question leads; the round is on the table
@@ -86,6 +87,7 @@ def private_parts(table: Table, seat: int, view: bb.BareBonesView) -> list[Part]
         lines = _turn(table, view)
     else:
         lines = ["### Your cards at the end" if view.over else f"### Your hand · Round {view.round} of {view.rounds}"]
+        lines += [w for w in [waiting(table, seat, view)] if w]
     parts = [Part("\n".join(lines))] if lines else []
     me = view.me
     playing = mine and turn is not None and turn.stage == "play" and view.pending is None
@@ -102,6 +104,27 @@ def private_parts(table: Table, seat: int, view: bb.BareBonesView) -> list[Part]
     parts.append(Part(label + "\n".join(lines) if lines else "Your hand is empty."))
     parts.append(Part(_piles(me, mine=mine)))
     return parts
+
+
+def waiting(table: Table, seat: int, view: bb.BareBonesView) -> str | None:
+    """Whom the game waits for, read by a player asked nothing (pressing My hand out of turn):
+    that it is not them, and when they are asked. None when they are the one asked."""
+    if view.over:
+        return None
+    if view.draft is not None:
+        draft = view.draft
+        if draft.drafter == seat:
+            return None
+        # picks go round the play order; does one of those left fall to this seat?
+        more = any(view.order[p % len(view.order)] == seat for p in range(draft.pick, draft.picks_total))
+        return f"**{name_of(table, draft.drafter)}** is picking; your {'pick' if more else 'first turn'} comes by DM."
+    turn = view.turn
+    if turn is None or turn.seat == seat:
+        return None
+    now = f"**{name_of(table, turn.seat)}'s turn** ({STAGE_WORDS.get(turn.stage, turn.stage)})"
+    if view.round == view.rounds and view.order.index(seat) < view.order.index(turn.seat):
+        return f"{now}; your last turn is over."
+    return f"{now}; yours comes by DM."
 
 
 def _turn(table: Table, view: bb.BareBonesView) -> list[str]:
@@ -205,12 +228,12 @@ def _piles(me: bb.PrivateView, *, mine: bool) -> str:
     return line
 
 
-def _draft(seat: int, view: bb.BareBonesView) -> list[Part]:
+def _draft(table: Table, seat: int, view: bb.BareBonesView) -> list[Part]:
     draft, me = view.draft, view.me
     assert draft is not None and me is not None
     deck = "**Your deck so far**: " + grouped([short(n) for n, c in me.owned.items() for _ in range(c)])
     if draft.drafter != seat:
-        return [Part("### The Draft"), Part(deck)]
+        return [Part(f"### The Draft\n{waiting(table, seat, view)}"), Part(deck)]
     head = f"### The Draft: pick {draft.pick} of {draft.picks_total}"
     offered = [s for s in view.supply if s.draftable and s.count]
     return [Part(head), Part("**The cards you may draft**\n" + "\n".join(card_line(s, worth=True, cost=False, brief=True) for s in offered)),

@@ -378,3 +378,40 @@ async def test_tavern_mode_seats_named_npcs(tmp_path: Path) -> None:
             text = ch.said(table)
             assert "Old Marrow" in text and "Ann" in text and "Gm" not in text
         clean(fd, bot)
+
+
+async def until_buying(fd: FakeDiscord, users: list[FakeUser], hands: Hands) -> tuple[FakeUser, dict[str, Any]]:
+    """Play on (the Draft, a turn's cards and dice) until someone's DM asks what they buy."""
+    for _ in range(60):
+        await ch.settle(fd, quiet=0.05)
+        now = acting(fd, users)[0]
+        message = await hands.controls(now)
+        if any(x.startswith("Done buying") for x in controls_of(message)):
+            return now, message
+        await hands.step(now, policy)
+    raise AssertionError("no one came to buy")
+
+
+async def test_my_hand_out_of_turn_says_whom_the_game_waits_for(tmp_path: Path) -> None:
+    """Bob presses My hand while Ann picks in the Draft, and later while Ann buys: the reply
+    names her and what she is doing, and says his own question comes by DM."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {"GAME_SEED": "9"}, tmp_path / "bb.sqlite3") as bot:
+            table = await open_table(fd, ann, [bob], bots=0)
+            users = [ann, bob]
+            picking = acting(fd, users)[0]
+            other = bob if picking is ann else ann
+            mine = await (await fd.click(other, table, button(fd, table, "My hand"))).response_message()
+            assert mine["flags"] & 64
+            said = ch.said(mine)
+            assert f"**{picking.name.title()}** is picking; your pick comes by DM." in said, said
+            hands = Hands(fd)
+            buyer, _ = await until_buying(fd, users, hands)
+            other = bob if buyer is ann else ann
+            table = table_of(fd)
+            mine = await (await fd.click(other, table, button(fd, table, "My hand"))).response_message()
+            said = ch.said(mine)
+            assert f"**{buyer.name.title()}'s turn** (buying); yours comes by DM." in said, said
+            assert not controls_of(mine)
+        clean(fd, bot)
