@@ -24,10 +24,13 @@ from rules.rattlebones import (
     RattlebonesView,
     action_label,
     event_text,
+    glossary,
     leaders,
     load_board_data,
+    rules_sections,
     rules_summary,
     standings,
+    star_chart,
     star_value,
     stock_payout,
 )
@@ -570,6 +573,35 @@ def test_a_landing_says_what_the_die_showed_and_where_the_monkey_went() -> None:
     store, _ = act(store, "distance", n=5)
     assert prompt(store) == ("Die 1 showed 9-Pip: your monkey moved from 1234 (9) to Start / Store (0). "
                              "How many of your 2 stars do you sell at the Store?")
+
+
+def test_the_store_counts_stars_and_points_unmistakably() -> None:
+    """Review: "How many of your 1 stars do you sell" and "1 for 3, 2 for 7" (1 point for 3
+    stars?)."""
+    store = game(dice=[[die("nine_pip", "pip:3", "pip:4", "pip:5", "pip:6"), START_DIE, START_DIE]])
+    me(store).monkeys = [9, 9, 9]
+    me(store).stars, store.stars = 1, 19
+    store, _ = throw(store, [0], [1])
+    store, _ = act(store, "distance", n=5)
+    assert prompt(store).endswith(". Do you sell your 1 star at the Store?")
+    chart = "1 star → 3 points, 2 stars → 7 points, 3 stars → 11 points, 4 stars → 15 points"
+    assert star_chart() == chart
+    # the rules and the glossary say it the same way
+    assert f"sells stars: {chart};" in dict(rules_sections())["The board and your dice"]
+    words = dict(w for _, group in glossary() for w in group)
+    assert chart in words["Start / Store"] and " for 3" not in words["Start / Store"]
+
+
+def test_the_first_turns_say_why_a_die_is_rolled() -> None:
+    """Review: the first table said only "Choose a die to roll." over three dice alike."""
+    state = game(seats=2)
+    why = "Its pips move a monkey; where it lands, you may give that die the space's side."
+    assert prompt(state) == f"Choose a die to roll. {why}"
+    state.turn = 4  # each player's second turn still says it
+    assert prompt(state).endswith(why)
+    state.turn = 5  # then it has done its work
+    state.players[0].gold = 1
+    assert prompt(state) == "Choose a die to roll (or pay 1 gold for two)."
 
 
 def test_arrow_to_the_icon_does_the_rattlebones_move_and_a_cycle_does_nothing() -> None:

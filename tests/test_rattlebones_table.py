@@ -4,6 +4,7 @@ of it phone-sized for up to four players, as the layout messages the host builds
 
 from __future__ import annotations
 
+import collections
 import io
 import re
 import statistics
@@ -19,6 +20,7 @@ from bot.models import Book, Table
 from bot.step import Moment
 from cogs.rattlebones import SPEC, parse_options
 from cogs.rattlebones.pictures import PAWN_WORDS, board_facts, board_size, dice_size
+from rules import rattlebones as rb
 from rules.base import Event
 from rules.rattlebones import DATA, ENGINE, RattlebonesAction, RattlebonesOptions, RattlebonesState, die_words
 from tests import kit
@@ -85,7 +87,9 @@ def test_the_table_says_where_everyone_stands_and_what_to_decide() -> None:
         assert f"**{n}** ({PAWN_WORDS[seat]}): 0 points\n" in text + "\n"  # nothing held yet, so nothing said
     assert "Seat " not in text  # names, never seat numbers
     assert SPEC.prompt(table, view, state.current).startswith("Choose a die to roll")
-    assert kit.top(message) == f"<@{state.current + 1}>: Choose a die to roll."
+    # three dice of pips look alike: a first-timer is told why a die is rolled, for a while
+    assert kit.top(message) == (f"<@{state.current + 1}>: Choose a die to roll. Its pips move a monkey; where "
+                                "it lands, you may give that die the space's side.")
     # the dice you may roll, in words and as the table's picture, beside the buttons that roll them
     me = NAMES[state.current]
     assert f"**{me}'s dice** ({PAWN_WORDS[state.current]}), sides 1 to 6:" in text
@@ -116,6 +120,36 @@ def test_a_side_decision_shows_that_die_and_the_dice_picture() -> None:
     image = Image.open(io.BytesIO(picture.draw()))
     assert image.format == "PNG" and image.size == dice_size(offer=True)  # the side on offer under the dice
     assert f"{NAMES[decision.seat]}'s dice" in picture.description
+
+
+def test_a_side_on_offer_says_what_it_does() -> None:
+    """Review: "On offer: a new **Gold** side for die 2…" above five "Side N becomes Gold"
+    buttons never said what a Gold side does."""
+    state = ENGINE.new_game(4, RattlebonesOptions(), seed=1)
+    state.dice.forced = [2]  # side 2: 2 pips, onto the printed Gold (space 2)
+    state, _ = ENGINE.apply(state, state.current, RattlebonesAction(kind="roll", dice=(0,)))
+    assert state.phase == "replace"
+    text = kit.words(shown(state, 4))
+    assert ("On offer: a new **Gold** side for die 1, on any side but side 1.\n"
+            "When rolled, it will take 1 gold from the supply.\n") in text
+    assert len(text) <= 700  # four players' standings, the offer and the die: still one phone screen
+    # every side the board can offer says it in the glossary's words
+    sides = dict(next(group for title, group in rb.glossary() if title == "the sides"))
+    assert rb.side_does("arrow") == sides["Arrow"] and rb.side_does("points:1") == "score 1 point"
+
+
+def test_the_store_says_stars_and_points_as_such() -> None:
+    """Review: "The Store pays, in points: 1 for 3, 2 for 7…" read as 1 point for 3 stars."""
+    state = ENGINE.new_game(2, RattlebonesOptions(), seed=1)
+    state.players[state.current].monkeys = [12, 12, 12]
+    state.players[state.current].stars, state.stars = 1, 19
+    state.dice.forced = [2]  # 2 pips: from 12 round to Start / Store
+    state, _ = ENGINE.apply(state, state.current, RattlebonesAction(kind="roll", dice=(0,)))
+    assert state.phase == "store"
+    text = kit.words(shown(state, 2))
+    assert kit.top(shown(state, 2)).endswith(" Do you sell your 1 star at the Store?")
+    assert f"{NAMES[state.current]} has **1 star**." in text
+    assert "The Store pays 1 star → 3 points, 2 stars → 7 points, 3 stars → 11 points, 4 stars → 15 points." in text
 
 
 @pytest.mark.parametrize("board", ["standard14", "compact8"])
@@ -223,21 +257,24 @@ def test_options_from_the_slash_command() -> None:
 
 def test_story_and_headline() -> None:
     table = table_for(ENGINE.new_game(2, RattlebonesOptions(), seed=1), 2)
-    events = [Event(kind="throw", seat=0, seats=(0,), text="Seat 1 rolls die 1: 4 pips",
-                    data={"throws": [{"die": 0, "slot": 3, "face": "pip:4", "acts_as": "pip:4"}]}),
-              Event(kind="score", seat=0, seats=(0,), data={"points": 3, "total": 3, "source": "points"},
+    events = [Event(kind="throw", seat=0, seats=(0,), text="Seat 1 rolls die 1: 3 points",
+                    data={"throws": [{"die": 0, "slot": 3, "face": "points:3", "acts_as": "points:3"}]}),
+              Event(kind="score", seat=0, seats=(0,), data={"die": 0, "points": 3, "total": 3, "source": "points"},
                     text="Seat 1 scores 3 (points side): 3 points")]
-    assert SPEC.story(table, kit.public(SPEC, table), events) == "Seat 1 scores 3 points from a points side, 3 in all"
+    assert SPEC.story(table, kit.public(SPEC, table), events) == "Seat 1: die 1 (3 points) scores 3 points"
     assert SPEC.headline(table, kit.public(SPEC, table), events) is None
-    thief = [Event(kind="thief", seat=0, seats=(0, 1), data={"victim": 1, "take": "gold"},
+    thief = [Event(kind="thief", seat=0, seats=(0, 1), data={"die": 0, "victim": 1, "take": "gold"},
                    text="Seat 1 steals 1 gold from Seat 2")]
     assert SPEC.headline(table, kit.public(SPEC, table), thief) == "Seat 1 steals 1 gold from Seat 2"
-    # the history line above does not repeat the headline of the table below; it is never empty
-    story = SPEC.story(table, kit.public(SPEC, table), events[:1] + thief)
-    assert story == "Seat 1 rolls die 1: 4 pips"
+    # the theft is in the history line too: once the table under its headline shrinks, the line
+    # is all that is left of it
+    thrown = [Event(kind="throw", seat=0, seats=(0,), text="Seat 1 rolls die 1: Thief",
+                    data={"throws": [{"die": 0, "slot": 3, "face": "thief", "acts_as": "thief"}]})]
+    assert SPEC.story(table, kit.public(SPEC, table), thrown + thief) == "Seat 1: die 1 (Thief) steals 1 gold from Seat 2"
+    # a game saved before events named their die is still told, without the die
     place = [Event(kind="score", seat=1, seats=(1,), data={"points": 1, "total": 12, "source": "place", "place": 1},
                    text="")]
-    assert SPEC.story(table, kit.public(SPEC, table), place) == "Seat 2 scores 1 point for 1st place (the 1234 side), 12 in all"
+    assert SPEC.story(table, kit.public(SPEC, table), place) == "Seat 2: scores 1 point for 1st place"
 
 
 def test_history_tells_a_new_side_with_the_move_that_landed_for_it() -> None:
@@ -252,10 +289,73 @@ def test_history_tells_a_new_side_with_the_move_that_landed_for_it() -> None:
     table = table_for(state, 2)
     me = f"Seat {seat + 1}"
     assert SPEC.story(table, kit.public(SPEC, table), moved + changed) == (
-        f"{me} moves monkey 1 to Gold (2 spaces) and puts Gold on die 1, side 5 (was 5 pips)")
-    # a move with nothing else to tell is the line itself, in the same words
+        f"{me}: die 1 (2 pips) moves monkey 1 Start / Store (0) → Gold (2) and puts Gold on side 5")
     assert SPEC.story(table, kit.public(SPEC, table), moved) == (
-        f"{me} rolls die 1: 2 pips · {me} moves monkey 1 to Gold (2 spaces)")
+        f"{me}: die 1 (2 pips) moves monkey 1 Start / Store (0) → Gold (2)")
+
+
+def test_history_tells_every_die_and_the_gold_paid() -> None:
+    """Review: Bob paid 1 gold to roll dice 1 and 3; die 1 moved monkey 3 on from Train (11)
+    and he kept the die; die 3 showed Rattlebones. The line read only "Bob moves Rattlebones
+    back to 54 · Bob moves monkey 3 to Gold (1 space)…": a monkey jumped and a gold went."""
+    state = ENGINE.new_game(2, RattlebonesOptions(), seed=1)
+    seat = state.current
+    state.players[seat].gold = 1
+    state.players[seat].monkeys = [5, 5, 11]
+    state.dice.forced = [4, 1]  # die 1 shows side 4 (4 pips), die 3 side 1 (Rattlebones)
+    events: list[Event] = []
+    for action in (RattlebonesAction(kind="roll", dice=(0, 2)), RattlebonesAction(kind="use", die=0),
+                   RattlebonesAction(kind="monkey", monkey=2), RattlebonesAction(kind="keep"),
+                   RattlebonesAction(kind="monkey", monkey=2), RattlebonesAction(kind="replace", slot=5)):
+        state, step = ENGINE.apply(state, seat, action)
+        events += step
+    assert state.current != seat  # the turn is over: this is what its table shrinks to
+    table = table_for(state, 2)
+    story = SPEC.story(table, kit.public(SPEC, table), events)
+    assert story == (f"Seat {seat + 1} pays 1 gold: die 1 (4 pips) moves monkey 3 Roll Again (11) → Gold (1); "
+                     "die 3 (Rattlebones) takes Rattlebones back to 54, moves monkey 3 Gold (1) → Gold (2) and puts "
+                     "Gold on side 6")
+    line = present.history_line(table, "Turn 1", story)
+    assert line.startswith(f"**Turn 1** · {NAMES[seat]} pays 1 gold: ") and len(line) <= 400
+
+
+def turns_of(seats: int, seed: int) -> tuple[RattlebonesState, list[list[Event]]]:
+    """A whole game of bot moves, and each turn's events."""
+    state = ENGINE.new_game(seats, RattlebonesOptions(), seed=seed)
+    turns: list[list[Event]] = [[]]
+    while not ENGINE.is_over(state):
+        seat, turn = ENGINE.to_act(state)[0], state.turn
+        state, events = ENGINE.apply(state, seat, ENGINE.ai_action(state, seat, None))  # type: ignore[arg-type]
+        turns[-1] += events
+        if state.turn != turn:
+            turns.append([])
+    return state, [t for t in turns if t]
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_history_says_every_change_of_every_turn(seats: int) -> None:
+    """Each turn's line says the gold it paid and every move, new side, gain and score, as
+    often as they happened; bot seats' turns told on one line still fit it."""
+    for seed in (1, 2):
+        state, turns = turns_of(seats, seed)
+        table = table_for(state, seats)
+        view = kit.public(SPEC, table)
+        for events in turns:
+            story = SPEC.story(table, view, events) or ""
+            count = collections.Counter(e.kind for e in events)
+            paid = sum(e.data["gold"] for e in events if e.kind == "pay")
+            assert (f"pays {paid} gold" in story) == bool(paid), story
+            assert len(re.findall(r"\bmonkey \d", story)) == count["move"], story
+            assert len(re.findall(r"Rattlebones (back )?to \d", story)) == count["rattlebones"], story
+            assert len(re.findall(r" on (side|die) \d", story)) == count["replace"], story
+            gains = [e for e in events if e.kind in ("gold", "star") and e.data["got"]]
+            assert len(re.findall(r"(takes |\+)\d+ (gold|stars?)\b", story)) == len(gains), story
+            scored = [e for e in events if e.kind == "score" and e.data["source"] != "stock"]
+            assert len(re.findall(r"scores |sells |\+\d+ points?", story)) == len(scored), story
+            assert len(present.history_line(table, "Turn 12", story)) <= 400
+        for first in range(0, len(turns), seats):  # a person's turn and every bot seat's after it
+            story = SPEC.story(table, view, [e for t in turns[first:first + seats] for e in t])
+            assert len(present.history_line(table, "Turns 112–115", story)) <= 400
 
 
 def test_a_stock_payout_makes_headlines_and_the_end_is_the_hosts() -> None:
@@ -273,6 +373,9 @@ def test_a_stock_payout_makes_headlines_and_the_end_is_the_hosts() -> None:
     taken = [Event(kind="stock", seat=0, seats=(0,), data={"took": True, "left": 3},
                    text="Seat 1 takes a stock ticket (3 left)")]
     assert SPEC.headline(table, kit.public(SPEC, table), taken) is None  # a ticket alone concerns only its taker
+    # and history keeps it once the table under the headline shrinks
+    assert SPEC.story(table, kit.public(SPEC, table), payout) == (
+        "Seat 1: takes a stock ticket and the stock pays out (Seat 1 +10, Seat 2 +5)")
     over = [Event(kind="over", seats=(1,), data={"reason": "rattlebones", "at": 41},
                   text="A mouse meets Rattlebones on 41: the game is over. Seat 2 wins.")]
     # the host's line over the final table names the winner: neither the headline nor history does

@@ -21,6 +21,7 @@ from bot.models import Table
 from bot.pictures import Picture
 from bot.render import clip, seat_names
 from bot.tavern import TavernCog
+from cogs.rattlebones import history
 from cogs.rattlebones.pictures import board_facts, dice_facts, draw_board, draw_dice
 from cogs.rattlebones.words import (
     SIDE_PHASES, asked_block, board_words, dice_lines, ending_block, holdings, pawn, said_by,
@@ -34,10 +35,6 @@ if TYPE_CHECKING:
 
 #: decisions about the acting player's dice: the table shows them; every other shows the board
 DICE_PHASES = ("roll", "add_die", "x2", *SIDE_PHASES)
-#: events worth a line in history (the rest is in /game log)
-STORY_KINDS = ("score", "replace", "thief", "store", "stock", "rattlebones", "gold", "star")
-#: what a turn that scored, built and took nothing is told by
-QUIET_KINDS = ("throw", "move", "keep", "arrow", "roll_again", "x2", "supply")
 
 
 class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.RattlebonesOptions]):
@@ -117,18 +114,10 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
         return "Game over" if view.over else f"Turn {view.turn}"
 
     def story(self, table: Table, view: rb.RattlebonesView, events: list[Event]) -> str | None:
-        """A turn in a line: what it scored, built, took or sold; the moves only when nothing
-        else happened. What the next table says (its headline, a timer's notice, the end) is
-        left to it."""
-        news = {id(e) for e in _news(events)}
-        told = [e for e in events if id(e) not in news]
-        said = [_with_move(told, i) for i, e in enumerate(told) if e.kind in STORY_KINDS]
-        if not said:
-            said = [said_by(e) for e in told if e.kind in QUIET_KINDS][-2:]
-        if not said:
-            return None
-        line = " · ".join(said)
-        return line if len(line) <= 380 else line[:379] + "…"
+        """Each turn in a line: the gold it paid and what each die did (see ``history``). A
+        Thief's haul and a stock payout are told here too, though the next table's headline
+        says them: once that table shrinks, this line is all that is left of them."""
+        return history.story(table, view, events)
 
     def headline(self, table: Table, view: rb.RattlebonesView, events: list[Event]) -> str | None:
         """A Thief's haul and a stock payout concern more than the player whose turn it is."""
@@ -167,16 +156,6 @@ class RattlebonesSpec(GameSpec[rb.RattlebonesView, rb.RattlebonesAction, rb.Ratt
         if options.store != default.store:
             lines.append("more than 4 stars sell in batches of 4")
         return lines
-
-
-def _with_move(told: list[Event], i: int) -> str:
-    """An event's line; a new side is told with the move that landed for it ("moves monkey 1 to
-    Gold (2 spaces) and puts Gold on die 1, ..."), or the line says what changed but not why."""
-    event = told[i]
-    before = told[i - 1] if i else None
-    if event.kind != "replace" or before is None or before.kind != "move" or before.seats != event.seats:
-        return said_by(event)
-    return f"{said_by(before)} and {said_by(event).removeprefix(who(event.seats[0]) + ' ')}"
 
 
 def _news(events: list[Event]) -> list[Event]:

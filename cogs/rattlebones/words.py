@@ -116,6 +116,8 @@ def side_block(view: rb.RattlebonesView, decision: rb.DecisionView) -> str:
     else:
         side = "Arrow" if decision.side == "arrow" else rb.face_name(decision.side)
         offer = f"On offer: a new **{side}** side for die {die + 1}, on any side but side 1."
+    if decision.phase == "replace" and decision.side is not None:
+        offer += f"\nWhen rolled, it will {rb.side_does(decision.side)}."
     return f"{offer}\nDie {die + 1}, sides 1 to 6: {rb.die_words(faces)}."
 
 
@@ -136,8 +138,7 @@ def asked_block(view: rb.RattlebonesView) -> str:
     if phase in SIDE_PHASES:
         return side_block(view, decision)
     if phase == "store":
-        chart = ", ".join(f"{n} for {rb.star_value(n, view.options.store)}" for n in range(1, 5))
-        return f"{who(seat)} has **{counted(me.stars, 'star')}**. The Store pays, in points: {chart}."
+        return f"{who(seat)} has **{counted(me.stars, 'star')}**. The Store pays {rb.star_chart()}."
     if phase == "add_die":
         waiting = [d for d in range(len(me.dice)) if all(r.die != d for r in view.rolls)]
         return f"{thrown}\nNot rolled yet:\n" + "\n".join(dice_lines(me.dice, d) for d in waiting)

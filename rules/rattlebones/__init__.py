@@ -32,7 +32,9 @@ from rules.rattlebones.text import (
     how_to_play,
     rules_sections,
     rules_summary,
+    side_does,
     standings,
+    star_chart,
 )
 
 __all__ = [
@@ -40,6 +42,6 @@ __all__ = [
     "RattlebonesAction", "RattlebonesEngine", "RattlebonesOptions", "RattlebonesState",
     "RattlebonesView", "RollView", "SpaceView", "action_label", "adjacent", "die_value",
     "die_words", "event_text", "glossary", "how_to_play", "rules_sections", "face_name", "face_short", "face_value", "follow", "leaders",
-    "load_board_data", "opposite", "place_of", "rules_summary", "standings", "star_value",
+    "load_board_data", "opposite", "place_of", "rules_summary", "side_does", "standings", "star_chart", "star_value",
     "stock_payout",
 ]

@@ -6,7 +6,8 @@ space it lands on may put a new side on *that* die; or the die does its action. 
 always waits for a real decision: when only one die is left to use, or only one monkey can
 be meant, or a victim of the Thief has one thing to take, the game goes on by itself and
 says so in an event. Events carry their figures (seats, dice and sides from 0; faces as
-``dice`` writes them), and their words come from ``text.event_text``.
+``dice`` writes them), and their words come from ``text.event_text``. Whatever a die's use
+changes names that die (``die``), so a turn can be told die by die without reading its words.
 
 Everything here but ``new_state`` works on a state the caller has copied.
 """
@@ -174,16 +175,17 @@ def _check_end(state: RattlebonesState, events: list[Event]) -> bool:
 
 def _score(state: RattlebonesState, seat: int, n: int, events: list[Event], source: str,
            **why: int) -> None:
-    """``source`` is what scored (a points side, the train, the Store...), ``why`` its figures."""
+    """``source`` is what scored (a points side, the train, the Store...), ``why`` its figures
+    (``die``: the die that scored, where one did)."""
     player = state.players[seat]
     player.score += n
     events.append(event("score", seat, (seat,), points=n, total=player.score, source=source, **why))
 
 
-def _rattlebones_back(state: RattlebonesState, events: list[Event]) -> bool:
+def _rattlebones_back(state: RattlebonesState, die: int, events: list[Event]) -> bool:
     """Rattlebones steps back one space; True when that ends the game."""
     state.rattlebones = max(0, state.rattlebones - 1)
-    events.append(_ev(state, "rattlebones", at=state.rattlebones))
+    events.append(_ev(state, "rattlebones", die=die, at=state.rattlebones))
     return _check_end(state, events)
 
 
@@ -243,7 +245,7 @@ def _use(state: RattlebonesState, roll: Roll, events: list[Event]) -> None:
         return
     kind = kind_of(face)
     if kind == "rb":
-        if _rattlebones_back(state, events):
+        if _rattlebones_back(state, die, events):
             return
         state.step = Step(die=die, acts_as=face, steps=1)
         _ask_monkey(state, events)
@@ -254,7 +256,7 @@ def _use(state: RattlebonesState, roll: Roll, events: list[Event]) -> None:
         state.step = Step(die=die, acts_as=face)
         _ask_monkey(state, events)
     elif kind in ("gold", "star"):
-        _give(state, roll, kind, 1, events)
+        _give(state, roll, kind, 1, die, events)
     elif kind in ("points", "train", "place"):
         if kind == "points":
             n, why = value_of(face), {}
@@ -264,10 +266,10 @@ def _use(state: RattlebonesState, roll: Roll, events: list[Event]) -> None:
             n = place_of(state, seat)
             why = {"place": n}
         roll.gain, roll.amount = "points", n
-        _score(state, seat, n, events, kind, **why)
+        _score(state, seat, n, events, kind, die=die, **why)
         if kind == "train":
             state.train = (state.train + 1) % len(state.options.train_values)
-            events.append(_ev(state, "train", space=state.train))
+            events.append(_ev(state, "train", die=die, space=state.train))
         _check_end(state, events)
     elif kind == "roll_again":
         left = unrolled(state)
@@ -285,20 +287,21 @@ def _use(state: RattlebonesState, roll: Roll, events: list[Event]) -> None:
         order = [(seat + k) % state.seats for k in range(1, state.seats)]
         victims = [s for s in order if takes(state.players[s])]
         if not victims:
-            events.append(_ev(state, "thief", victim=None, take=None))
+            events.append(_ev(state, "thief", die=die, victim=None, take=None))
             return
         state.step = Step(die=die, acts_as=face, victims=victims)
         _next_victim(state, events)
     elif kind == "stock":
-        _take_ticket(state, events)
+        _take_ticket(state, die, events)
     elif kind == "gamble":
-        _gamble(state, events)
+        _gamble(state, die, events)
     else:  # pragma: no cover - an x2 never comes here, every other kind is above
         raise RuntimeError(f"no use for {face!r}")
 
 
-def _give(state: RattlebonesState, roll: Roll, kind: str, n: int, events: list[Event]) -> None:
-    """Gold or stars from the supply, as many as are left («he takes none»)."""
+def _give(state: RattlebonesState, roll: Roll, kind: str, n: int, die: int, events: list[Event]) -> None:
+    """Gold or stars from the supply, as many as are left («he takes none»); ``die`` gave them
+    (the x2's, when it gives ``roll``'s gain again)."""
     player = me(state)
     roll.gain, roll.amount = ("gold" if kind == "gold" else "star"), n
     if kind == "gold":
@@ -309,16 +312,16 @@ def _give(state: RattlebonesState, roll: Roll, kind: str, n: int, events: list[E
         got = min(n, state.stars)
         state.stars -= got
         player.stars += got
-    events.append(_ev(state, kind, got=got))
+    events.append(_ev(state, kind, die=die, got=got))
 
 
-def _take_ticket(state: RattlebonesState, events: list[Event]) -> None:
+def _take_ticket(state: RattlebonesState, die: int, events: list[Event]) -> None:
     if state.stock <= 0:  # unreachable: the payout refills the supply at once
-        events.append(_ev(state, "stock", took=False, left=0))
+        events.append(_ev(state, "stock", die=die, took=False, left=0))
         return
     state.stock -= 1
     me(state).stock += 1
-    events.append(_ev(state, "stock", took=True, left=state.stock))
+    events.append(_ev(state, "stock", die=die, took=True, left=state.stock))
     if state.stock:
         return
     paid = stock_payout([p.stock for p in state.players])  # RT-10: only from the supply
@@ -333,13 +336,13 @@ def _take_ticket(state: RattlebonesState, events: list[Event]) -> None:
     _check_end(state, events)
 
 
-def _gamble(state: RattlebonesState, events: list[Event]) -> None:
+def _gamble(state: RattlebonesState, die: int, events: list[Event]) -> None:
     face = DATA.gamble_die[state.dice.roll(len(DATA.gamble_die)) - 1]
-    events.append(_ev(state, "gamble", face=face))
+    events.append(_ev(state, "gamble", die=die, face=face))
     if face == RB:
-        _rattlebones_back(state, events)  # «He does not move his pawn.»
+        _rattlebones_back(state, die, events)  # «He does not move his pawn.»
         return
-    _score(state, state.current, value_of(face), events, "gamble")
+    _score(state, state.current, value_of(face), events, "gamble", die=die)
     _check_end(state, events)
 
 
@@ -368,7 +371,8 @@ def _steal(state: RattlebonesState, victim: int, take: Take, events: list[Event]
     field = {"gold": "gold", "star": "stars", "stock": "stock"}[take]
     setattr(robbed, field, getattr(robbed, field) - 1)
     setattr(thief, field, getattr(thief, field) + 1)
-    events.append(event("thief", state.current, (state.current, victim), victim=victim, take=take))
+    die = state.step.die if state.step is not None else None
+    events.append(event("thief", state.current, (state.current, victim), die=die, victim=victim, take=take))
 
 
 def _ask_monkey(state: RattlebonesState, events: list[Event]) -> None:
@@ -397,7 +401,7 @@ def _move(state: RattlebonesState, events: list[Event]) -> None:
     player.monkeys[step.monkey] = space
     step.space = space
     kind = state.board[space]
-    events.append(_ev(state, "move", monkey=step.monkey, steps=step.steps, space=space,
+    events.append(_ev(state, "move", die=step.die, monkey=step.monkey, steps=step.steps, space=space,
                       space_kind=kind))
     if kind == "start":
         if player.stars:
@@ -410,7 +414,7 @@ def _move(state: RattlebonesState, events: list[Event]) -> None:
         return
     offered = side_on_offer(state)
     assert offered is not None
-    events.append(_ev(state, "supply", side=offered, space_kind=kind))
+    events.append(_ev(state, "supply", die=step.die, side=offered, space_kind=kind))
     state.step = None
 
 
@@ -460,7 +464,8 @@ def _do_distance(state: RattlebonesState, action: RattlebonesAction, events: lis
 
 
 def _do_keep(state: RattlebonesState, action: RattlebonesAction, events: list[Event]) -> None:
-    events.append(_ev(state, "keep"))
+    assert state.step is not None
+    events.append(_ev(state, "keep", die=state.step.die))
     state.step = None
 
 
@@ -494,14 +499,15 @@ def _do_aim(state: RattlebonesState, action: RattlebonesAction, events: list[Eve
 
 def _do_sell(state: RattlebonesState, action: RattlebonesAction, events: list[Event]) -> None:
     n = action.n or 0
-    state.step = None
+    assert state.step is not None
+    die, state.step = state.step.die, None
     if not n:
-        events.append(_ev(state, "store", sold=0))
+        events.append(_ev(state, "store", die=die, sold=0))
         return
     player = me(state)
     player.stars -= n
     state.stars += n
-    _score(state, state.current, star_value(n, state.options.store), events, "store", stars=n)
+    _score(state, state.current, star_value(n, state.options.store), events, "store", die=die, stars=n)
     _check_end(state, events)
 
 
@@ -524,13 +530,13 @@ def _do_double(state: RattlebonesState, action: RattlebonesAction, events: list[
     target.doubled = True
     events.append(_ev(state, "x2", die=x2.die, target=target.die, outcome="doubles"))
     if target.gain == "points":
-        _score(state, state.current, target.amount, events, "x2")
+        _score(state, state.current, target.amount, events, "x2", die=x2.die)
         _check_end(state, events)
     else:
         assert target.gain is not None
         # the gain is given once more; the record keeps the first amount
         amount, gain = target.amount, target.gain
-        _give(state, target, gain, amount, events)
+        _give(state, target, gain, amount, x2.die, events)
         target.gain, target.amount = gain, amount
 
 

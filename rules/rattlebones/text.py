@@ -26,11 +26,15 @@ from rules.rattlebones.scoring import star_value
 # -- what happened ----------------------------------------------------------------------------
 
 TIMEOUT = "ran out of time: the rest of the turn is played by default."
-_STOLEN = {"gold": "1 gold", "star": "1 star", "stock": "1 stock ticket"}
+STOLEN = {"gold": "1 gold", "star": "1 star", "stock": "1 stock ticket"}
 
 
 def _plural(n: int, word: str) -> str:
     return word if n == 1 else f"{word}s"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {_plural(n, word)}"
 
 
 def ordinal(n: int) -> str:
@@ -102,7 +106,7 @@ def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> st
     if kind == "thief":
         if data["victim"] is None:
             return "Thief: nobody has anything to take"
-        return f"{who} steals {_STOLEN[data['take']]} from {seat_name(data['victim'])}"
+        return f"{who} steals {STOLEN[data['take']]} from {seat_name(data['victim'])}"
     if kind == "stock":
         if "payout" in data:
             return "The last stock ticket is taken: the stock pays out"
@@ -138,14 +142,19 @@ def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> st
 # -- the open decision ------------------------------------------------------------------------
 
 
-def roll_prompt(gold: int) -> str:
+#: why a die is rolled, for a player's first turns: three dice of pips all look alike
+FIRST_ROLL = "Its pips move a monkey; where it lands, you may give that die the space's side."
+
+
+def roll_prompt(gold: int, first: bool = False) -> str:
+    """``first``: the player's first turns, when they are told why a die is rolled."""
     extra = []
     if gold >= 1:
         extra.append("1 gold for two")
     if gold >= 2:
         extra.append("2 gold for all three")
     paid = f" (or pay {' or '.join(extra)})" if extra else ""
-    return f"Choose a die to roll{paid}."
+    return f"Choose a die to roll{paid}." + (f" {FIRST_ROLL}" if first else "")
 
 
 def order_prompt(ready_x2: int | None) -> str:
@@ -192,7 +201,24 @@ def aim_prompt(slot: int) -> str:
 
 
 def store_prompt(stars: int) -> str:
+    if stars == 1:
+        return "Do you sell your 1 star at the Store?"
     return f"How many of your {stars} stars do you sell at the Store?"
+
+
+def star_chart(upto: int = len(DATA.star_chart)) -> str:
+    """What the Store pays: "1 star → 3 points, 2 stars → 7 points, ..." (both Store options
+    follow the chart up to 4 stars)."""
+    return ", ".join(f"{_count(n, 'star')} → {_count(star_value(n), 'point')}" for n in range(1, upto + 1))
+
+
+def side_does(side: str) -> str:
+    """What a side on offer does when rolled, in the glossary's words: "take 1 gold from the
+    supply"."""
+    kind = kind_of(side)
+    if kind == "points":
+        return f"score {_count(value_of(side), 'point')}"
+    return DATA.sides[kind].does
 
 
 def add_die_prompt(die: int) -> str:
@@ -278,7 +304,7 @@ def action_label(view: RattlebonesView, action: RattlebonesAction) -> str:
         again = decision.die if decision and decision.die is not None else 0
         return f"Roll die {(action.die or 0) + 1} with die {again + 1}"
     if k == "steal":
-        return f"Take {_STOLEN[action.take or 'gold']} from {seat_name(action.victim or 0)}"
+        return f"Take {STOLEN[action.take or 'gold']} from {seat_name(action.victim or 0)}"
     if k == "double":
         roll = next(r for r in view.rolls if r.die == action.target and r.state == "done"
                     and r.gain)
@@ -306,10 +332,6 @@ def _board_text(options: RattlebonesOptions) -> str:
                           "drawn at random from the twelve",
             "compact8": "a loop of 8 spaces: Start / Store and seven random tiles",
             "custom": "a custom loop set by the host, blanks taking random tiles"}[options.board]
-
-
-def _star_chart() -> str:
-    return ", ".join(f"{i + 1} for {v}" for i, v in enumerate(DATA.star_chart))
 
 
 def _starts() -> str:
@@ -344,7 +366,7 @@ def rules_sections(options: RattlebonesOptions | None = None) -> list[tuple[str,
         ("The board and your dice",
          f"**The board**: {_board_text(options)}. Rattlebones waits on the score track "
          f"({_starts()}). The train runs round a track worth {train}. Landing on Start / Store "
-         f"sells stars: {_star_chart()}; {more_stars}.\n\n"
+         f"sells stars: {star_chart()}; {more_stars}.\n\n"
          "**Your dice**: three dice; side 1 is always the Rattlebones skull, sides 2-6 start as "
          "pips and change as you land on spaces."),
         ("Your turn and the end",
@@ -406,7 +428,7 @@ BOARD_WORDS: tuple[tuple[str, str], ...] = (
     ("Side", "one face of a die, numbered 1 to 6; side 1 never changes"),
     ("Pips", "dots: that many spaces to move a monkey"),
     ("Start / Store", "where monkeys start; landing there sells stars for points "
-                      f"({_star_chart()})"),
+                      f"({star_chart()})"),
     ("Gold", "pays for rolling more dice (1 gold for two, 2 for all three)"),
     ("Star", "sold at the Store for points"),
     ("Stock ticket", "taken by a Stock side; when the last one is taken, the most tickets score"),

@@ -43,7 +43,9 @@ def _decision(state: RattlebonesState) -> DecisionView:
     seat, step, phase = state.current, state.step, state.phase
     player = state.players[seat]
     if phase == "roll":
-        return DecisionView(phase=phase, seat=seat, prompt=text.roll_prompt(player.gold))
+        # each player's first two turns say why a die is rolled
+        first = state.turn <= 2 * state.seats
+        return DecisionView(phase=phase, seat=seat, prompt=text.roll_prompt(player.gold, first))
     if phase == "order":
         ready = ready_x2(state)
         return DecisionView(phase=phase, seat=seat,
