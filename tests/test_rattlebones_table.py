@@ -149,7 +149,7 @@ def test_the_store_says_stars_and_points_as_such() -> None:
     text = kit.words(shown(state, 2))
     assert kit.top(shown(state, 2)).endswith(" Do you sell your 1 star at the Store?")
     assert f"{NAMES[state.current]} has **1 star**." in text
-    assert "The Store pays 1 star → 3 points, 2 stars → 7 points, 3 stars → 11 points, 4 stars → 15 points." in text
+    assert "The Store pays: 1 star → 3 points, 2 stars → 7 points, 3 stars → 11 points, 4 stars → 15 points." in text
 
 
 @pytest.mark.parametrize("board", ["standard14", "compact8"])

@@ -138,7 +138,7 @@ def asked_block(view: rb.RattlebonesView) -> str:
     if phase in SIDE_PHASES:
         return side_block(view, decision)
     if phase == "store":
-        return f"{who(seat)} has **{counted(me.stars, 'star')}**. The Store pays {rb.star_chart()}."
+        return f"{who(seat)} has **{counted(me.stars, 'star')}**. The Store pays: {rb.star_chart()}."
     if phase == "add_die":
         waiting = [d for d in range(len(me.dice)) if all(r.die != d for r in view.rolls)]
         return f"{thrown}\nNot rolled yet:\n" + "\n".join(dice_lines(me.dice, d) for d in waiting)

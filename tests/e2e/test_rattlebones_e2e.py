@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 from tests.e2e import play
@@ -176,4 +177,43 @@ async def test_turn_timer_plays_the_default(tmp_path: Path) -> None:
                                 what="the old table to lose its buttons")
             log = await (await fd.slash(players[0], CHANNEL, "game log")).response_message()
             assert "ran out of time" in said(log)
+        clean(fd, bot)
+
+
+async def test_a_first_timer_reads_why_what_and_what_happened(tmp_path: Path) -> None:
+    """Review of first-time players on phones: the first table said only "Choose a die to
+    roll."; a side on offer never said what it does; a turn that paid 1 gold to roll two dice
+    left a line of history without the gold or one of the dice."""
+    rng = random.Random(4)
+    async with running_fake() as fd:
+        players = [fd.add_user(n) for n in ("ann", "bob")]
+        async with running_bot(fd, {"GAME_SEED": "5"}, tmp_path / "rb.sqlite3") as bot:
+            table = await open_table(fd, players[0], players[1:])
+            assert top(table).endswith("Choose a die to roll. Its pips move a monkey; where it lands, "
+                                       "you may give that die the space's side.")
+            offers = 0
+
+            def pick(options: list[Choice]) -> Choice:
+                """Pay for two dice whenever there is gold; else anything."""
+                labels = {b["custom_id"]: b["label"] for b in fd.buttons(table_now(fd))}
+                paid = [o for o in options if labels.get(o[0], "").startswith("Pay 1 gold")]
+                return paid[0] if paid else rng.choice(options)
+
+            def paid_lines() -> list[str]:
+                return [said(m) for m in fd.messages(CHANNEL) if not is_table(m) and " pays 1 gold: " in said(m)]
+
+            for _ in range(300):
+                now = table_now(fd)
+                if paid_lines() or finished(now):
+                    break
+                if "On offer: a new **" in said(now):
+                    offers += 1
+                    assert "\nWhen rolled, it will " in said(now), said(now)
+                await play.click_once(fd, CHANNEL, players, pick)
+            assert offers and paid_lines(), "no turn paid for two dice"
+            line = paid_lines()[0]
+            # the gold, and each of the two dice with what it did
+            assert len(re.findall(r"\bdie \d \([^)]+\) ", line)) >= 2 and len(line) <= 400, line
+            # later turns no longer explain the roll
+            assert "Its pips move a monkey" not in top(table_now(fd))
         clean(fd, bot)
