@@ -427,18 +427,45 @@ def test_bone_calls_reset_ready_and_are_limited_to_two_changes() -> None:
         ENGINE.apply(state, 0, CALL)
     state, _ = act(state, 0, "bone_toggle")
     assert state.calls == [False, False, False] and state.changes[0] == 2
-    assert ENGINE.legal_actions(state, 0) == []  # no change left, so nothing to decide
-    assert ENGINE.to_act(state) == [1, 2]
+    # no change left, but RB-2 closes the calls only once everyone has *pressed* Ready
+    assert ENGINE.legal_actions(state, 0) == [A(kind="ready")]
+    assert ENGINE.to_act(state) == [0, 1, 2]
     view = ENGINE.view(state, None)
     assert [(s.called, s.changes_left, s.ready, s.can_call) for s in view.seats] == [
-        (False, 0, True, False), (False, 2, False, True), (False, 2, False, True)]
+        (False, 0, False, False), (False, 2, False, True), (False, 2, False, True)]
+    me = ENGINE.view(state, 0).me
+    assert me is not None and me.prompt == "Your changes of call are used, so your call stands; press Ready."
     state, _ = act(state, 1, "bone_toggle")
     state, _ = act(state, 1, "ready")
     state, events = act(state, 2, "ready")
+    assert state.phase == "bone" and ENGINE.to_act(state) == [0]  # her Ready is still owed
+    state, events = act(state, 0, "ready")
     assert "Bone calls are closed: Seat 2 rolls a bone die." in texts(events)
     assert state.phase == "pick" and ENGINE.to_act(state) == [0, 2]  # Seat 2 must roll its bone
     assert ENGINE.legal_actions(state, 0) == [A(kind="pick", sides=s) for s in (6, 8, 10)]
     assert state.picks[1] == BONE
+
+
+def test_a_bone_call_a_player_may_not_make_is_refused_with_its_reason() -> None:
+    """The bone call's buttons are one row for everyone asked (RB-2): a press that is not the
+    presser's own to make says why, in a few words."""
+    state = ENGINE.new_game(2, RollTheBonesOptions(), seed=1)
+    state, _ = do_ante(state)
+    assert ENGINE.open_actions(state) == [CALL, A(kind="ready")]
+    assert ENGINE.refusal(state, 0, WITHDRAW) == "you have not called your bone die"
+    assert ENGINE.refusal(state, 0, A(kind="ready")) is None
+    state, _ = act(state, 0, "bone_toggle")
+    assert ENGINE.refusal(state, 0, CALL) == "you have called your bone die already"
+    assert ENGINE.refusal(state, 1, CALL) is None  # Bob's to make
+    state, _ = act(state, 0, "bone_toggle")
+    assert CALL not in ENGINE.legal_actions(state, 0) and CALL in ENGINE.open_actions(state)
+    assert ENGINE.refusal(state, 0, CALL) == ("you have used your 2 changes of call this roll, so your "
+                                              "call stands")
+    # a seat with no call to make is not asked, so the host never asks the rules why
+    staged_state = staged([[4, 6, 8], MIXED])
+    staged_state, _ = do_ante(staged_state)
+    assert staged_state.phase == "bone" and ENGINE.to_act(staged_state) == [1]
+    assert ENGINE.refusal(staged_state, 0, CALL) is None
 
 
 def test_an_uncalled_bone_die_cannot_be_picked_and_a_bone_only_hand_must_call() -> None:
@@ -534,8 +561,11 @@ def test_labels_and_rules_summary() -> None:
     state = ENGINE.new_game(2, RollTheBonesOptions(), seed=1)
     view = ENGINE.view(state, 0)
     labels = [action_label(view, a) for a in ENGINE.legal_actions(state, 0)]
-    assert labels[0] == "Ante a d4" and labels[-2] == "Ante a d12"
+    # the d12 is the bone die: given away, it may be lost, so the button says so
+    assert labels[0] == "Ante a d4" and labels[-2] == "Ante my bone die (d12)"
     assert labels[-1] == "Fill with my smallest: 2×d4"
+    drafted, _ = act(state, 0, "ante_add", BONE)
+    assert all(len(action_label(ENGINE.view(drafted, 0), a)) <= 40 for a in ENGINE.legal_actions(drafted, 0))
     state, _ = act(state, 0, "ante_add", 10)
     state, _ = act(state, 0, "ante_fill")
     assert action_label(ENGINE.view(state, 0), A(kind="ante_confirm")) == "Seal my ante: d4, d10"

@@ -165,7 +165,8 @@ def test_each_player_block_says_where_they_stand_and_a_short_ante_says_why() -> 
     state, _ = do_ante(state, {0: [4]})
     text = table_text(state)
     assert "**Main pot**: 3 dice, anyone rolling can win it\n**Side pot 1**: 2 dice, only Bob or Cy can win it" in text
-    assert "✅ **Ann** · ready · no bone die\n1 die: d10" in text
+    # she has no call to make, so she is not asked: her block says why, never "ready"
+    assert "✅ **Ann** · no bone die\n1 die: d10" in text
     assert "⏳ **Bob** · not ready · bone die not called" in text
     assert not re.search(r"\(short\)|Pot \d", text)  # no word a newcomer must learn
 
@@ -234,7 +235,7 @@ def test_a_private_view_holds_the_hand_the_choice_and_what_it_decides() -> None:
     assert [(k.sides, k.count, k.in_ante) for k in picture.key[1]] == [
         (4, 2, 0), (6, 3, 0), (8, 3, 0), (10, 2, 1), (12, 1, 0)]
     assert picture.draw().startswith(PNG)
-    assert kit.labels(view)[:5] == ["Ante a d4", "Ante a d6", "Ante a d8", "Ante a d10", "Ante a d12"]
+    assert kit.labels(view)[:5] == ["Ante a d4", "Ante a d6", "Ante a d8", "Ante a d10", "Ante my bone die (d12)"]
     state, _ = act(state, 1, "ante_fill")
     state, _ = act(state, 1, "ante_confirm")
     view = private(state, 1)
@@ -293,7 +294,11 @@ def test_the_bone_call_is_offered_as_call_or_withdraw() -> None:
     refused = ENGINE.legal_actions(state, 1)
     assert WITHDRAW not in refused
     state, _ = ENGINE.apply(state, 0, WITHDRAW)
-    assert not state.calls[0] and state.ready[0]  # two changes spent: Ready by itself
+    # two changes spent: her call stands, but her Ready is still hers to press (RB-2)
+    assert not state.calls[0] and not state.ready[0] and ENGINE.legal_actions(state, 0) == [READY]
+    assert "⏳ **Ann** · not ready · bone die not called (no changes left)\n" in table_text(state)
+    state, _ = ENGINE.apply(state, 0, READY)
+    assert "✅ **Ann** · ready · bone die not called (no changes left)\n" in table_text(state)
 
 
 def test_a_players_own_bone_call_sits_beside_their_block_and_ready_says_it_is_everyones() -> None:
@@ -426,12 +431,24 @@ def test_the_end_of_the_game_leaves_the_winner_to_the_standings() -> None:
     table = table_for(state)
     assert SPEC.headline(table, kit.public(SPEC, table), events) is None
     assert SPEC.chapter(public(state)) == "Game over"
-    assert table_text(state) == "### Game over\nRound 1 was the last: the most dice wins.\n-# Below: the last roll"
+    assert table_text(state) == ("### Game over\nRound 1 was the last: the most dice wins.\n"
+                                 "-# Below the standings: the last roll")
     assert SPEC.picture(table, public(state)) is not None  # the last roll
     assert not CODE.search(SPEC.story(table, kit.public(SPEC, table), events) or "")
     table.status = "finished"
     final = table_message(Moment(SPEC, table, state), Book())
     said = kit.words(final)
+    # the words say where the picture is: the host puts the standings between them and it
+    items = layout.items(final.layout)
+    order = [i["content"] if i["type"] == layout.TEXT else i["type"] for i in items
+             if i["type"] in (layout.TEXT, layout.GALLERY)]
+    caption = next(n for n, t in enumerate(order) if "Below the standings: the last roll" in str(t))
+    standings = next(n for n, t in enumerate(order) if "Final standings" in str(t))
+    assert caption < standings < order.index(layout.GALLERY)
+    # a game ended early is shown without its picture, so nothing points at one
+    table.status = "cancelled"
+    ended = kit.words(table_message(Moment(SPEC, table, state), Book()))
+    assert "game ended" in ended and "Below" not in ended
     assert len(re.findall(r"\bwins?\b", said)) == 2, said  # "the most dice wins", and the host's one line
     assert "Game #1" in said and "per move" not in said
 
@@ -510,6 +527,8 @@ def test_the_rules_open_on_how_to_play_then_the_full_rules_and_the_words() -> No
         texts = ["\n".join(p.text for p in page.parts) for page in found]
         assert found[0].title == "How to play" and len(texts[0]) <= 700
         assert "I'm ready" in texts[0] and "highest roll takes the pot" in texts[0]
+        # what a tie costs, before a newcomer meets it
+        assert "A tie: rolled dice go to the pot; the tied players ante and roll again." in texts[0]
         assert all(len(t) <= SCREEN for t in texts), [len(t) for t in texts]
         assert any("House rulings" in t for t in texts) and any("Timeouts" in t for t in texts)
         words = "\n".join(t for page, t in zip(found, texts, strict=True) if page.title.startswith("Words"))

@@ -169,16 +169,15 @@ def seat_status(view: rtb.RollTheBonesView, seat: rtb.SeatView) -> list[str]:
             return ["ante sealed" if seat.chosen else "choosing an ante", ante_status(view, seat)]
         return ["ante sealed" if seat.chosen else f"choosing {dice_count(seat.ante_due)} to ante"]
     if view.phase == "bone":
+        # a player with no call to make is not asked, so the block says why, not "ready"
         if seat.forced_call:
-            call = f"{BONE} called (only bone dice left)"
-        elif seat.called:
-            call = f"{BONE} called"
-        elif not seat.bones:
-            call = "no bone die"
-        else:
-            call = "bone die not called"
-        ready = "ready" if seat.ready else "not ready"
-        return [ready, call]
+            return [f"{BONE} called (only bone dice left)"]
+        if not seat.bones:
+            return ["no bone die"]
+        call = f"{BONE} called" if seat.called else "bone die not called"
+        if not seat.can_call:  # both changes spent: the call stands, Ready is still theirs
+            call += " (no changes left)"
+        return ["ready" if seat.ready else "not ready", call]
     if seat.called:
         return [f"{BONE} rolls the bone die"]
     return ["die picked" if seat.chosen else "picking a die"]

@@ -31,7 +31,7 @@ from typing import ClassVar, cast
 from pydantic import BaseModel
 
 from rules.base import Chooser, Engine, Event, IllegalAction, Outcome
-from rules.roll_the_bones import ai, flow, moves, view
+from rules.roll_the_bones import ai, flow, moves, text, view
 from rules.roll_the_bones.models import (
     CHANGES_PER_ROLL,
     MAX_SEATS,
@@ -81,6 +81,9 @@ class RollTheBonesEngine(Engine[RollTheBonesState, RollTheBonesAction, RollTheBo
 
     def open_actions(self, state: RollTheBonesState) -> list[RollTheBonesAction]:
         return moves.open_actions(state)
+
+    def refusal(self, state: RollTheBonesState, seat: int, action: RollTheBonesAction) -> str | None:
+        return text.refusal(state, seat, action)
 
     def decision_stamp(self, state: RollTheBonesState, seat: int) -> str:
         return moves.decision_stamp(state, seat)

@@ -36,9 +36,9 @@ from rules.roll_the_bones.models import (
     starting_hand,
 )
 from rules.roll_the_bones.moves import (
-    can_call,
     dice_in_play,
     filled_ante,
+    has_call,
     live_seats,
     no_choice,
     pick_options,
@@ -234,9 +234,11 @@ def _close_ante(state: RollTheBonesState, events: list[Event]) -> None:
 
 
 def refresh_ready(state: RollTheBonesState) -> None:
-    """RB-2: a seat that can no longer change anything owes no Ready."""
+    """RB-2: the calls close when everyone in the bone call has pressed Ready since the last
+    change, a seat whose own changes are spent included (its Ready says it is done watching the
+    others' calls). Only a seat with no call to make owes none."""
     for s in state.in_round:
-        state.ready[s] = not can_call(state, s)
+        state.ready[s] = not has_call(state, s)
 
 
 def _open_bone(state: RollTheBonesState, events: list[Event]) -> None:

@@ -2,7 +2,8 @@
 the bot and the tests all read).
 
 A seat with nothing to decide is not asked: an ante with one possible multiset of dice, a single
-die to roll, a call it can no longer change. ``flow`` makes those choices for it.
+die to roll, a bone call it has no say in (no bone die, or only bone dice). ``flow`` makes those
+choices for it. A seat whose two changes of call are spent is still asked for its Ready (RB-2).
 """
 
 from __future__ import annotations
@@ -76,15 +77,21 @@ def take_backs_left(state: RollTheBonesState, seat: int) -> int:
     return max(0, TAKE_BACKS_PER_ANTE - taken)
 
 
-def can_call(state: RollTheBonesState, seat: int) -> bool:
-    """RB-2: a seat holding a bone die may change its call at most twice per roll."""
+def has_call(state: RollTheBonesState, seat: int) -> bool:
+    """RB-2: a seat holding a bone die it is free to call or not takes part in the bone call,
+    and owes a Ready since the last change, even once its own changes are spent. A seat with no
+    bone die, or only bone dice (it must call), has no call to make and is not asked."""
     return (
         state.phase == "bone"
         and seat in state.in_round
         and BONE in state.hands[seat]
         and not state.forced_calls[seat]
-        and state.changes[seat] < CHANGES_PER_ROLL
     )
+
+
+def can_call(state: RollTheBonesState, seat: int) -> bool:
+    """RB-2: a seat in the bone call may change its call at most twice per roll."""
+    return has_call(state, seat) and state.changes[seat] < CHANGES_PER_ROLL
 
 
 def bone_call(state: RollTheBonesState, seat: int) -> RollTheBonesAction:

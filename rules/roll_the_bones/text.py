@@ -22,10 +22,11 @@ from rules.roll_the_bones.models import (
     RollEntry,
     RollTheBonesAction,
     RollTheBonesOptions,
+    RollTheBonesState,
     dice_text,
     die_name,
 )
-from rules.roll_the_bones.moves import filled_ante
+from rules.roll_the_bones.moves import filled_ante, has_call
 from rules.roll_the_bones.view import RollTheBonesView
 
 
@@ -42,8 +43,8 @@ def action_label(view: RollTheBonesView, action: RollTheBonesAction) -> str:
     if action.kind in ("ante_add", "ante_remove", "pick"):
         sides = action.sides or 0
         name = die_name(sides)
-        if action.kind == "ante_add":
-            return f"Ante a {name}"
+        if action.kind == "ante_add":  # anted, the bone die may be lost: the button says which it is
+            return f"Ante my bone die ({name})" if sides == BONE else f"Ante a {name}"
         if action.kind == "ante_remove":
             left = me.take_backs_left if me else TAKE_BACKS_PER_ANTE
             return f"Take back a {name} ({left} take-back{'s' if left != 1 else ''} left)"
@@ -66,6 +67,21 @@ def action_label(view: RollTheBonesView, action: RollTheBonesAction) -> str:
     return READY_LABEL
 
 
+def refusal(state: RollTheBonesState, seat: int, action: RollTheBonesAction) -> str | None:
+    """Why a bone call on the table is not this seat's to press (RB-2): the row is one for
+    everyone asked, so it offers a call to a seat whose changes are spent, or that has called
+    already, or a withdrawal to a seat that has not called."""
+    if action.kind != "bone_toggle" or not has_call(state, seat):
+        return None  # only a seat in the bone call is asked in it
+    if state.changes[seat] >= CHANGES_PER_ROLL:
+        return f"you have used your {CHANGES_PER_ROLL} changes of call this roll, so your call stands"
+    if state.calls[seat] and action != WITHDRAW:
+        return "you have called your bone die already"
+    if not state.calls[seat] and action == WITHDRAW:
+        return "you have not called your bone die"
+    return None
+
+
 def ante_rule(options: RollTheBonesOptions) -> str:
     """The ante in force, in words (RB-8)."""
     del options  # the ante follows the number of players, whatever the options
@@ -83,7 +99,7 @@ def how_to_play(options: RollTheBonesOptions | None = None) -> str:
 2. **Bone call**, on the table: to roll your bone die you must call it first. Then press **{READY_LABEL}**.
 3. **Pick**, in secret: choose one die to roll. Every die is rolled at once.
 
-**The highest roll takes the pot and every die rolled.** A tie: the tied players roll again for it.
+**The highest roll takes the pot and every die rolled.** A tie: rolled dice go to the pot; the tied players ante and roll again.
 
 Run out of dice and you are out. The last player holding dice wins (after round {options.max_rounds}: the most dice)."""
 
@@ -104,7 +120,7 @@ def rules_summary(options: RollTheBonesOptions | None = None) -> str:
 
 **Each roll**
 1. **Ante** (in secret): put in the ante: {ante_rule(options)}. You always keep one die: a player who can't ante in full antes all they can spare. You may take back at most {TAKE_BACKS_PER_ANTE} dice while building it. All antes are shown together.
-2. **Bone call** (on the table): to roll a bone die you must call it. Press **Call my bone** (or **Withdraw my call**: at most {CHANGES_PER_ROLL} changes per roll), then **{READY_LABEL}**. A change undoes everyone's {READY_LABEL}; the calls close when everyone is ready since the last change. A call binds.
+2. **Bone call** (on the table): to roll a bone die you must call it. Press **Call my bone** (or **Withdraw my call**: at most {CHANGES_PER_ROLL} changes per roll), then **{READY_LABEL}**. A change undoes everyone's {READY_LABEL}; the calls close when everyone is ready since the last change, changes spent or not. A call binds. A player with no bone die, or only bone dice, has no call to make and is not asked.
 3. **Pick** (in secret): choose the die to roll. The bot rolls every die at once.
 4. The highest roll takes the pot and every rolled die, their own included.
 

@@ -169,8 +169,12 @@ def _private(state: RollTheBonesState, seat: int, acting: list[int]) -> PrivateV
                   + (f"You may take back {left} more {'die' if left == 1 else 'dice'}."
                      if left else "You can take back no more dice."))
     elif state.phase == "bone":
-        prompt = ("Call the bone die to roll it this time, or press Ready."
-                  if seat in acting else "You are ready; waiting for the others.")
+        if seat not in acting:
+            prompt = "You are ready; waiting for the others."
+        elif can_call(state, seat):
+            prompt = "Call the bone die to roll it this time, or press Ready."
+        else:
+            prompt = "Your changes of call are used, so your call stands; press Ready."
     else:
         picked = state.picks[seat]
         prompt = (f"You will roll your {die_name(picked)}." if picked is not None else

@@ -305,7 +305,7 @@ def smallest(shot: Shot, labels: list[str]) -> str:
 def largest_first(shot: Shot, labels: list[str]) -> str:
     """Put the largest ordinary die in the ante first, then fill with the smallest; roll the
     smallest die. An ante nobody could guess from the timeout default."""
-    adds = [lb for lb in labels if lb.startswith("Ante a d") and not lb.startswith(f"Ante a d{rtb.BONE}")]
+    adds = [lb for lb in labels if lb.startswith("Ante a d")]  # the bone die is "Ante my bone die"
     if adds and not any(lb.startswith("Take back") for lb in labels):
         return max(adds, key=lambda lb: int(re.match(r"Ante a d(\d+)", lb)[1]))  # type: ignore[index]
     return smallest(shot, labels)
@@ -665,6 +665,12 @@ async def test_a_whole_game_reads_well_on_a_phone(tmp_path: Path) -> None:
             assert ch.said(final).count("wins with") == 1  # the winner is named once
             assert [b["label"] for b in fd.buttons(final)] == ["Rematch", "Details"]
             assert pictured(final) is not None and fd.attachments(final)[0][1].startswith(ch.PNG)
+            # the words above the standings say the picture is below them, as it is
+            order = ["picture" if c["type"] == 12 else c.get("content") or "" for c in walk(final["components"])
+                     if c.get("type") in (10, 12)]
+            caption = order.index("-# Below the standings: the last roll")
+            standings = next(n for n, b in enumerate(order) if b.startswith("### Final standings"))
+            assert caption < standings < order.index("picture"), order
 
             # the bone call: buttons that say which way they turn, none of them red; a call that
             # is one player's own sits beside that player's block
@@ -1073,7 +1079,8 @@ async def test_the_bone_call_buttons_say_which_way_they_turn(tmp_path: Path) -> 
     """Ann calls, then withdraws: the table offers "Call my bone" to whoever has not called and
     "Withdraw my call" to whoever has; one that is a single player's own sits beside that
     player's block, which says where they stand. A press on the other's button is refused
-    privately, and nothing is red."""
+    privately, and nothing is red. Her two changes spent, her block says so, a press of Call
+    tells her why it is not hers, and the calls wait for her Ready like anyone's (RB-2)."""
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
@@ -1097,11 +1104,42 @@ async def test_the_bone_call_buttons_say_which_way_they_turn(tmp_path: Path) -> 
             assert wrong["type"] == 4 and wrong["data"]["flags"] & 64
             await game.bone_click(game.players[0], shot, "Withdraw my call")
             table = await game.look()
-            # her two changes are spent, so she is Ready: the row is Bob's alone
-            assert row_labels(table) == ["Call my bone", READY] and beside(table) == {}
+            # her two changes are spent: her call stands, her block says why, her Ready is owed
             shot = shot_of(table)
-            assert shot is not None and shot.status["Ann"] == "✅ · ready · bone die not called"
+            assert shot is not None and shot.status["Ann"] == "⏳ · not ready · bone die not called (no changes left)"
+            assert {name: b["label"] for name, b in beside(table).items()} == {"Bob": "Call my bone"}
+            assert row_labels(table) == [READY] and set(shot.acting()) == {"Ann", "Bob"}
+            wrong = await refused(fd, ann, table, beside(table)["Bob"]["custom_id"])
+            assert wrong["data"]["content"] == ("“Call my bone” is not yours to choose: you have used your 2 "
+                                                "changes of call this roll, so your call stands."), wrong
+            await game.bone_click(game.players[0], shot, READY)
+            table = await game.look()
+            shot = shot_of(table)
+            assert shot is not None and shot.status["Ann"] == "✅ · ready · bone die not called (no changes left)"
             assert shot.acting() == ["Bob"] and ch.top(table).startswith(f"<@{bob.id}>: ")
+        clean(fd, bot)
+
+
+async def test_a_newcomer_is_told_what_a_tie_costs_and_which_die_is_the_bone(tmp_path: Path) -> None:
+    """How to play, from the lobby, says what a tie costs before anyone meets one; Ann's ante
+    DM names her d12 as her bone die, so she does not give it away unknowingly."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {}, tmp_path / "rtb.sqlite3") as bot:
+            lobby = await (await fd.slash(ann, CHANNEL, "roll-the-bones new", {"max_rounds": 1})).response_message()
+            how = await (await fd.click(bob, lobby, button(fd, lobby, "How to play"))).response_message()
+            assert "A tie: rolled dice go to the pot; the tied players ante and roll again." in ch.said(how)
+            await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
+            await (await fd.click(ann, lobby, button(fd, lobby, "Start"))).wait_response()
+            shot = shot_of(await settled_table(fd, CHANNEL))
+            assert shot is not None and shot.phase == "ante"
+            dm = await current_dm(fd, ann, shot)
+            labels = [b["label"] for b in act_buttons(dm)]
+            assert "Ante my bone die (d12)" in labels and "Ante a d12" not in labels, labels
+            assert all(len(label) <= 40 for label in labels), labels  # one line on a phone
+            await (await fd.click(ann, dm, labelled(dm, "Ante my bone die (d12)"))).wait_response()
+            dm = now(fd, dm)
+            assert "**Your ante** (1 of 2): d12🦴" in ch.said(dm)  # the table's words for it, too
         clean(fd, bot)
 
 
