@@ -28,15 +28,17 @@ async def test_a_game_ended_early_keeps_its_ledger(tmp_path: Path) -> None:
             ask = await (await fd.slash(gm, CHANNEL, "game end")).response_message()
             done = await fd.click(gm, ask, button(fd, ask, "End the game"))
             await done.wait_response()
-            await fd.wait_until(lambda: "game ended" in said(fd.message(live(fd)["id"])), timeout=3,
+            await fd.wait_until(lambda: "game ended" in said(fd.message(live(fd)["id"])), timeout=10,
                                 what="the table to say the game ended")
             await settle(fd)
             ended = live(fd)
             assert ended["id"] == table["id"]  # redrawn where it was: an edit pings nobody
             assert not fd.buttons(ended) and "Bob" in said(ended)
             # the ledger comes below it, with the CSV the GM keeps
-            ledger = fd.messages(CHANNEL)[-1]
-            assert ledger["embeds"][0]["title"] == "The ledger", ledger
+            ledger = await fd.wait_until(
+                lambda: next((m for m in fd.messages(CHANNEL) if m.get("embeds") and m["embeds"][0].get("title")
+                              == "The ledger"), None), timeout=10, what="the ledger below the ended table")
+            assert ledger["id"] == fd.messages(CHANNEL)[-1]["id"]
             (name, data), = [(n, d) for n, d in fd.attachments(ledger) if n.endswith(".csv")]
             rows = list(csv.DictReader(io.StringIO(data.decode())))
             assert [r["name"] for r in rows] == ["Ann", "Bob", NPC]
