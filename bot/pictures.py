@@ -59,6 +59,9 @@ class Picture:
     filename: str = "table.png"
     #: the picture's facts in words, for screen readers (the table text says them too)
     description: str = ""
+    #: a small line just above the picture (which roll it shows), where the picture is shown:
+    #: a server with pictures off, or a table drawn without its picture, has nothing to caption
+    caption: str = field(default="", compare=False)
 
 
 class PictureCache:

@@ -417,6 +417,7 @@ def _message(top: list[str | None], parts: list[Part], picture: Picture | None, 
     middle += after or []
     last: list[layout.Component] = []
     if picture is not None:
+        last += [layout.text(f"-# {picture.caption}")] if picture.caption else []
         last.append(layout.gallery(picture))
     last += layout.rows(controls) + layout.rows(utility)
     if foot:

@@ -115,8 +115,8 @@ def test_the_table_shows_the_roll_as_its_picture_until_the_next_antes_are_in() -
     assert "7" not in text.split("\n", 1)[0] and "rolls highest" not in text
     assert text.startswith("### Round 2 · antes\n**Antes**: each player puts 2 dice in the pot, in secret; every "
                            "ante is shown at once.")
-    # the picture below the new round's antes is named as the last round's, ending the words
-    assert text.endswith("\n-# Below: round 1's roll"), text
+    # the picture below the new round's antes is named as the last round's, just above it
+    assert picture.caption == "Round 1's roll" and "roll" not in text.rsplit("\n", 1)[-1]
     state, _ = do_ante(state)  # the antes are in: the table is about the new pot now
     text = table_text(state)
     assert "**Pot**: 6 dice (2×d4 4×d6). The highest roll takes it and every die rolled." in text
@@ -138,7 +138,7 @@ def test_a_tie_shows_the_tied_roll_and_who_rolls_again() -> None:
         "tie at 5: every rolled die goes to the pot, Ann and Bob roll again.")
     assert "**Cy** · sits out this roll (not in the tie)\n8 dice: 2×d6 3×d8 2×d10 d12🦴" in text
     assert "**Pot**: 9 dice" in text  # three dice rolled and six anted, waiting in the pot
-    assert text.endswith("\n-# Below: the tie"), text
+    assert picture.caption == "The tie"
 
 
 def test_a_draft_changes_nothing_the_channel_sees() -> None:
@@ -431,24 +431,25 @@ def test_the_end_of_the_game_leaves_the_winner_to_the_standings() -> None:
     table = table_for(state)
     assert SPEC.headline(table, kit.public(SPEC, table), events) is None
     assert SPEC.chapter(public(state)) == "Game over"
-    assert table_text(state) == ("### Game over\nRound 1 was the last: the most dice wins.\n"
-                                 "-# Below the standings: the last roll")
-    assert SPEC.picture(table, public(state)) is not None  # the last roll
+    assert table_text(state) == "### Game over\nRound 1 was the last: the most dice wins."
+    last = SPEC.picture(table, public(state))
+    assert last is not None and last.caption == "The last roll"
     assert not CODE.search(SPEC.story(table, kit.public(SPEC, table), events) or "")
     table.status = "finished"
     final = table_message(Moment(SPEC, table, state), Book())
     said = kit.words(final)
-    # the words say where the picture is: the host puts the standings between them and it
+    # the caption says which roll the picture is, just above it, below the standings
     items = layout.items(final.layout)
     order = [i["content"] if i["type"] == layout.TEXT else i["type"] for i in items
              if i["type"] in (layout.TEXT, layout.GALLERY)]
-    caption = next(n for n, t in enumerate(order) if "Below the standings: the last roll" in str(t))
     standings = next(n for n, t in enumerate(order) if "Final standings" in str(t))
-    assert caption < standings < order.index(layout.GALLERY)
-    # a game ended early is shown without its picture, so nothing points at one
+    assert standings < order.index("-# The last roll") == order.index(layout.GALLERY) - 1, order
+    # a server with pictures off: nothing to caption
+    assert "The last roll" not in kit.words(table_message(Moment(SPEC, table, state, pictures=False), Book()))
+    # a game ended early is shown without its picture, so nothing captions one
     table.status = "cancelled"
     ended = kit.words(table_message(Moment(SPEC, table, state), Book()))
-    assert "game ended" in ended and "Below" not in ended
+    assert "game ended" in ended and "The last roll" not in ended
     assert len(re.findall(r"\bwins?\b", said)) == 2, said  # "the most dice wins", and the host's one line
     assert "Game #1" in said and "per move" not in said
 

@@ -58,18 +58,14 @@ STORY = 380
 PRIVATE_HEADINGS = {"ante": "your ante", "bone": "your bone call", "pick": "your die"}
 
 
-def _roll_caption(table: Table, view: rtb.RollTheBonesView) -> list[Part]:
-    """Which roll the picture below shows: a new round's antes sit above the last round's
-    roll, which would read as this round's. The host puts the final standings between the
-    blocks and the picture, and draws no picture for a game ended early."""
-    record = latest_roll(view)
-    if record is None or table.status == "cancelled":
-        return []
+def _roll_caption(view: rtb.RollTheBonesView, record: rtb.RollRecord) -> str:
+    """Which roll the picture shows: a new round's antes sit above the last round's roll,
+    which would read as this round's."""
     if view.over:
-        return [Part("-# Below the standings: the last roll")]
+        return "The last roll"
     if record.round == view.round:
-        return [Part("-# Below: the tie")]
-    return [Part(f"-# Below: round {record.round}'s roll")]
+        return "The tie"
+    return f"Round {record.round}'s roll"
 
 
 class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rtb.RollTheBonesOptions]):
@@ -88,21 +84,20 @@ class RollTheBonesSpec(GameSpec[rtb.RollTheBonesView, rtb.RollTheBonesAction, rt
         if view.over:
             reason = (f"Round {view.max_rounds} was the last: the most dice wins."
                       if view.end_reason == "cap" else "One player holds every die.")
-            return [Part(f"### Game over\n{reason}"), *_roll_caption(table, view)]
+            return [Part(f"### Game over\n{reason}")]
         head = [f"### {where(view)} · {PHASE_NAMES[view.phase]}", phase_line(view)]
         if view.cycle > 1:
             tied = and_names([namer(table, short=True)(s) for s in view.in_round])
             head.append(f"After a tie, only {tied} roll.")
         head += pot_lines(view, namer(table, short=True))
-        return [Part("\n".join(head)), *[Part(seat_block(table, view, s), seat=s.seat) for s in view.seats],
-                *_roll_caption(table, view)]
+        return [Part("\n".join(head)), *[Part(seat_block(table, view, s), seat=s.seat) for s in view.seats]]
 
     def picture(self, table: Table, view: rtb.RollTheBonesView) -> Picture | None:
         record = latest_roll(view)
         if record is None:
             return None
         name = plain_namer(table)
-        return roll_picture(dice_of(record, name), plain_roll(record, name))
+        return roll_picture(dice_of(record, name), plain_roll(record, name), _roll_caption(view, record))
 
     def private_parts(self, table: Table, seat: int, view: rtb.RollTheBonesView) -> list[Part]:
         """Facts, never instructions: the host adds the question while the seat is asked, and an

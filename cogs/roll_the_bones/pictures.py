@@ -92,9 +92,9 @@ def draw_roll(dice: tuple[Thrown, ...]) -> bytes:
     return png(image)
 
 
-def roll_picture(dice: tuple[Thrown, ...], words: str) -> Picture:
+def roll_picture(dice: tuple[Thrown, ...], words: str, caption: str = "") -> Picture:
     return Picture(key=("rtb-roll", dice), draw=lambda: draw_roll(dice), filename="roll.png",
-                   description=words)
+                   description=words, caption=caption)
 
 
 @dataclass(frozen=True)

@@ -665,12 +665,11 @@ async def test_a_whole_game_reads_well_on_a_phone(tmp_path: Path) -> None:
             assert ch.said(final).count("wins with") == 1  # the winner is named once
             assert [b["label"] for b in fd.buttons(final)] == ["Rematch", "Details"]
             assert pictured(final) is not None and fd.attachments(final)[0][1].startswith(ch.PNG)
-            # the words above the standings say the picture is below them, as it is
+            # the caption just above the picture says which roll it is, below the standings
             order = ["picture" if c["type"] == 12 else c.get("content") or "" for c in walk(final["components"])
                      if c.get("type") in (10, 12)]
-            caption = order.index("-# Below the standings: the last roll")
             standings = next(n for n, b in enumerate(order) if b.startswith("### Final standings"))
-            assert caption < standings < order.index("picture"), order
+            assert standings < order.index("-# The last roll") == order.index("picture") - 1, order
 
             # the bone call: buttons that say which way they turn, none of them red; a call that
             # is one player's own sits beside that player's block
