@@ -26,22 +26,32 @@ from pydantic import ValidationError
 from bot.config import DISCORD_API, Settings, StoreSettings, bad_settings, said, unknown_settings
 from bot.startup import store_failure
 from bot.store import SchemaTooNew, _migrations
-from bot.store.base import StoreInUse
+from bot.store.base import StoreInUse, Target
 from bot.store.sqlite import held, hold
 
 
-def backup(argv: list[str]) -> int:
+def _sqlite_store(command: str, usage: str, argv: list[str], postgres: str) -> Target | None:
+    """The SQLite store a file command works on, or None once it has said why not (a wrong
+    argument, bad settings, or the games in PostgreSQL: ``postgres`` says which tool to use)."""
     if len(argv) != 1 or argv[0].startswith("-"):
-        print("usage: boneyard backup PATH   (a consistent copy of the running SQLite store)", file=sys.stderr)
-        return 2
+        print(f"usage: boneyard {command} {usage}", file=sys.stderr)
+        return None
     try:
         target = StoreSettings().store_target
     except ValidationError as exc:
-        print(f"boneyard backup: {bad_settings(exc)}", file=sys.stderr)
-        return 2
+        print(f"boneyard {command}: {bad_settings(exc)}", file=sys.stderr)
+        return None
     if target.dialect == "postgres":
-        print("boneyard backup: the games are in PostgreSQL; back them up with its own tool, e.g. "
-              "pg_dump --format=custom --file=boneyard.dump \"$DATABASE_URL\"", file=sys.stderr)
+        print(f"boneyard {command}: the games are in PostgreSQL; {postgres}", file=sys.stderr)
+        return None
+    return target
+
+
+def backup(argv: list[str]) -> int:
+    target = _sqlite_store("backup", "PATH   (a consistent copy of the running SQLite store)", argv,
+                           "back them up with its own tool, e.g. "
+                           "pg_dump --format=custom --file=boneyard.dump \"$DATABASE_URL\"")
+    if target is None:
         return 2
     source, copy = Path(target.location), Path(argv[0])
     if not source.exists():
@@ -75,18 +85,10 @@ def restore(argv: list[str]) -> int:
     """The backup in place of the store, with the bot stopped. The store's -wal and -shm go
     (SQLite would replay a -wal left beside it over the restored file: rows of the old store, or
     a corrupt file), and the store replaced is kept beside it: a restore can be undone."""
-    if len(argv) != 1 or argv[0].startswith("-"):
-        print("usage: boneyard restore BACKUP   (with the bot stopped: the backup in place of the SQLite store)",
-              file=sys.stderr)
-        return 2
-    try:
-        target = StoreSettings().store_target
-    except ValidationError as exc:
-        print(f"boneyard restore: {bad_settings(exc)}", file=sys.stderr)
-        return 2
-    if target.dialect == "postgres":
-        print("boneyard restore: the games are in PostgreSQL; restore them with its own tool, e.g. "
-              "pg_restore --clean --dbname=\"$DATABASE_URL\" boneyard.dump", file=sys.stderr)
+    target = _sqlite_store("restore", "BACKUP   (with the bot stopped: the backup in place of the SQLite store)",
+                           argv, "restore them with its own tool, e.g. "
+                           "pg_restore --clean --dbname=\"$DATABASE_URL\" boneyard.dump")
+    if target is None:
         return 2
     backup_file, store = Path(argv[0]), Path(target.location)
     if not backup_file.is_file():
