@@ -17,8 +17,6 @@ import time
 
 import discord
 
-from bot.deadlines import CHANNEL_GONE, cancel_unseen
-from bot.deliver import channel_gone
 from bot.errors import GATE
 from bot.runtime import TableRuntime
 
@@ -39,11 +37,8 @@ async def show_tables_left_behind(runtime: TableRuntime) -> int:
         try:
             async with GATE.step():
                 shown += await runtime.catch_up(game_id, notify=True)
-        except discord.NotFound as exc:
-            if channel_gone(exc):  # deleted while no process was there: nothing left to show it in
-                await cancel_unseen(runtime, game_id, CHANNEL_GONE)
-            else:
-                log.info("game %s: could not show its table again (%s %s)", game_id, exc.code, exc.text)
+        except discord.NotFound as exc:  # its channel was deleted meanwhile: nothing left to show it in
+            log.info("game %s: its channel is gone (%s %s)", game_id, exc.code, exc.text)
         except Exception:
             log.exception("could not show again the table of game %s", game_id)
     if shown:

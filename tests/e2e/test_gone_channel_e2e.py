@@ -169,8 +169,8 @@ async def test_a_server_that_removes_the_bot_has_its_games_cancelled(pg_url: str
 
 async def test_an_untimed_game_left_behind_in_a_channel_deleted_meanwhile_is_cancelled(tmp_path: Path) -> None:
     """A process stopped between saving a move and showing it; the channel was deleted before
-    the next one started. No timer would ever find it gone: the start, posting the table it
-    left behind, hears Discord say so and cancels the game."""
+    the next one started. No timer would ever find it gone, and posting the table it left
+    behind fails: the start's look for every live game's channel cancels it."""
     url = sqlite(tmp_path)
     env = {"DATABASE_URL": url, "DEFAULT_TIMER_SECONDS": "0", "LOG_LEVEL": "INFO"}
     async with running_fake(channels=("hall", "lounge")) as fd:
