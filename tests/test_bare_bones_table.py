@@ -470,3 +470,35 @@ def test_a_hand_opened_out_of_turn_says_whom_the_game_waits_for() -> None:
     assert f"**{NAMES[other]}'s turn** ({stage}); yours comes by DM." in kit.words(private(state, seat))
     state.round = bb.ROUNDS
     assert f"**{NAMES[other]}'s turn** ({stage}); your last turn is over." in kit.words(private(state, seat))
+
+
+#: every Action Card, six to a Supply beside Loan Shark (its loan buys the whole Supply)
+OTHERS = [k for k in bb.ACTIONS if k != "loan_shark"]
+
+
+@pytest.mark.parametrize("others", [OTHERS[i:i + 6] for i in range(0, len(OTHERS), 6)])
+def test_the_cards_on_offer_are_one_menu_each_with_its_price_and_effect(others: list[str]) -> None:
+    """Buying, every card on offer belongs in one menu ("Buy a card…") and Done buying is a
+    button of its own; each option's second line (at most 100 characters, as Discord allows)
+    starts with the price and says what the card rolls or does. Once a card is bought, the
+    view names it."""
+    state, seat = staged(2, ["loan_shark", "white"], "loan_shark", *others, dice=[("white", 3)])
+    state, _ = play(state, "loan_shark")
+    state, _ = act(state, "loan_more", amount=13)
+    state, _ = act(state, "loan", amount=60)
+    state, _ = play(state, "white")
+    assert state.turn is not None and state.turn.stage == "buy"
+    view = ENGINE.view(state, seat)
+    legal = ENGINE.legal_actions(state, seat)
+    assert len(legal) >= 14 and legal[-1].kind == "buy_done"
+    assert [SPEC.action_group(view, a) for a in legal] == ["Buy a card…"] * (len(legal) - 1) + [None]
+    for action in legal[:-1]:
+        assert action.card is not None
+        stack = next(s for s in view.supply if s.kind == bb.BY_KEY[action.card].kind)
+        said = SPEC.action_description(view, action)
+        assert said is not None and len(said) <= 100 and said.startswith(f"{stack.cost} coins"), said
+        assert (": die " in said) if stack.dice else said.endswith(f"{bb.units(stack.au)}: {stack.brief}")
+        assert not stack.fpv or f"worth {stack.fpv} at the end" in said
+    assert SPEC.action_description(view, legal[-1]) is None
+    state, _ = act(state, "buy", card=legal[0].card)
+    assert f"**Bought**: {bb.action_label(view, legal[0]).removeprefix('Buy ')}" in kit.words(private(state, seat))

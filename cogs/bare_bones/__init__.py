@@ -30,7 +30,7 @@ from bot.tavern import TavernCog
 from cogs.bare_bones import hand, pages
 from cogs.bare_bones.pictures import dice_picture
 from cogs.bare_bones.table import table_parts
-from cogs.bare_bones.words import coins, plain_dice, short
+from cogs.bare_bones.words import coins, offer_words, plain_dice, short
 from rules import bare_bones as bb
 from rules.base import Event, counted, seat_name
 
@@ -73,6 +73,19 @@ class BareBonesSpec(GameSpec[bb.BareBonesView, bb.BareBonesAction, bb.BareBonesO
 
     def action_label(self, view: bb.BareBonesView, action: bb.BareBonesAction) -> str:
         return bb.action_label(view, action)
+
+    def action_group(self, view: bb.BareBonesView, action: bb.BareBonesAction) -> str | None:
+        """The cards on offer belong in one menu, each option with its price and what it does;
+        Done buying is a button of its own: fourteen buttons were most of a phone's screen."""
+        return "Buy a card…" if action.kind == "buy" else None
+
+    def action_description(self, view: bb.BareBonesView, action: bb.BareBonesAction) -> str | None:
+        """A card on offer: its price, then what it rolls or does, in a menu option's line."""
+        if action.kind != "buy" or action.card is None:
+            return None
+        kind = bb.BY_KEY[action.card].kind
+        stack = next((s for s in view.supply if s.kind == kind), None)
+        return offer_words(stack) if stack is not None else None
 
     def action_style(self, view: bb.BareBonesView, action: bb.BareBonesAction) -> discord.ButtonStyle:
         if action.kind in ("roll", "rerolls_done", "fh_roll"):

@@ -20,6 +20,7 @@ from cogs.bare_bones.words import (
     hand_lines,
     STAGE_WORDS,
     in_play,
+    kind_name,
     latest_reveals,
     name_of,
     ordered_players,
@@ -207,11 +208,12 @@ def loan_facts(view: bb.BareBonesView, pending: bb.PendingView) -> list[str]:
 
 
 def _shop(view: bb.BareBonesView, turn: bb.TurnView) -> Part:
-    """The cards the coins left would buy, and what each does."""
+    """What was bought this turn, and the cards the coins left would buy, and what each does."""
     stacks = [s for s in view.supply if s.count and s.cost <= turn.coins_left and s.kind not in turn.bought]
+    bought = f"**Bought**: {', '.join(short(kind_name(view, b)) for b in turn.bought)}\n" if turn.bought else ""
     if not stacks:
-        return Part(f"Nothing in the Supply costs {coins(turn.coins_left)} or less.")
-    return Part("**What you can buy** (in full: **Details** on the table, Supply)\n" + "\n".join(shop_lines(stacks)))
+        return Part(f"{bought}Nothing in the Supply costs {coins(turn.coins_left)} or less.")
+    return Part(f"{bought}**What you can buy** (in full: **Details** on the table, Supply)\n" + "\n".join(shop_lines(stacks)))
 
 
 def _piles(me: bb.PrivateView, *, mine: bool) -> str:

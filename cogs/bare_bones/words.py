@@ -132,6 +132,17 @@ def shop_lines(stacks: list[bb.StackView]) -> list[str]:
     return lines + [f"**{s.name}** {coins(s.cost)}: {s.brief or s.short}" for s in stacks if not s.dice]
 
 
+def offer_words(stack: bb.StackView) -> str:
+    """A card on offer in a few words, its price first (a menu's second line, which a phone may
+    cut short): a Dice Card's die and what it is worth at the end, an Action's Action Units and
+    key effect."""
+    if not stack.dice:
+        return f"{coins(stack.cost)}, {bb.units(stack.au)}: {stack.brief or stack.short}"
+    die, _, ability = dice_card_words(stack.kind).partition("; ")
+    worth = f", worth {stack.fpv} at the end" if stack.fpv else ""
+    return f"{coins(stack.cost)}: {die}{worth}" + (f"; {ability}" if ability else "")
+
+
 def hand_lines(hand: list[bb.CardView], *, cost: bool = True) -> list[str]:
     """A hand, one line a kind of card, what each does (``cost``: and what an Action costs to
     play, which its Play button says while it can be played)."""
