@@ -176,8 +176,14 @@ class GameSpec(Generic[V, A, O]):
         raise NotImplementedError
 
     def action_group(self, view: V, action: A) -> str | None:
-        """Choices made in the open that belong in one menu (its placeholder, e.g. "Give…"),
-        so a choice with many options is not a wall of buttons; None: a button of its own."""
+        """Choices that belong in one menu (its placeholder, e.g. "Give…", "Buy a card…"), on
+        the table or in a private view, so a choice with many options is not a wall of buttons;
+        None: a button of its own (or, past what a message holds, a menu of the rest)."""
+        return None
+
+    def action_description(self, view: V, action: A) -> str | None:
+        """A grouped choice's second line in its menu (at most 100 characters): what it costs
+        or does, which the label has no room for. None: the label alone."""
         return None
 
     def action_style(self, view: V, action: A) -> discord.ButtonStyle:

@@ -595,28 +595,47 @@ def private_message(moment: Moment, seat: int, *, notice: str | None = None, ask
 
 
 def _actions(moment: Moment, seat: int, seen: Any, room: int) -> list[layout.Component]:
-    """A seat's choices: buttons while they fit ``room`` controls, else menus of 25."""
+    """A seat's choices: those the game groups ("Buy a card…") one menu each, above the rest;
+    the rest buttons while they fit ``room`` controls, else menus of 25."""
     spec, table = moment.spec, moment.table
     actions = moment.legal(seat)
     gid = table.id or 0
     stamp = moment.stamp(seat)
-    if len(actions) <= min(room, MAX_BUTTONS):
-        return [ActionButton.component(gid, seat, stamp, index,
-                                       seat_names(table, spec.action_label(seen, action), plain=True),
-                                       spec.action_style(seen, action))
-                for index, action in enumerate(actions)]
-    labels = [clip(seat_names(table, spec.action_label(seen, a), plain=True), 100) for a in actions]
+    groups: dict[str, list[int]] = {}
+    alone: list[int] = []
+    for index, action in enumerate(actions):
+        group = spec.action_group(seen, action)
+        (alone if group is None else groups.setdefault(group, [])).append(index)
+    for indices in groups.values():  # past what one menu holds, the rest are offered as ungrouped
+        alone += indices[MENU_OPTIONS:]
+        del indices[MENU_OPTIONS:]
+
+    def label(index: int) -> str:
+        return seat_names(table, spec.action_label(seen, actions[index]), plain=True)
+
+    out = [ActionSelect.component(gid, seat, stamp, [_option(label(i), i, spec.action_description(seen, actions[i]))
+                                                     for i in indices], clip(group, 150), page=row)
+           for row, (group, indices) in enumerate(groups.items())]
+    room -= len(out)
+    if len(alone) <= min(room, MAX_BUTTONS):
+        return out + [ActionButton.component(gid, seat, stamp, i, label(i), spec.action_style(seen, actions[i]))
+                      for i in alone]
     menus = max(1, min(room, MENU_ROWS))
-    pages = range(0, min(len(labels), MENU_OPTIONS * menus), MENU_OPTIONS)
-    if len(labels) > MENU_OPTIONS * menus:
-        log.warning("game %s offers %d choices; menus show the first %d", gid, len(labels), MENU_OPTIONS * menus)
-    out: list[layout.Component] = []
-    for row, start in enumerate(pages):
-        page = labels[start:start + MENU_OPTIONS]
-        options = [discord.SelectOption(label=label, value=str(start + i)) for i, label in enumerate(page)]
-        placeholder = "Choose…" if len(pages) == 1 else clip(f"{page[0]} … {page[-1]}", 150)
-        out.append(ActionSelect.component(gid, seat, stamp, options, placeholder, page=row))
+    pages = range(0, min(len(alone), MENU_OPTIONS * menus), MENU_OPTIONS)
+    if len(alone) > MENU_OPTIONS * menus:
+        log.warning("game %s offers %d choices; menus show the first %d", gid, len(alone), MENU_OPTIONS * menus)
+    for start in pages:
+        page = alone[start:start + MENU_OPTIONS]
+        options = [_option(label(i), i) for i in page]
+        placeholder = "Choose…" if len(pages) == 1 else clip(f"{options[0].label} … {options[-1].label}", 150)
+        out.append(ActionSelect.component(gid, seat, stamp, options, placeholder, page=len(out)))
     return out
+
+
+def _option(label: str, index: int, description: str | None = None) -> discord.SelectOption:
+    """One choice in a menu: its value is its index among all the seat's choices."""
+    return discord.SelectOption(label=clip(label, 100), value=str(index),
+                                description=clip(description, 100) if description else None)
 
 
 def _open_controls(moment: Moment, asked: list[int], parts: list[Part], room: int) -> tuple[
@@ -647,7 +666,7 @@ def _open_controls(moment: Moment, asked: list[int], parts: list[Part], room: in
     menus = iter(range(1, 100))
 
     def menu(choices: list[tuple[int, Any]], placeholder: str) -> layout.Component:
-        options = [discord.SelectOption(label=clip(label(a), 100), value=str(i)) for i, a in choices[:MENU_OPTIONS]]
+        options = [_option(label(a), i, spec.action_description(public, a)) for i, a in choices[:MENU_OPTIONS]]
         return OpenSelect.component(gid, stamp, options, clip(placeholder, 150), menu=next(menus))
 
     accessories: dict[int, layout.Component] = {}

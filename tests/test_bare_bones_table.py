@@ -253,8 +253,8 @@ def test_the_reroll_score_and_buy_views_show_the_dice_and_the_coins() -> None:
     assert shown.picture is not None
     assert "2 Green + 3 Blue = 5 points; 4 White = 4 coins" in said and "White 4, Blue 3" not in said
     assert "**5 points** and **4 coins**; 4 coins left to spend" in said
-    # what the coins would buy and its price; the buttons only name the cards
-    assert "**Dice Cards**: Blue 4 coins" in said and "Buy Blue" in kit.labels(shown)
+    # what the coins would buy, in a menu that gives each card's price
+    assert "**On offer**: 2 cards" in said and "Buy Blue" in kit.labels(shown)
     # another seat's view never shows the dice as its own
     other = private(state, 1 - seat)
     assert other.picture is None and "Your dice" not in kit.words(other)
@@ -416,10 +416,10 @@ def test_the_first_draft_round_shows_the_blue_dice_that_made_the_play_order() ->
 
 
 def test_the_buy_step_fits_a_phone_with_every_card_affordable() -> None:
-    """With coins for the whole Supply (a big loan), the buy step is one short line a card:
-    the Dice Cards' prices on one line, each Action's price and key effect on its own, the full
-    texts on Details' Supply pages; a button for every card, and all of it about one phone
-    screen (it was 1,300 characters, each Action's full text)."""
+    """With coins for the whole Supply (a big loan), the cards on offer are one menu, each
+    option with its price and what it does in a few words, and Done buying a button: the DM is
+    a short screen (fourteen buttons and a line a card were most of a phone's); the full texts
+    are on Details' Supply pages."""
     state, seat = staged(2, ["loan_shark", "white"], "loan_shark", dice=[("white", 3)])
     state, _ = play(state, "loan_shark")
     state, _ = act(state, "loan_more", amount=13)
@@ -429,14 +429,21 @@ def test_the_buy_step_fits_a_phone_with_every_card_affordable() -> None:
     shown = private(state, seat)
     said = kit.words(shown)
     view = ENGINE.view(state, seat)
-    assert len(kit.labels(shown)) == len(view.supply) + 1  # a Buy a stack, and Done
-    assert "**Dice Cards**: Blue 4, Red 5, Green 6, White 6, Yellow 8, Purple 10, Black 12 coins" in said
+    menus = kit.controls(shown, ActionSelect)
+    assert len(menus) == 1 and menus[0].item.placeholder == "Buy a card…"
+    offers = {o.label: o.description for o in menus[0].item.options}
+    assert len(offers) == len(view.supply)  # every card the coins buy, one option each
     for stack in view.supply:
-        if not stack.dice:
-            assert f"**{stack.name}** {stack.cost} coins: {stack.brief}" in said
-            assert stack.short not in said
-    assert "in full: **Details** on the table" in said
-    assert message_length(shown) <= 700, message_length(shown)
+        described = offers[f"Buy {stack.name.removesuffix(' Dice Card')}"]
+        assert described is not None and described.startswith(f"{stack.cost} coins") and len(described) <= 100
+        if stack.dice:
+            assert ": die " in described and (f"worth {stack.fpv} at the end" in described or not stack.fpv)
+        else:
+            assert described.endswith(f"{bb.units(stack.au)}: {stack.brief}")
+    done = [b.item.label for b in kit.controls(shown, ActionButton)]
+    assert len(done) == 1 and done[0].startswith("Done buying ("), done
+    assert f"**On offer**: {len(view.supply)} cards (in full: **Details** on the table, Supply)" in said
+    assert message_length(shown) <= 500, message_length(shown)
 
 
 def test_a_hand_opened_out_of_turn_says_whom_the_game_waits_for() -> None:

@@ -2,9 +2,10 @@
 
 Every decision in Bare Bones is its player's own, so this view carries its subject: the cards
 in hand and what each does while playing, the dice (in words here, as a picture beside) and the
-coins while re-rolling, scoring or buying, what each card on offer does in the Draft and when
-buying. The host puts the question above and the buttons below; once nothing is asked, the
-same view reads as what the player holds, so it never says what to press.
+coins while re-rolling, scoring or buying, what each card on offer does in the Draft (when
+buying, the menu of cards says it). The host puts the question above and the buttons below;
+once nothing is asked, the same view reads as what the player holds, so it never says what to
+press.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from bot.games import Part
 from bot.models import Table
 from cogs.bare_bones.words import (
     card_line,
+    cards,
     coins,
     dice_words,
     grouped,
@@ -24,7 +26,6 @@ from cogs.bare_bones.words import (
     latest_reveals,
     name_of,
     ordered_players,
-    shop_lines,
     short,
     turn_money,
 )
@@ -208,12 +209,14 @@ def loan_facts(view: bb.BareBonesView, pending: bb.PendingView) -> list[str]:
 
 
 def _shop(view: bb.BareBonesView, turn: bb.TurnView) -> Part:
-    """What was bought this turn, and the cards the coins left would buy, and what each does."""
+    """What was bought this turn (a pick from the menu shows here) and how many cards the coins
+    left would buy; the menu of them gives each one's price and what it does (the spec's
+    ``action_description``), Details' Supply pages the full texts."""
     stacks = [s for s in view.supply if s.count and s.cost <= turn.coins_left and s.kind not in turn.bought]
     bought = f"**Bought**: {', '.join(short(kind_name(view, b)) for b in turn.bought)}\n" if turn.bought else ""
     if not stacks:
         return Part(f"{bought}Nothing in the Supply costs {coins(turn.coins_left)} or less.")
-    return Part(f"{bought}**What you can buy** (in full: **Details** on the table, Supply)\n" + "\n".join(shop_lines(stacks)))
+    return Part(f"{bought}**On offer**: {cards(len(stacks))} (in full: **Details** on the table, Supply)")
 
 
 def _piles(me: bb.PrivateView, *, mine: bool) -> str:

@@ -123,15 +123,6 @@ def card_line(card: bb.CardView | bb.StackView, count: int = 1, *, price: bool =
     return f"{head}: {dice_card_words(colour) if colour else said or card.short}"
 
 
-def shop_lines(stacks: list[bb.StackView]) -> list[str]:
-    """Cards on offer with their prices, short enough for a phone beside a button each: the
-    Dice Cards on one line with their prices, each Action on its own with its key effect in a
-    few words. The full texts are the Supply pages of Details."""
-    dice = [f"{short(s.name)} {s.cost}" for s in stacks if s.dice]
-    lines = [f"**Dice Cards**: {', '.join(dice)} coins"] if dice else []
-    return lines + [f"**{s.name}** {coins(s.cost)}: {s.brief or s.short}" for s in stacks if not s.dice]
-
-
 def offer_words(stack: bb.StackView) -> str:
     """A card on offer in a few words, its price first (a menu's second line, which a phone may
     cut short): a Dice Card's die and what it is worth at the end, an Action's Action Units and

@@ -176,7 +176,8 @@ class Hands:
         if any(x.startswith("Done buying") for x in labels) and "left to spend" in said and not (
                 picture and "Scored:" in said or "No dice were rolled" in said):
             self.unseen.append(f"buying without the dice: {said[:200]}")
-        if any(x.startswith("Buy ") for x in labels) and "What you can buy" not in said:
+        offers = [o for m in act_selects(message) for o in m["options"] if o["label"].startswith("Buy ")]
+        if any(x.startswith("Buy ") for x in labels) and not (offers and all(o.get("description") for o in offers)):
             self.unseen.append(f"buying without what the cards do: {said[:200]}")
         if any(x.startswith("Draft ") for x in labels) and "The cards you may draft" not in said:
             self.unseen.append(f"a Draft pick without what the cards do: {said[:200]}")
@@ -414,4 +415,48 @@ async def test_my_hand_out_of_turn_says_whom_the_game_waits_for(tmp_path: Path) 
             said = ch.said(mine)
             assert f"**{buyer.name.title()}'s turn** (buying); yours comes by DM." in said, said
             assert not controls_of(mine)
+        clean(fd, bot)
+
+
+async def test_the_buy_dm_is_one_menu_of_the_cards_and_done_buying(tmp_path: Path) -> None:
+    """Buying, the cards on offer are one menu, each option with its price and what it does,
+    and Done buying a button below it, where fourteen buttons filled a phone's screen; a card
+    picked is bought once, and a pick from the menu as it was before is refused, buying
+    nothing."""
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {"GAME_SEED": "9"}, tmp_path / "bb.sqlite3") as bot:
+            await open_table(fd, ann, [bob], bots=0)
+            buyer, message = await until_buying(fd, [ann, bob], Hands(fd))
+            menus = act_selects(message)
+            assert [m["placeholder"] for m in menus] == ["Buy a card…"], menus
+            offers = menus[0]["options"]
+            assert len(offers) >= 10 and all(o["label"].startswith("Buy ") for o in offers)
+            for o in offers:
+                assert re.match(r"\d+ coins?(, \d Action Units?)?: \S", o["description"]), o
+                assert len(o["description"]) <= 100 and len(o["label"]) <= 100
+            assert [b["label"] for b in act_buttons(message)] == [next(
+                x for x in controls_of(message) if x.startswith("Done buying"))]
+            said = ch.said(message)
+            assert "left to spend" in said and len(said) <= 700, said
+            # the cheapest card, from the menu
+            first = min(offers, key=lambda o: int(o["description"].split(" ")[0]))
+            picked = await fd.select(buyer, message, menus[0]["custom_id"], [first["value"]])
+            assert (await picked.wait_response())["type"] == 7
+            await ch.settle(fd, quiet=0.05)
+            now = fd.message(message["id"])
+            left = [o["label"] for m in act_selects(now) for o in m["options"]]
+            assert act_selects(now)[0]["custom_id"] != menus[0]["custom_id"]  # a new moment
+            assert first["label"] not in left and len(left) < len(offers)  # one of each name
+            assert f"**Bought**: {first['label'].removeprefix('Buy ')}" in ch.said(now)
+            # the menu as it was, picked again: refused, and nothing more is bought
+            other = next(o for o in offers if o["label"] in left)
+            stale = await (await fd.forge(buyer, now, menus[0]["custom_id"], values=[other["value"]],
+                                          carried=True)).wait_response()
+            assert stale["data"]["flags"] & 64 and "moment has passed" in stale["data"]["content"], stale
+            await ch.settle(fd, quiet=0.05)
+            assert [o["label"] for m in act_selects(fd.message(message["id"])) for o in m["options"]] == left
+            bought = re.search(r"Bought: (.+)", ch.said(table_of(fd)))
+            assert bought and bought[1] == first["label"].removeprefix("Buy ") + (
+                " Dice Card" if "Action Unit" not in first["description"] else ""), ch.said(table_of(fd))
         clean(fd, bot)
