@@ -10,6 +10,7 @@ The doctor reads the same settings the bot does and says, a line per problem, wh
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import importlib.util
 import os
@@ -113,12 +114,12 @@ def _restore(backup_file: Path, store: Path, shown: str) -> int:
     incoming = store.with_name(f"{store.name}.restoring")
     incoming.unlink(missing_ok=True)
     try:
-        with sqlite3.connect(f"file:{backup_file}?mode=ro", uri=True) as src:
+        with contextlib.closing(sqlite3.connect(f"file:{backup_file}?mode=ro", uri=True)) as src:
             check = src.execute("PRAGMA integrity_check").fetchone()[0]
             schema = src.execute("PRAGMA user_version").fetchone()[0]
             games = src.execute("SELECT COUNT(*) FROM games").fetchone()[0] if check == "ok" else 0
             if check == "ok" and schema <= latest:
-                with sqlite3.connect(incoming) as dst:
+                with contextlib.closing(sqlite3.connect(incoming)) as dst:
                     src.backup(dst)
     except sqlite3.Error as exc:
         incoming.unlink(missing_ok=True)
@@ -136,7 +137,9 @@ def _restore(backup_file: Path, store: Path, shown: str) -> int:
     kept = None
     if store.exists():  # copied with its -wal, whatever it holds: the restore can be undone
         kept = store.with_name(f"{store.name}.replaced-{time.strftime('%Y%m%d-%H%M%S')}")
-        with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as old, sqlite3.connect(kept) as aside:
+        # (closed before the files are replaced: Windows refuses to remove a file still open)
+        with contextlib.closing(sqlite3.connect(f"file:{store}?mode=ro", uri=True)) as old, \
+                contextlib.closing(sqlite3.connect(kept)) as aside:
             old.backup(aside)
     for leftover in (Path(f"{store}-wal"), Path(f"{store}-shm"), Path(f"{store}-journal")):
         leftover.unlink(missing_ok=True)

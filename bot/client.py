@@ -268,11 +268,9 @@ class Boneyard(commands.AutoShardedBot):
                     await self._cancel_unseen(await store.live_in_guild(guild_id), SERVER_LEFT)
             # a channel deleted meanwhile sent no event either: an untimed game there would
             # stay in play for good, unseen (a timed one's timer finds it gone)
-            for guild_id in here:
-                for game_id in await store.live_in_guild(guild_id):
-                    table = await store.get(game_id)
-                    if table is not None and not await still_there(self, table.channel_id):
-                        await self._cancel_unseen([game_id], CHANNEL_GONE)
+            for game_id, guild_id, channel_id in await store.live_channels():
+                if guild_id in here and not await still_there(self, channel_id):
+                    await self._cancel_unseen([game_id], CHANNEL_GONE)
         except Exception:
             if not self.is_closed():  # stopping already: the next start looks again
                 log.warning("could not check which servers came back", exc_info=True)

@@ -31,6 +31,12 @@ def timer_fault(seconds: int) -> str | None:
         return f"A turn timer is {TIMER_MIN_SECONDS} seconds or more (0 turns it off)."
     return None
 
+
+def _as_setting(fault: str | None) -> str:
+    """A refusal's sentence as a setting's complaint reads it: within a line, after a colon."""
+    text = fault or ""
+    return text[:1].lower() + text[1:].rstrip(".")
+
 #: what a setting that must be a number (or one of a few words) wants, said when it is not one
 #: (pydantic would say "Input should be a valid integer", naming neither the unit nor an example)
 WANTS = {
@@ -152,7 +158,7 @@ class Settings(StoreSettings):
         """The bounds /game timer and /boneyard settings hold a host to, in their words (the
         lower one in _short_timer)."""
         if not 0 <= value <= TIMER_MAX_SECONDS:
-            raise ValueError(f"a turn timer is {TIMER_MIN_SECONDS} to {TIMER_MAX_SECONDS} seconds (0 turns it off)")
+            raise ValueError(_as_setting(timer_fault(value)))
         return value
 
     @model_validator(mode="after")
@@ -161,8 +167,7 @@ class Settings(StoreSettings):
         Discord-compatible API of one's own (DISCORD_API_BASE: the end-to-end tests run out
         their timers in a second or two) is let have it."""
         if 0 < self.default_timer_seconds < TIMER_MIN_SECONDS and self.discord_api_base is None:
-            raise ValueError(f"DEFAULT_TIMER_SECONDS: a turn timer is {TIMER_MIN_SECONDS} seconds or more "
-                             "(0 turns it off)")
+            raise ValueError(f"DEFAULT_TIMER_SECONDS: {_as_setting(timer_fault(self.default_timer_seconds))}")
         return self
 
     @field_validator("dev_guild_id", mode="before")

@@ -78,7 +78,7 @@ async def still_there(client: discord.Client, channel_id: int) -> bool:
         return True
     try:
         await client.fetch_channel(channel_id)
-    except discord.DiscordException as exc:
+    except Exception as exc:  # (a network failure says nothing: the game goes on, timer and all)
         return not channel_gone(exc)
     return True
 

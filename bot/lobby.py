@@ -218,6 +218,8 @@ class Lobby:
             old = ended.table
             if old.live:
                 raise Refusal("This game is still going.")
+            if old.status != "finished" or ended.state is None:  # a lobby closed, a game ended early
+                raise Refusal(f"Only a finished game has a rematch; start another with `/{self.spec(old).command} new`.")
             if old.seat_of(interaction.user.id) is None and interaction.user.id != old.host_id \
                     and not await self.servers.gm(interaction):
                 raise Refusal("Only the players of this game can ask for a rematch; "
@@ -276,9 +278,9 @@ def rematch_seats(spec: GameSpec[Any, Any, Any], ended: Moment) -> tuple[list[Se
     options = spec.engine.Options.model_validate(table.options)
     left = [safe(seat.name.removesuffix(step.LEFT))
             + (f" ({took})" if said and tavern and (took := tavern.stake_text(options, stake)) else "")
-            for seat, stake in kept if seat.ai and seat.user_id is not None]
+            for seat, stake in kept if seat.left]
     seats = [Seat(user_id=seat.user_id, name=seat.name, ai=seat.ai, stake=stake)
-             for seat, stake in reversed(kept) if not (seat.ai and seat.user_id is not None)]
+             for seat, stake in reversed(kept) if not seat.left]
     if left:
         said = " ".join(filter(None, [said, f"{and_list(left)} left the last game: **Join** to play this one."]))
     return seats, said

@@ -30,6 +30,12 @@ class Seat(BaseModel):
     moved: int = 0
 
     @property
+    def left(self) -> bool:
+        """A player's seat that a bot plays since they left (or the host handed it to a bot):
+        it keeps the player, who may take it back, and ranks them after everyone who stayed."""
+        return self.ai and self.user_id is not None
+
+    @property
     def npc(self) -> bool:
         """A bot seat the game-master named, where the lobby's Add bot numbers its own ("Bot 2")
         and a player who left keeps theirs ("Cy (bot)")."""

@@ -565,9 +565,12 @@ def _ride(shown: Shown, extras: list[dict[str, Any]]) -> None:
     if count > layout.MAX_COMPONENTS or chars > layout.MAX_TEXT or len(files) > 9:
         return
     kept = box["components"]
-    # after the game's blocks and picture, before the controls and the footer
-    at = next((i for i, c in enumerate(kept) if c["type"] == layout.ROW
-               or (c["type"] == layout.TEXT and c["content"].startswith("-# "))), len(kept))
+    # after the game's blocks and picture, before the controls and the footer (a picture's
+    # caption, a small line too, stays with its picture)
+    rows = [i for i, c in enumerate(kept) if c["type"] == layout.ROW]
+    footer = len(kept) - 1 if kept and kept[-1]["type"] == layout.TEXT and kept[-1]["content"].startswith("-# ") \
+        else len(kept)
+    at = rows[0] if rows else footer
     box["components"] = kept[:at] + items + kept[at:]
     shown.files = files
 

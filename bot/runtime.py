@@ -391,7 +391,12 @@ class TableRuntime(Lobby):
                 raise Refusal(managers_only(now.table, "hand a seat to a bot"))
             if now.table.status != "active":
                 raise Refusal("This game has already ended.")
-            seat = find_seat(now.table, typed)
+            # a player who left is named as they were (find_seat knows only who plays a seat)
+            named = typed.strip().casefold()
+            seat = next((i for i, s in enumerate(now.table.seats) if s.left and named in (
+                f"<@{s.user_id}>", f"<@!{s.user_id}>", s.name.removesuffix(step.LEFT).casefold())), None)
+            if seat is None:
+                seat = find_seat(now.table, typed)
             gone = now.table.seats[seat]
             if gone.ai and gone.user_id is None:
                 raise Refusal(f"{safe(gone.name)} is the bot's own seat: seats are removed only in the lobby, "
@@ -413,12 +418,13 @@ class TableRuntime(Lobby):
             raise Refusal("The game has not started yet: press **Join** on the lobby to take a seat.")
         async with self.turn(interaction, table.id or 0):
             now, book = await self.load(table.id or 0, interaction)
+            if now.table.seat_of(interaction.user.id) is not None:
+                raise Refusal("You are playing your seat already.")
             seats = now.table.seats
-            seat = next((i for i, s in enumerate(seats) if s.ai and s.user_id == interaction.user.id), None)
+            seat = next((i for i, s in enumerate(seats) if s.left and s.user_id == interaction.user.id), None)
             if now.table.status != "active" or seat is None:
                 raise Refusal("You have no seat to take back here: `/game rejoin` returns a seat a bot plays "
-                              "since its player left this game." if now.table.seat_of(interaction.user.id) is None
-                              else "You are playing your seat already.")
+                              "since its player left this game.")
             result = step.rejoin(now, seat, interaction.user.display_name, time.time())
             await self.carry(interaction, result, book, NOBODY,
                              said="Your seat is yours again: the table pings you when you are asked.")

@@ -317,7 +317,7 @@ def _result(trail: _Trail, table: Table, state: BaseModel | None, now: float, *,
         last = len(table.seats) + 1
         results = [
             {"seat": o.seat, "user_id": table.seats[o.seat].user_id,
-             "rank": last if table.seats[o.seat].ai and table.seats[o.seat].user_id else o.rank,
+             "rank": last if table.seats[o.seat].left else o.rank,
              "score": o.score}
             for o in engine.outcomes(state)
         ]

@@ -293,6 +293,11 @@ class Store(ABC):
         """The games in a lobby or in play in a server (the bot was removed from it)."""
 
     @abstractmethod
+    async def live_channels(self) -> list[tuple[int, int, int]]:
+        """(game, server, channel) of every game in a lobby or in play: a start looks whether
+        each channel is still there."""
+
+    @abstractmethod
     async def latest_in_channel(self, channel_id: int) -> Table | None:
         """The live game of a channel, else the one it played last."""
 

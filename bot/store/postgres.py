@@ -396,6 +396,10 @@ class PostgresStore(Store):
                                       guild_id)
         return [int(r[0]) for r in rows]
 
+    async def live_channels(self) -> list[tuple[int, int, int]]:
+        rows = await self._pool.fetch("SELECT id, guild_id, channel_id FROM games WHERE status IN ('lobby','active')")
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+
     async def latest_in_channel(self, channel_id: int) -> Table | None:
         text = await self._pool.fetchval(
             "SELECT table_json FROM games WHERE channel_id=$1"

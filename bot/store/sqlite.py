@@ -70,8 +70,9 @@ T = TypeVar("T")
 
 def lock_file(path: Path | str) -> Path:
     """The file beside the database that the Boneyard running on it holds locked (it holds that
-    Boneyard's process id, to name it)."""
-    return Path(f"{path}.lock")
+    Boneyard's process id, to name it); one for a database however its path was written (a
+    relative path, a link to it)."""
+    return Path(f"{Path(path).resolve()}.lock")
 
 
 if sys.platform == "win32":
@@ -201,7 +202,7 @@ class SqliteStore(Store):
     @classmethod
     async def open(cls, path: Path | str, *, sole: bool = False) -> SqliteStore:
         """``sole``: as the one process writing the file (the bot), refused if another holds it."""
-        if not sole:
+        if not sole or str(path) == ":memory:":  # (a database in memory is this process's alone)
             return await cls._open(path)
         held = hold(path)
         try:
@@ -378,6 +379,10 @@ class SqliteStore(Store):
     async def live_in_guild(self, guild_id: int) -> list[int]:
         rows = await self._read("SELECT id FROM games WHERE guild_id=? AND status IN ('lobby','active')", (guild_id,))
         return [int(r[0]) for r in rows]
+
+    async def live_channels(self) -> list[tuple[int, int, int]]:
+        rows = await self._read("SELECT id, guild_id, channel_id FROM games WHERE status IN ('lobby','active')", ())
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     async def latest_in_channel(self, channel_id: int) -> Table | None:
         """The live game of a channel, else the one it played last."""

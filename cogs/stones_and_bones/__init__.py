@@ -115,7 +115,7 @@ class StonesAndBonesTavern(Tavern):
                 "changes one.")
         # (a player who left is not seated again: the lobby says so)
         broke = [safe(seat.name) for seat, stake in zip(table.seats, stakes, strict=True)
-                 if stake == 0 and not (seat.ai and seat.user_id is not None)]
+                 if stake == 0 and not seat.left]
         if broke:
             line += f" {and_list(broke)} took home nothing: give {'each' if len(broke) > 1 else 'them'} " \
                     "a purse before **Start**."

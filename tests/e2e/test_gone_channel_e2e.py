@@ -212,3 +212,33 @@ async def test_an_untimed_game_whose_channel_was_deleted_while_the_bot_was_away_
             assert table.status == "cancelled" and deadline is None and stats == []
             assert (await stored(url, 2))[0].status == "active"  # the other channel's game goes on
             assert complaints(bot) == []
+
+
+class _Unreachable:
+    """A client whose every question to Discord fails on the way (no channel cached)."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+    def get_channel(self, channel_id: int) -> None:
+        return None
+
+    async def fetch_channel(self, channel_id: int) -> None:
+        raise self.exc
+
+
+async def test_a_channel_is_gone_only_when_discord_says_so() -> None:
+    """A network failure while asking says nothing of the channel: its game (and its timer)
+    goes on, where the timer used to be dropped for good."""
+    import aiohttp
+    import discord
+
+    from bot.deadlines import still_there
+
+    class _Response:
+        status, reason = 404, "Not Found"
+
+    assert await still_there(_Unreachable(aiohttp.ClientConnectionError()), 5)  # type: ignore[arg-type]
+    assert await still_there(_Unreachable(TimeoutError()), 5)  # type: ignore[arg-type]
+    gone = discord.NotFound(_Response(), {"code": 10003, "message": "Unknown Channel"})  # type: ignore[arg-type]
+    assert not await still_there(_Unreachable(gone), 5)  # type: ignore[arg-type]

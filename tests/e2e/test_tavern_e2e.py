@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 from tests.e2e.channel import said, settle
@@ -43,7 +44,18 @@ async def test_a_game_ended_early_keeps_its_ledger(tmp_path: Path) -> None:
             rows = list(csv.DictReader(io.StringIO(data.decode())))
             assert [r["name"] for r in rows] == ["Ann", "Bob", NPC]
             assert [int(r["buy_in_cp"]) for r in rows] == [850, 5000, 3000]
+            # a game ended early has no rematch, even asked for with a forged button
+            forged = await (await fd.forge(ann, ended, f"bn:again:{ended_id(ended)}", carried=True)).wait_response()
+            assert forged["data"]["flags"] & 64 and forged["data"]["content"].startswith(
+                "Only a finished game has a rematch"), forged
         clean(fd, bot)
+
+
+def ended_id(message: dict) -> int:
+    """The game's number, from the footer of its table ("Game #1")."""
+    found = re.search(r"Game #(\d+)", said(message))
+    assert found, said(message)
+    return int(found[1])
 
 
 async def test_the_gm_hands_an_absent_players_seat_to_a_bot_and_they_take_it_back(tmp_path: Path) -> None:
@@ -71,8 +83,9 @@ async def test_the_gm_hands_an_absent_players_seat_to_a_bot_and_they_take_it_bac
             table = said(live(fd))
             assert "Gm handed Bob's seat to a bot; `/game rejoin` gives it back to them." in table, table
             assert "Bob (bot)" in table
-            again = await (await fd.slash(gm, CHANNEL, "game unseat", {"seat": "2"})).wait_response()
-            assert again["data"]["content"] == "A bot already plays Bob (bot)."
+            for named in ("2", f"<@{bob.id}>", "bob"):  # named as they were, too
+                again = await (await fd.slash(gm, CHANNEL, "game unseat", {"seat": named})).wait_response()
+                assert again["data"]["content"] == "A bot already plays Bob (bot).", named
             stranger = fd.add_user("dee")
             nothing = await (await fd.slash(stranger, CHANNEL, "game rejoin")).wait_response()
             assert nothing["data"]["content"].startswith("You have no seat to take back here")
