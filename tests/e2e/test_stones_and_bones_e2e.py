@@ -343,8 +343,8 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             pressed = await fd.click(may_press(shown[0], who)[0], table, shown[0].custom_id)
             answer = await pressed.wait_response()
             assert answer["type"] == 7 and "moment has passed" not in json.dumps(answer), answer
-            await settle(fd)
-            assert live(fd)["id"] != table["id"] or said(live(fd)) != said(table)
+            await fd.wait_until(lambda: live(fd)["id"] != table["id"] or said(live(fd)) != said(table), timeout=10,
+                                what="the rematch's table to move on")
         clean(fd, bot)
 
 
