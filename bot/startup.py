@@ -10,8 +10,7 @@ import sqlite3
 
 import asyncpg
 
-from bot.store import SchemaTooNew, SqliteStore, Store, Target, open_store
-from bot.store.base import StoreInUse
+from bot.store import SchemaTooNew, Store, StoreInUse, Target, open_store
 
 
 class CannotStart(Exception):
@@ -52,9 +51,7 @@ def _reason(exc: BaseException) -> str:
 async def opened(target: Target) -> Store:
     """The store, or why not."""
     try:
-        if target.dialect == "sqlite":  # the one bot on the file: see SqliteStore's sole
-            return await SqliteStore.open(target.location, sole=True)
-        return await open_store(target)
+        return await open_store(target, sole=True)
     except (OSError, TimeoutError, sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError,
             SchemaTooNew, StoreInUse) as exc:
         raise store_failure(target, exc) from None

@@ -11,7 +11,15 @@ from pathlib import Path
 from tests.e2e.channel import next_table, said, settle
 from tests.e2e.test_knucklebones_e2e import button, clean
 from tests.e2e.test_stones_and_bones_e2e import CHANNEL, ENV, NPC, live, open_gm_table
-from tests.fakediscord import FakeDiscord, running_bot, running_fake
+from tests.fakediscord import FakeDiscord, FakeUser, running_bot, running_fake
+
+
+async def started(fd: FakeDiscord, gm: FakeUser, players: list[FakeUser]) -> None:
+    """A GM's tavern table (an NPC, a purse set) started, its first table out."""
+    lobby = await open_gm_table(fd, gm, players)
+    await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
+    await next_table(fd, CHANNEL)
+    await settle(fd)
 
 
 async def test_a_game_ended_early_keeps_its_ledger(tmp_path: Path) -> None:
@@ -22,10 +30,7 @@ async def test_a_game_ended_early_keeps_its_ledger(tmp_path: Path) -> None:
         gm = fd.add_user("gm")
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         async with running_bot(fd, ENV, tmp_path / "sb.sqlite3") as bot:
-            lobby = await open_gm_table(fd, gm, [ann, bob])
-            await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
-            await next_table(fd, CHANNEL)
-            await settle(fd)
+            await started(fd, gm, [ann, bob])
             table = live(fd)
             ask = await (await fd.slash(gm, CHANNEL, "game end")).response_message()
             done = await fd.click(gm, ask, button(fd, ask, "End the game"))
@@ -67,10 +72,7 @@ async def test_the_gm_hands_an_absent_players_seat_to_a_bot_and_they_take_it_bac
         gm = fd.add_user("gm")
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         async with running_bot(fd, ENV, tmp_path / "sb.sqlite3") as bot:
-            lobby = await open_gm_table(fd, gm, [ann, bob])
-            await (await fd.click(gm, lobby, button(fd, lobby, "Start"))).wait_response()
-            await next_table(fd, CHANNEL)
-            await settle(fd)
+            await started(fd, gm, [ann, bob])
             # only whoever steers the table may, and only a seat a person plays
             for who, seat, words in ((ann, "bob", "Only the game-master"), (gm, NPC, f"{NPC} is the bot's own seat"),
                                      (gm, "zed", "No seat matches")):
