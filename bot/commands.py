@@ -93,6 +93,10 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="The 
     async def leave(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: self.runtime.leave(interaction))
 
+    @app_commands.command(name="nudge", description="Ping whoever the table is waiting for (once every 5 minutes)")
+    async def nudge(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: self.runtime.nudge(interaction))
+
     @app_commands.command(name="rejoin", description="Take back your seat from the bot that plays it since you left")
     async def rejoin(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: self.runtime.rejoin(interaction))

@@ -117,6 +117,9 @@ class Book(BaseModel):
     #: the live table is a layout message (False: posted before tables were, so an edit in
     #: place must clear its content and embeds)
     layout: bool = False
+    #: when someone last nudged whoever the table waits for (/game nudge), so a table pings a
+    #: slow player at most once in a while however many others are waiting on them
+    nudged: float = 0.0
 
     @field_validator("dm_closed", mode="before")
     @classmethod

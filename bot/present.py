@@ -331,12 +331,13 @@ def moved_below(moment: Moment, now: Channel, *, notice: str | None = None) -> P
                 look=look(moment, book))
 
 
-def again(moment: Moment, book: Book, *, notify: list[int] | tuple[int, ...] = (), ping: bool = True) -> Plan:
-    """The table posted afresh as the newest message (/game status, or a table that had fallen
-    behind the game); the old one loses its buttons. ``notify`` get their private view again.
-    ``ping=False`` (/game status): whoever is asked was pinged when they were asked, and anyone
-    may ask for the table, so it must not buzz them again at a stranger's bidding."""
-    shown = table_message(moment, book)
+def again(moment: Moment, book: Book, *, notify: list[int] | tuple[int, ...] = (), ping: bool = True,
+          notice: str | None = None) -> Plan:
+    """The table posted afresh as the newest message (/game status, /game nudge, or a table that
+    had fallen behind the game); the old one loses its buttons. ``notify`` get their private view
+    again. ``ping=False`` (/game status): whoever is asked was pinged when they were asked, and
+    anyone may ask for the table, so it must not buzz them again at a stranger's bidding."""
+    shown = table_message(moment, book, notice=notice)
     return Plan(dms=dms(moment, book, list(notify)), channel=[_moved(replace(shown, pings=shown.pings and ping), book)],
                 chapter=moment.chapter, look=look(moment, book),
                 turn_events=book.turn_events if moment.chapter == book.chapter else [])

@@ -30,7 +30,7 @@ from bot.lobby import Lobby, allowed_here
 from bot.models import Book, Table
 from bot.present import NOBODY, Origin
 from bot.recent import Recent
-from bot.render import jump_link, managers_only, runner, safe
+from bot.render import and_list, jump_link, managers_only, mention, runner, safe
 from bot.replies import announce, in_line, in_time, reply, update
 from bot.seats import find_seat
 from bot.servers import Servers
@@ -52,6 +52,8 @@ CATCH_UP_AFTER = (3.0, 15.0, 60.0)
 #: live games whose last moment stays in memory (20 to 180 kB each, views and legal actions
 #: included: bench/kept_moments.py); games clicked less lately are parsed from the store again
 MOMENTS_KEPT = 256
+#: seconds between two nudges of one table (/game nudge)
+NUDGE_GAP = 300.0
 
 
 @dataclass
@@ -543,6 +545,42 @@ class TableRuntime(Lobby):
             # should the table not post, its asker hears which permission is missing
             await reply(interaction, content="The table comes below, as the newest message.", ephemeral=True)
             await self.deliverer.run(present.again(now, book, ping=False), now.table, book, interaction)
+
+    async def nudge(self, interaction: discord.Interaction) -> None:
+        """/game nudge: whoever the table waits for is pinged again, with the table as the newest
+        message. An untimed table waits on an absent player for good, and the ping they were
+        given when asked is long buried; a nudge at most every few minutes, asked by someone at
+        the table or who runs it, cannot be turned into a stranger's ping machine."""
+        table = await self.live_table(interaction)
+        if table.status == "lobby":
+            raise Refusal("The game has not started yet: the lobby waits for "
+                          f"{runner(table)} to press **Start**.")
+        gm = await self.servers.gm(interaction)
+        async with self.turn(interaction, table.id or 0):
+            now, book = await self.load(table.id or 0, interaction)
+            table, mine = now.table, now.table.seat_of(interaction.user.id)
+            if mine is None and not self.may_manage(interaction, table, gm):
+                raise Refusal(f"Only the players, {runner(table)}, a GM of this server or someone "
+                              "with Manage Channel can nudge.")
+            if table.status != "active":
+                raise Refusal("This game has already ended.")
+            if table.paused:
+                raise Refusal(f"The game is paused: nobody can move until {runner(table)} resumes it.")
+            waited = [s for s in now.humans if s != mine]
+            if not waited:
+                raise Refusal("The table waits for you." if mine in now.humans
+                              else "The table waits for nobody right now.")
+            at = time.time()
+            if at < book.nudged + NUDGE_GAP:
+                raise Refusal(f"The table was nudged <t:{int(book.nudged)}:R>; another nudge can come "
+                              f"<t:{int(book.nudged + NUDGE_GAP)}:R>.")
+            book.nudged = at
+            names = and_list([safe(table.seats[s].name) for s in waited])
+            await reply(interaction, content=f"Nudged {names}: the table comes below, as the newest message.",
+                        ephemeral=True)
+            notice = (f"👋 {safe(interaction.user.display_name)} nudges "
+                      f"{and_list([mention(table, s) for s in waited])}: the table waits for you.")
+            await self.deliverer.run(present.again(now, book, notice=notice), table, book, interaction)
 
     # -- private answers -------------------------------------------------------------------------
 

@@ -1,0 +1,79 @@
+"""/game nudge, end to end: whoever the table waits for is pinged again, with the table as the
+newest message, at most once in a while and only at the bidding of someone at the table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.channel import actor, is_table, pinged, top
+from tests.e2e.test_knucklebones_e2e import CHANNEL, action_buttons, clean, open_table, table_now
+from tests.fakediscord import FLAG_EPHEMERAL, running_bot, running_fake
+
+
+async def test_a_nudge_pings_whoever_the_table_waits_for_once_in_five_minutes(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        dee, mo = fd.add_user("dee"), fd.add_user("mo", manager=True)
+        async with running_bot(fd, {}, tmp_path / "n.sqlite3") as bot:
+            table = await open_table(fd, ann, [bob])
+            waited = actor(table, [ann, bob])
+            other = bob if waited is ann else ann
+            posted = len(fd.messages(CHANNEL))
+
+            # the one the table waits for, and a stranger to the table, are refused, and nothing moves
+            mine = await (await fd.slash(waited, CHANNEL, "game nudge")).wait_response()
+            assert mine["data"]["flags"] & FLAG_EPHEMERAL and mine["data"]["content"] == "The table waits for you."
+            stranger = await (await fd.slash(dee, CHANNEL, "game nudge")).wait_response()
+            assert stranger["data"]["flags"] & FLAG_EPHEMERAL
+            assert stranger["data"]["content"].startswith("Only the players, the host,"), stranger
+            assert len(fd.messages(CHANNEL)) == posted and table_now(fd)["id"] == table["id"]
+
+            # the other player nudges: the table comes back as the newest message and pings them
+            since = len(fd.calls)
+            done = await (await fd.slash(other, CHANNEL, "game nudge")).wait_response()
+            assert done["data"]["flags"] & FLAG_EPHEMERAL
+            assert done["data"]["content"] == f"Nudged {waited.name.title()}: the table comes below, as the newest message."
+            fresh = await fd.wait_until(
+                lambda: (m := fd.last_message(CHANNEL)) is not None and is_table(m) and m["id"] != table["id"] and m,
+                timeout=5, what="the nudged table below")
+            assert f"👋 {other.name.title()} nudges <@{waited.id}>: the table waits for you." in top(fresh)
+            assert actor(fresh, [ann, bob]) is waited and action_buttons(fd, fresh)
+            assert pinged(fd, since, fd.channel(CHANNEL).id) == {waited.id}
+            await fd.wait_until(lambda: not action_buttons(fd, fd.message(table["id"])),
+                                timeout=3, what="the old table without its buttons")
+
+            # another nudge within five minutes, even by whoever runs the table, is refused and pings nobody
+            since, posted = len(fd.calls), len(fd.messages(CHANNEL))
+            again = await (await fd.slash(mo, CHANNEL, "game nudge")).wait_response()
+            assert again["data"]["flags"] & FLAG_EPHEMERAL
+            assert again["data"]["content"].startswith("The table was nudged <t:"), again
+            assert "another nudge can come <t:" in again["data"]["content"]
+            assert len(fd.messages(CHANNEL)) == posted and pinged(fd, since, fd.channel(CHANNEL).id) == set()
+
+            # the nudged table plays on as any other
+            choice = action_buttons(fd, fresh)[-1]["custom_id"]
+            pressed = await (await fd.click(waited, fresh, choice)).wait_response()
+            assert pressed["type"] in (6, 7), pressed
+        clean(fd, bot)
+
+
+async def test_a_nudge_is_refused_in_the_lobby_and_in_a_paused_game(tmp_path: Path) -> None:
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {}, tmp_path / "n.sqlite3") as bot:
+            await fd.slash(ann, CHANNEL, "knucklebones new")
+            await fd.wait_until(lambda: fd.last_message(CHANNEL), timeout=5, what="the lobby")
+            lobby = await (await fd.slash(bob, CHANNEL, "game nudge")).wait_response()
+            assert lobby["data"]["content"] == "The game has not started yet: the lobby waits for the host to press **Start**."
+            await (await fd.slash(ann, CHANNEL, "game end")).wait_response()
+        clean(fd, bot)
+
+    async with running_fake() as fd:
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, {}, tmp_path / "p.sqlite3") as bot:
+            table = await open_table(fd, ann, [bob])
+            other = bob if actor(table, [ann, bob]) is ann else ann
+            await (await fd.slash(ann, CHANNEL, "game pause")).wait_response()
+            paused = await (await fd.slash(other, CHANNEL, "game nudge")).wait_response()
+            assert paused["data"]["content"] == "The game is paused: nobody can move until the host resumes it."
+        clean(fd, bot)
