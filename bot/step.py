@@ -141,11 +141,15 @@ class Moment:
             return self._chapter
         return seat_names(self.table, self.spec.chapter(self.public)) if self.state is not None else ""
 
-    def waiting_for(self) -> str:
-        """Whom the game waits for, and until when: the end of a refusal."""
+    def waiting_for(self, *, seated: bool = False) -> str:
+        """Whom the game waits for, and until when: the end of a refusal. ``seated``: told to a
+        player at the table, who on an untimed one may be waiting on someone for good, and so
+        hears how to ping them."""
         who = and_list([safe(self.table.seats[s].name) for s in self.acting]) if self.acting else "nobody"
         due = self.table.deadline if self.acting else None
-        return f"waiting for {who}" + (f", whose time runs out <t:{int(due)}:R>" if due else "")
+        if due:
+            return f"waiting for {who}, whose time runs out <t:{int(due)}:R>"
+        return f"waiting for {who}" + (" (`/game nudge` pings them)" if seated and self.humans else "")
 
 
 @dataclass(frozen=True)
@@ -192,7 +196,7 @@ def read_click(now: Moment, seat: int | None, drawn_for: int | None, stamp: str,
     if seat != owner and seat in now.acting:  # seats choosing at once: this one has its own buttons
         raise Refusal(f"That choice is {safe(now.table.seats[owner].name)}'s; yours are on your own copy.")
     if seat != owner or seat not in now.acting:
-        raise Refusal(f"Not your turn: {now.waiting_for()}.")
+        raise Refusal(f"Not your turn: {now.waiting_for(seated=True)}.")
     actions = now.legal(seat)
     if len(choices) != 1 or not 0 <= choices[0] < len(actions):
         raise Refusal("That choice is not available.")
@@ -208,7 +212,7 @@ def read_open_click(now: Moment, seat: int | None, stamp: str, index: int) -> tu
     if seat is None:
         raise Refusal(f"You are not playing at this table: {now.waiting_for()}.")
     if seat not in now.acting:
-        raise Refusal(f"Nothing is asked of you now: {now.waiting_for()}.")
+        raise Refusal(f"Nothing is asked of you now: {now.waiting_for(seated=True)}.")
     if not asked >> seat & 1:
         raise Stale()  # drawn before this seat was asked
     if drawn is not None and now.table.seats[seat].moved > drawn:

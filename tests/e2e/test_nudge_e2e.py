@@ -14,11 +14,16 @@ async def test_a_nudge_pings_whoever_the_table_waits_for_once_in_five_minutes(tm
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
         dee, mo = fd.add_user("dee"), fd.add_user("mo", manager=True)
-        async with running_bot(fd, {}, tmp_path / "n.sqlite3") as bot:
+        async with running_bot(fd, {"DEFAULT_TIMER_SECONDS": "0"}, tmp_path / "n.sqlite3") as bot:
             table = await open_table(fd, ann, [bob])
             waited = actor(table, [ann, bob])
             other = bob if waited is ann else ann
             posted = len(fd.messages(CHANNEL))
+
+            # an untimed table may wait on someone for good: a player pressing their buttons hears how to ping them
+            theirs = await (await fd.click(other, table, action_buttons(fd, table)[0]["custom_id"])).wait_response()
+            assert theirs["data"]["flags"] & FLAG_EPHEMERAL
+            assert theirs["data"]["content"] == f"Not your turn: waiting for {waited.name.title()} (`/game nudge` pings them)."
 
             # the one the table waits for, and a stranger to the table, are refused, and nothing moves
             mine = await (await fd.slash(waited, CHANNEL, "game nudge")).wait_response()
