@@ -57,6 +57,14 @@ something only a roll starting with one d100 can do: on a roll that has a d100 e
 are refused with the reason, and bonus and penalty dice cancel one for one, as the rules say. On a
 roll with no d100 the words are the comment they usually are ("1d6 bonus damage").
 
+A game's name for a result is read from its words after the dice, since that name, not the total,
+is what its table acts on: Call of Cthulhu's `1d100 vs 55` (success levels, `hard`/`extreme`
+difficulty), Pathfinder 2e's `1d20+9 dc 25` (degrees of success), Powered by the Apocalypse's
+`2d6+1 pbta` and Blades in the Dark's `3d6 blades` (the highest die; `0d6` is two dice, the lower).
+Each asks for a roll of a given shape and is refused, with an example, on any other; `blades` on a
+roll without d6s stays the comment it then is (`1d8 twin blades`). `crit` doubles a damage roll's
+dice (D&D 5e), and after an attack roll's d20 stays a comment (`1d20 crit on 19`).
+
 A top-level comparison is what the roller wants answered, not d20's 1 or 0: `1d20+5 >= 15` is a
 success or a failure, and a bare dice pool compared die by die (`10d6>4`, `6d10>=8`, `5d6<3`)
 counts successes exactly as the `target` option does (the reply names the rule: each die ≥ 5).
@@ -100,7 +108,7 @@ LADDER = {8: "Legendary", 7: "Epic", 6: "Fantastic", 5: "Superb", 4: "Great", 3:
 #: how a Fate die's face is written
 FATE_FACES = {1: "+", 0: "0", -1: "\u2212"}
 FATE = "F"
-EXAMPLES = "Try e.g. `1d20+5`, `4d6kh3`, `2d20kl1 + 3 [fire]` or `8d6 fireball`."
+EXAMPLES = "Try e.g. `1d20+5`, `4d6kh3`, `2d20kl1 + 3 [fire]` or `8d6 fireball`; `/roll help` shows each game's."
 
 Mode = Literal["normal", "advantage", "disadvantage"]
 MODES: tuple[Mode, ...] = get_args(Mode)
@@ -117,6 +125,16 @@ _BONUS_WORDS = re.compile(r"(?<![\w-])(?:(?P<before>\d+)\s+)?(?P<word>bonus|pena
                           r"(?:\s+(?:dice|die)(?:\s*[:=]?\s*(?P<after>\d+))?)?(?![\w-])", re.I)
 #: the most bonus or penalty dice a roll takes (the rules use one or two)
 MAX_BONUS = 3
+#: Pathfinder 2e's `dc 20` (also `vs dc 20`, `dc:20`), Call of Cthulhu's `vs 55` (and `vs 55 hard`)
+_DC_WORDS = re.compile(r"(?<![\w-])(?:vs\.?\s*)?dc\s*[:=]?\s*(?P<n>\d+)(?![\w-])", re.I)
+_VS_WORDS = re.compile(r"(?<![\w-])vs\.?\s*[:=]?\s*(?P<n>\d+)(?:\s+(?P<level>hard|extreme)(?![\w-]))?(?![\w-])", re.I)
+_GAME_WORDS = re.compile(r"(?<![\w-])(?P<word>pbta|blades|bitd)(?![\w-])", re.I)
+_CRIT_WORD = re.compile(r"(?<![\w-])crit(?![\w-])", re.I)
+#: the highest skill `vs` takes, and the highest DC `dc` takes
+MAX_SKILL = 200
+MAX_DC = 999
+#: the most dice a Blades in the Dark pool takes (the rules rarely pass 6)
+MAX_BLADES = 10
 
 
 class RollError(GameError):
@@ -496,6 +514,8 @@ class Roll:
     #: expression once, above them); a single roll has none, as it shows its breakdown
     terse: str | None = None
     compared: Comparison | None = None
+    #: what the game asked for after the dice calls this roll (`Hard success`, `Weak hit`)
+    verdict: Verdict | None = None
 
     @property
     def result(self) -> int:
@@ -523,6 +543,8 @@ class RollSeries:
     typed: str = ""
     #: every die a Fate die: the results read signed and on the ladder (`+2 Fair`)
     fate: bool = False
+    #: the game whose words read each result (`vs 55`, `dc 20`, `pbta`, `blades`)
+    reading: Reading | None = None
 
     @property
     def total(self) -> int:
@@ -554,6 +576,184 @@ class RollSeries:
         return bool(self.rolls) and all(one.compared is not None for one in self.rolls)
 
 
+# ---------------------------------------------------------------- a game's words for a roll
+System = Literal["coc", "pf2", "pbta", "blades"]
+#: how a verdict feels at the table, from best to worst (the reply picks its mark by it)
+Tone = Literal["critical", "success", "partial", "failure", "fumble"]
+_LEVELS = ("Regular", "Hard", "Extreme")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A game's reading of a roll, asked for by its words after the dice: Call of Cthulhu's
+    success levels against a skill, Pathfinder's degrees of success against a DC, Powered by the
+    Apocalypse's hits, Blades in the Dark's outcomes. Each game names its results; a total alone
+    would leave every player at the table to work them out."""
+
+    system: System
+    #: the skill (`vs 55`) or the DC (`dc 20`)
+    number: int = 0
+    #: a Call of Cthulhu roll's difficulty: the level a success needs
+    level: str = "Regular"
+
+    @property
+    def words(self) -> str:
+        """As typed, for the heading of a repeat."""
+        if self.system == "coc":
+            return f"vs {self.number}" + ("" if self.level == "Regular" else f" {self.level.lower()}")
+        return f"dc {self.number}" if self.system == "pf2" else self.system
+
+    @property
+    def rule(self) -> str:
+        """What every roll of it is read against, said once under the result."""
+        if self.system == "coc":
+            skill = self.number
+            rule = {"Regular": f"skill {skill} · Hard ≤ {skill // 2} · Extreme ≤ {skill // 5}",
+                    "Hard": f"skill {skill}, Hard: ≤ {skill // 2} · Extreme ≤ {skill // 5}",
+                    "Extreme": f"skill {skill}, Extreme: ≤ {skill // 5}"}[self.level]
+            return rule + (" · 96+ fumbles" if skill < 50 else "")
+        return f"DC {self.number}" if self.system == "pf2" else ""
+
+    @property
+    def needs(self) -> int:
+        """The highest d100 a Call of Cthulhu roll succeeds with at its difficulty."""
+        return {"Regular": self.number, "Hard": self.number // 2, "Extreme": self.number // 5}[self.level]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A roll as its game names it: `Hard success`, `Critical failure`, `Weak hit`, `Bad outcome`."""
+
+    outcome: str
+    tone: Tone
+    #: what this roll alone needs said (`natural 20: a degree better`, `two 6s`)
+    note: str = ""
+
+
+def _reading(text: str, sixes: bool) -> Reading | None:
+    """The game reading asked for in the words after the dice; `blades` is one only on a roll
+    with d6s (elsewhere it is a comment: `1d8 twin blades`)."""
+    found = [Reading("pf2", int(m["n"])) for m in _DC_WORDS.finditer(text)]
+    rest = _DC_WORDS.sub(" ", text)
+    found += [Reading("coc", int(m["n"]), (m["level"] or "regular").capitalize()) for m in _VS_WORDS.finditer(rest)]
+    found += [Reading("pbta" if m["word"].lower() == "pbta" else "blades") for m in _GAME_WORDS.finditer(rest)
+              if sixes or m["word"].lower() == "pbta"]
+    if len({r.words for r in found}) > 1:
+        raise RollError("Ask for one reading of the roll, not " + " and ".join(f"`{r.words}`" for r in found) + ".")
+    return found[0] if found else None
+
+
+def _without_reading(text: str, sixes: bool, damage: bool) -> str:
+    rest = _VS_WORDS.sub(" ", _DC_WORDS.sub(" ", text))
+    rest = _GAME_WORDS.sub(lambda m: " " if sixes or m["word"].lower() == "pbta" else m.group(), rest)
+    return _CRIT_WORD.sub(" ", rest) if damage else rest
+
+
+def _check_reading(tree: diceast.Expression, reading: Reading, counting: Counting | None,
+                   asked: _Asked) -> tuple[diceast.Expression, Reading]:
+    """The roll the reading can read, or a refusal saying what to type. A Blades pool's reading
+    knows its size: zero dice become the two rolled for them, the lower counting."""
+    said = f"`{reading.words}`"
+    top, shown = tree.roll, _short_text(str(tree.roll))
+    if counting is not None:
+        raise RollError(f"{said} reads the roll already; leave out `target`.")
+    if isinstance(top, diceast.BinOp) and top.op in COMPARISONS:
+        raise RollError(f"{said} reads the roll already; leave out `{top.op}{_short_text(str(top.right), 12)}`.")
+    if asked.crit:
+        raise RollError(f"`crit` doubles a damage roll's dice; {said} reads a check. Roll them apart.")
+    dice = [node for node in _walk(tree) if isinstance(node, diceast.Dice)]
+    if reading.system == "coc":
+        if not 1 <= reading.number <= MAX_SKILL:
+            raise RollError(f"A skill is from 1 to {MAX_SKILL}, like `1d100 vs 55`.")
+        if not any(sides_of(node.size) == 100 for node in dice):
+            raise RollError(f"{said} reads a d100 against a skill (Call of Cthulhu), like `1d100 {reading.words}`; "
+                            f"to compare a total, `{shown} >= {reading.number}`.")
+        if not (isinstance(top, diceast.Dice) and top.num == 1 and sides_of(top.size) == 100):
+            raise RollError(f"A skill roll is one d100 alone, like `1d100 {reading.words}` (`1d100 bonus "
+                            f"{reading.words}` with a bonus die); `{shown}` is more.")
+    elif reading.system == "pf2":
+        if reading.number > MAX_DC:
+            raise RollError(f"A DC is at most {MAX_DC}.")
+        left = d20.utils.leftmost(tree)
+        if not (isinstance(left, diceast.Dice) and left.num == 1 and left.size == 20):
+            raise RollError(f"{said} reads a check by Pathfinder's degrees of success, so it needs a roll that starts "
+                            f"with one d20, like `1d20+7 {reading.words}`; `{shown}` does not.")
+    elif reading.system == "pbta":
+        if not dice or any(node.size != 6 for node in dice):
+            raise RollError(f"`pbta` reads 2d6 plus a stat (10+ strong hit, 7-9 weak hit, 6- miss), like "
+                            f"`2d6+1 pbta`; `{shown}` is not d6s.")
+    elif not (isinstance(top, diceast.Dice) and top.size == 6):
+        raise RollError(f"`blades` reads a pool of d6s alone, its highest die counting, like `3d6 blades` "
+                        f"(`0d6 blades` for none); `{shown}` is not one. Add dice, not numbers.")
+    elif top.num > MAX_BLADES:
+        raise RollError(f"A Blades pool is at most {MAX_BLADES} dice.")
+    elif top.num == 0:
+        two = cast(diceast.Expression, _PARSER.parse("2d6kl1", start="expr"))
+        two.comment = tree.comment
+        return two, reading
+    else:
+        return tree, Reading("blades", top.num)
+    return tree, reading
+
+
+def _verdict(reading: Reading, total: int, groups: tuple[DiceGroup, ...],
+             natural: Literal["crit", "fumble"] | None) -> tuple[int, Verdict]:
+    """The result as its game reads it, and the number it is (a Blades pool's highest die)."""
+    if reading.system == "coc":
+        skill = reading.number
+        if total == 1:
+            return total, Verdict("Critical success", "critical")
+        if total == 100 or (skill < 50 and total >= 96):
+            return total, Verdict("Fumble", "fumble")
+        reached = next((level for level in reversed(_LEVELS)
+                        if total <= Reading("coc", skill, level).needs), None)
+        if reached is None:
+            return total, Verdict("Failure", "failure")
+        if _LEVELS.index(reached) < _LEVELS.index(reading.level):
+            return total, Verdict("Failure", "failure", f"a {reached} success; {reading.level} was needed")
+        return total, Verdict(f"{reached} success", "success")
+    if reading.system == "pf2":
+        dc = reading.number
+        degree = 3 if total >= dc + 10 else 2 if total >= dc else 0 if total <= dc - 10 else 1
+        moved = min(3, degree + 1) if natural == "crit" else max(0, degree - 1) if natural == "fumble" else degree
+        note = ""
+        if natural:
+            note = "natural 20" if natural == "crit" else "natural 1"
+            if moved != degree:
+                note += ": a degree better" if moved > degree else ": a degree worse"
+        outcome, tone = (("Critical failure", "fumble"), ("Failure", "failure"), ("Success", "success"),
+                         ("Critical success", "critical"))[moved]
+        return total, Verdict(outcome, cast(Tone, tone), note)
+    if reading.system == "pbta":
+        return total, (Verdict("Strong hit", "success") if total >= 10 else Verdict("Weak hit", "partial")
+                       if total >= 7 else Verdict("Miss", "failure"))
+    faces = [face.value for group in groups for face in group.faces]
+    if not reading.number:
+        best, note = total, "0 dice: the lower of 2d6"
+    else:
+        best, note = max(faces), ""
+        if faces.count(6) >= 2:
+            return best, Verdict("Critical success", "critical", f"{faces.count(6)} sixes")
+    return best, (Verdict("Full success", "success", note) if best == 6 else
+                  Verdict("Partial success", "partial", note) if best >= 4 else Verdict("Bad outcome", "failure", note))
+
+
+def _damage(tree: diceast.Expression) -> bool:
+    """Whether `crit` after the dice asks for a critical hit's damage: a roll with dice that does
+    not start with a d20 (after an attack roll, `crit on 19` is a comment)."""
+    left = d20.utils.leftmost(tree)
+    return isinstance(left, diceast.Dice) and left.size != 20 and left.size != FATE
+
+
+def _doubled(tree: diceast.Expression) -> diceast.Expression:
+    """A critical hit's damage (D&D 5e): every dice term rolled with twice the dice, the
+    modifiers once (`2d6+3 crit` is `4d6 + 3`)."""
+    for node in _walk(tree):
+        if isinstance(node, diceast.Dice):
+            node.num *= 2
+    return tree
+
+
 # ---------------------------------------------------------------- rolling
 @dataclass(frozen=True)
 class _Asked:
@@ -569,6 +769,10 @@ class _Asked:
     bonus: int = 0
     #: how they were asked for, as the heading of a repeat says it (`bonus 2`)
     bonus_words: str = ""
+    #: the game's reading asked for (`vs 55`, `dc 20`, `pbta`, `blades`)
+    reading: Reading | None = None
+    #: `crit`: a critical hit's damage, every die doubled
+    crit: bool = False
 
 
 def _bonus(text: str) -> tuple[int, tuple[str, ...], str]:
@@ -597,7 +801,8 @@ def _bonus(text: str) -> tuple[int, tuple[str, ...], str]:
     return net, notes, words
 
 
-def _asked(comment: str | None, repeat: int | None, mode: Mode, percentile: bool = False) -> _Asked:
+def _asked(comment: str | None, repeat: int | None, mode: Mode, percentile: bool = False,
+           sixes: bool = False, damage: bool = False) -> _Asked:
     text = comment or ""
     typed = [int(n) for n in _REPEAT_WORDS.findall(text)]
     if len(set(typed)) > 1:
@@ -618,16 +823,19 @@ def _asked(comment: str | None, repeat: int | None, mode: Mode, percentile: bool
     elif asked:
         chosen = asked.pop()
     word = next((w for w in words if MODE_WORDS[w.lower()] == chosen), None)
+    reading = _reading(text, sixes)
+    crit = damage and bool(_CRIT_WORD.search(text))
+    text = _without_reading(text, sixes, damage)
     bonus, told, bonus_words = _bonus(text) if percentile else (0, (), "")
-    return _Asked(repeat=repeat or 1, mode=chosen, comment=_leftover(comment, percentile), word=word,
-                  notes=notes + told, bonus=bonus, bonus_words=bonus_words)
+    return _Asked(repeat=repeat or 1, mode=chosen, comment=_leftover(comment, percentile, sixes, damage), word=word,
+                  notes=notes + told, bonus=bonus, bonus_words=bonus_words, reading=reading, crit=crit)
 
 
-def _leftover(comment: str | None, percentile: bool = False) -> str | None:
+def _leftover(comment: str | None, percentile: bool = False, sixes: bool = False, damage: bool = False) -> str | None:
     """The comment without the words that were instructions. A mode word leading the comment, or a
     short one ending it, is an instruction ("adv to hit", "to hit adv"); inside it reads as part of
     the comment ("to hit with advantage")."""
-    rest = _REPEAT_WORDS.sub(" ", comment or "")
+    rest = _without_reading(_REPEAT_WORDS.sub(" ", comment or ""), sixes, damage)
     rest = " ".join((_BONUS_WORDS.sub(" ", rest) if percentile else rest).split())
     rest = _LEADING_MODE.sub("", rest)
     rest = _TRAILING_MODE.sub("", rest)
@@ -937,7 +1145,9 @@ def roll(
         start = len(read) - len(comment) if comment and read.endswith(comment) else len(read)
         prefix = read[:start].rstrip()
         percentile = any(isinstance(node, diceast.Dice) and sides_of(node.size) == 100 for node in _walk(parsed))
-        asked = _asked(comment, repeat, mode, percentile)
+        sixes = any(isinstance(node, diceast.Dice) and node.size == 6 for node in _walk(parsed))
+        damage = _damage(parsed)
+        asked = _asked(comment, repeat, mode, percentile, sixes, damage)
         if comment:
             _check_comment(prefix, comment, asked.comment or "", attached=start > 0 and not read[start - 1].isspace(),
                            literal=isinstance(parsed.roll, diceast.Literal))
@@ -947,7 +1157,7 @@ def roll(
         shown_comment = asked.comment
         if comment and normal.endswith(comment) and len(normal) - len(comment) < len(where):
             typed_comment = text[where[len(normal) - len(comment)]:].strip()
-            shown_comment = _leftover(typed_comment, percentile) if typed_comment != comment else asked.comment
+            shown_comment = _leftover(typed_comment, percentile, sixes, damage) if typed_comment != comment else asked.comment
         counting: Counting | None = Counting(target, fail) if target is not None else None
         pool = _as_pool(parsed)
         if pool:
@@ -977,11 +1187,17 @@ def roll(
         if asked.bonus and counting is not None:
             raise RollError("Bonus and penalty dice pick one d100; leave out `target` (to compare it with a skill, "
                             "`1d100 <= 55 bonus`).")
+        reading = asked.reading
+        if reading is not None:
+            parsed, reading = _check_reading(parsed, reading, counting, asked)
         roller.percentile = _with_bonus(parsed, asked)
         tree = _with_mode(parsed, asked)
+        if asked.crit:
+            tree = _doubled(tree)
+            aliases += ("`crit`: every die doubled, the modifiers not",)
         _check_tree(tree, asked.repeat)
         notes = asked.notes + aliases + _keep_notes(tree)
-        rolls = tuple(_one(roller, tree, counting, terse=asked.repeat > 1, mode=asked.mode)
+        rolls = tuple(_one(roller, tree, counting, terse=asked.repeat > 1, mode=asked.mode, reading=reading)
                       for _ in range(asked.repeat))
         shown = str(tree.roll)
     except RollError:
@@ -1008,11 +1224,15 @@ def roll(
     word = {"advantage": " adv", "disadvantage": " dis"}.get(asked.mode, "")
     if asked.bonus:
         word += f" {asked.bonus_words}"
+    if asked.reading is not None:
+        word += f" {asked.reading.words}"
+    if asked.crit:
+        word += " crit"
     every = [node for node in _walk(tree) if isinstance(node, diceast.Dice)]
     return RollSeries(expression=shown, rolls=rolls, comment=shown_comment,
                       fate=bool(every) and all(node.size == FATE for node in every),
                       rule=counting, mode=asked.mode, notes=notes,
-                      typed=typed + word)
+                      typed=typed + word, reading=reading)
 
 
 def _check_tree(tree: diceast.Expression, repeat: int) -> None:
@@ -1058,7 +1278,7 @@ def _short(n: int) -> str:
 
 
 def _one(roller: _Roller, tree: diceast.Expression, counting: Counting | None, *, terse: bool,
-         mode: Mode = "normal") -> Roll:
+         mode: Mode = "normal", reading: Reading | None = None) -> Roll:
     result = roller.roll(tree, stringifier=_Markdown(mode=mode, counting=counting))
     groups = _groups(result.expr)
     total = result.total
@@ -1070,7 +1290,11 @@ def _one(roller: _Roller, tree: diceast.Expression, counting: Counting | None, *
     compared = None
     if isinstance(top, d20.BinOp) and top.op in COMPARISONS:
         compared = Comparison(left=top.left.total, op=top.op, right=top.right.total, success=bool(total))
-    return Roll(total=total, breakdown=breakdown, groups=groups, successes=successes, crit=_lead(result.expr),
+    crit = _lead(result.expr)
+    verdict = None
+    if reading is not None:
+        total, verdict = _verdict(reading, int(total), groups, crit)
+    return Roll(total=total, breakdown=breakdown, groups=groups, successes=successes, crit=crit, verdict=verdict,
                 terse=_Markdown(terse=True, mode=mode, counting=counting).stringify(result.expr) if terse else None,
                 compared=compared)
 

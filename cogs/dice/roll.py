@@ -1,4 +1,6 @@
 """/roll: dice in the notation RPG players already use, publicly, privately or as a secret GM roll.
+`/roll help` answers privately with what to type for each game (a help command of its own would
+be one more name to learn; `help` is what a stuck player types into the box they are in).
 
 Installable to a user's account as well as to a server, so it works wherever its player is: in
 servers, in DMs with the bot and in private chats. Everything it says goes through the
@@ -16,6 +18,7 @@ from discord.ext import commands
 from bot.errors import guarded
 from bot.store import RollAsked
 from cogs.dice.post import Poster
+from cogs.dice.text import HELP, asks_help
 from rules.notation import MAX_EXPRESSION, MAX_REPEAT
 
 if TYPE_CHECKING:
@@ -42,9 +45,9 @@ class RollCog(commands.Cog):
         self.poster = poster
 
     @anywhere
-    @app_commands.command(name="roll", description="Roll dice: 1d20+5 adv, 4d6kh3, 2d20kl1+3, 10d10e10, 8d6 fireball...")
+    @app_commands.command(name="roll", description="Roll dice: 1d20+5 adv, 4d6kh3, 1d100 vs 55, 2d6+1 pbta, 3d6 blades; help for more")
     @app_commands.describe(
-        expression="Dice to roll, e.g. 1d20+5 adv or 4d6kh3; a comment may follow",
+        expression="Dice, e.g. 1d20+5 adv, 1d20+9 dc 25, 1d100 vs 55, 2d6+1 pbta, 3d6 blades; or help",
         mode="Advantage or disadvantage: the d20 the roll starts with is rolled twice",
         repeat="Roll it this many times: each result, then their sum",
         target="Count dice showing at least this as successes",
@@ -65,6 +68,9 @@ class RollCog(commands.Cog):
         secret_to: discord.User | None = None,
     ) -> None:
         async def run() -> None:
+            if asks_help(expression):
+                await interaction.response.send_message(HELP, ephemeral=True)
+                return
             asked = RollAsked(expression=expression, mode=mode, repeat=repeat, target=target, fail=fail)
             await self.poster.roll(interaction, asked, private=private, secret_to=secret_to)
 

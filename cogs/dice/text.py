@@ -23,8 +23,8 @@ from __future__ import annotations
 import discord
 
 from bot.render import CONTENT, clip, safe
-from rules.notation import (CRIT_MARK, FUMBLE_MARK, Counting, DiceGroup, Roll, RollSeries, on_ladder, plain_number,
-                            signed)
+from rules.notation import (CRIT_MARK, FUMBLE_MARK, Counting, DiceGroup, Roll, RollSeries, Tone, on_ladder,
+                            plain_number, signed)
 
 NOTE = 300
 COMMENT = 300
@@ -37,6 +37,8 @@ TOO_MANY = "too many dice to list each one"
 NO_PINGS = discord.AllowedMentions.none()
 
 FULL, SUMMARY, TOTALS = range(3)
+#: the mark before a game's name for a result, best to worst: read at a glance on a phone
+TONES: dict[Tone, str] = {"critical": "🌟", "success": "✅", "partial": "⚠️", "failure": "❌", "fumble": "💀"}
 
 
 def group_summary(group: DiceGroup, counting: Counting | None = None) -> str:
@@ -80,9 +82,17 @@ def marks(one: Roll) -> str:
     return CRIT_MARK if one.crit == "crit" else FUMBLE_MARK if one.crit == "fumble" else ""
 
 
-def result_of(one: Roll, fate: bool = False) -> str:
+def number(one: Roll, series: RollSeries) -> str:
+    """A result read by a game, as its players write it: a Call of Cthulhu d100 in two digits (`05`)."""
+    coc = series.reading is not None and series.reading.system == "coc"
+    return f"{one.result:02d}" if coc else str(one.result)
+
+
+def result_of(one: Roll, fate: bool = False, series: RollSeries | None = None) -> str:
     """One result of a repeat: `17`, for a comparison `✅ 17` (the total, marked), for Fate dice `+2`
-    (`❌ −1` compared)."""
+    (`❌ −1` compared), read by a game `⚠️ 8`."""
+    if one.verdict is not None and series is not None:
+        return f"{TONES[one.verdict.tone]} {number(one, series)}"
     if one.compared is not None:
         left = signed(one.compared.left) if fate else plain_number(one.compared.left)
         return f"{'✅' if one.compared.success else '❌'} {left}"
@@ -94,6 +104,9 @@ def headline(series: RollSeries) -> str:
     of a repeat in the order rolled, each natural 20 or 1 marked."""
     if len(series.rolls) == 1:
         one = series.rolls[0]
+        if one.verdict is not None:
+            # the game's name for it says what a natural 20 or 1 did (the small line says how)
+            return f"# {TONES[one.verdict.tone]} {one.verdict.outcome}: {number(one, series)}"
         if one.compared is not None:
             text = f"{'✅ Success' if one.compared.success else '❌ Failure'}: {one.compared.said(series.fate)}"
         else:
@@ -103,7 +116,8 @@ def headline(series: RollSeries) -> str:
         elif one.crit == "fumble":
             text += f" {FUMBLE_MARK} Natural 1!"
     else:
-        text = ", ".join(result_of(one, series.fate) + marks(one) for one in series.rolls)
+        text = ", ".join(result_of(one, series.fate, series) + ("" if one.verdict else marks(one))
+                         for one in series.rolls)
         if series.counting:
             text += " successes"
     return f"# {clip(text, NUMBERS)}"
@@ -119,18 +133,23 @@ def body(series: RollSeries, level: int, label: str | None = None) -> list[str]:
     if series.comment:
         facts.append(f"*{safe(clip(series.comment, COMMENT))}*")
     facts.extend(series.notes)
+    if series.reading is not None and single:
+        facts.append(series.reading.rule)
+        facts.append(series.rolls[0].verdict.note if series.rolls[0].verdict else "")
     if single:
         if level > FULL:
             facts.append(clip(series.expression, EXPRESSION))
         facts.append(roll_detail(series.rolls[0], level, counting=counting))
     else:
         facts.append(f"{clip(series.typed or series.expression, EXPRESSION)}, {len(series.rolls)} rolls")
+        if series.reading is not None and series.reading.system == "coc":
+            facts.append(series.reading.rule)
         if series.counting:
             total = successes(series.total) + " in all"
         elif series.comparing:
             total = f"{series.total} of {len(series.rolls)} succeed"
-        elif series.fate:
-            total = ""
+        elif series.fate or series.reading is not None:
+            total = ""  # Fate results are compared, and a game's results are named, never added
         else:
             total = f"sum {series.total}"
         facts.append(clip(total, NUMBERS))
@@ -145,8 +164,13 @@ def body(series: RollSeries, level: int, label: str | None = None) -> list[str]:
     if not single and level < TOTALS:
         for one in series.rolls:
             detail = roll_detail(one, level, terse=True, counting=counting)
-            shown = f"**{on_ladder(one.result)}**" if series.fate and one.compared is None else \
-                f"**{result_of(one, series.fate)}**{marks(one)}"
+            if one.verdict is not None:
+                shown = " · ".join(part for part in (f"**{result_of(one, series=series)}** {one.verdict.outcome}",
+                                                     one.verdict.note) if part)
+            elif series.fate and one.compared is None:
+                shown = f"**{on_ladder(one.result)}**"
+            else:
+                shown = f"**{result_of(one, series.fate)}**{marks(one)}"
             lines.append(small(f"{shown}: {detail}" if detail else shown))
     return lines
 
@@ -162,3 +186,24 @@ def roll_text(series: RollSeries, *, note: str | None = None, label: str | None 
         if len(text) <= CONTENT:
             return text
     return clip(text, CONTENT)
+
+
+#: what `/roll help` answers: what to type for each game the tables here play, and what comes back
+HELP = """### 🎲 /roll: what to type
+**D&D 5e** `1d20+5 adv` · `1d20+5 dis` · `1d20+7 >= 15` · `4d6kh3 repeat 6` (stats) · `2d6+3 crit` (damage, dice doubled) · `8d6 fireball`
+**Pathfinder 2e** `1d20+9 dc 25`: critical success, success, failure or critical failure (±10 and natural 20/1 move a degree)
+**Call of Cthulhu** `1d100 vs 55`: Critical, Extreme, Hard, Regular, Failure or Fumble · `1d100 vs 55 hard` · `1d100 bonus vs 55` · `1d100 penalty 2 vs 55`
+**Powered by the Apocalypse** `2d6+1 pbta`: strong hit (10+), weak hit (7-9) or miss
+**Blades in the Dark** `3d6 blades`: the highest die; two 6s crit · `0d6 blades` (two dice, the lower)
+**World of Darkness** `6d10>=8` · `8d10e10>=8` (10-again) · 1s cancel: `8d10` with options `target:8 fail:1`
+**Shadowrun** `12d6>=5` (hits)
+**Fate** `4dF+2` · **GURPS** `3d6<=12`
+**Anything else** `4d6dl1` · `10d10e10` · `1d8ro1` · `d%` · `2d20kh1+3 [fire]`
+-# Options: `private` (only you, with Reveal) · `secret_to` (to you and your GM by DM) · `repeat` · `target` and `fail` (count dice) · `mode` (adv/dis)"""
+
+#: what typed alone in the expression asks for HELP
+HELP_WORDS = frozenset({"help", "?", "examples", "systems"})
+
+
+def asks_help(expression: str) -> bool:
+    return expression.strip().lower() in HELP_WORDS

@@ -324,7 +324,7 @@ async def test_the_dice_commands_go_wherever_their_player_goes(tmp_path: Path) -
             for name in DICE_COMMANDS:
                 assert sorted(synced[name]["integration_types"]) == [0, 1], synced[name]
                 assert sorted(synced[name]["contexts"]) == [0, 1, 2], synced[name]
-            games = [c for c in synced.values() if c["name"] not in (*DICE_COMMANDS, "forget-me")]
+            games = [c for c in synced.values() if c["name"] not in (*DICE_COMMANDS, "forget-me", "help")]
             assert games and all(1 not in (c["integration_types"] or [0]) for c in games)
             with pytest.raises(LookupError, match="not offered"):
                 await fd.slash(ann, chat, "knucklebones new")
@@ -623,4 +623,73 @@ async def test_roll_again_and_reveal_work_after_a_restart(database: dict[str, st
             gone = await fd.forge(bob, public, "bn:roll:again:999999999", carried=True)
             assert "no longer kept" in (await gone.wait_response())["data"]["content"]
             await settle(fd)
+        clean(fd, bot)
+
+
+def coc_level(d100: int, skill: int) -> str:
+    """Call of Cthulhu's success level, as the rulebook's table gives it."""
+    if d100 == 1:
+        return "🌟 Critical success"
+    if d100 == 100 or (skill < 50 and d100 >= 96):
+        return "💀 Fumble"
+    if d100 > skill:
+        return "❌ Failure"
+    return "✅ " + ("Extreme" if d100 <= skill // 5 else "Hard" if d100 <= skill // 2 else "Regular") + " success"
+
+
+async def test_each_game_reads_its_rolls_and_help_shows_what_to_type(tmp_path: Path) -> None:
+    """`vs 55`, `dc 20`, `pbta` and `blades` name the result as each game does, result first, even
+    in a chat the bot was never invited to (answered through the interaction); `help` answers
+    privately with what to type for each game; a reading the roll cannot take is refused privately
+    with what was typed and the fix."""
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        fd.add_outside_guild("elsewhere", ["far-tavern"])
+        far = fd.channel("far-tavern")
+        async with running_bot(fd, {"DEV_GUILD_ID": ""}, tmp_path / "r.sqlite3") as bot:
+            for place in (CHANNEL, far):
+                msg = await (await fd.slash(ann, place, "roll", {"expression": "1d100 vs 55 spot hidden"})).response_message()
+                assert not msg["flags"] & FLAG_EPHEMERAL and msg in fd.messages(place)
+                head, line = top(msg).splitlines()
+                found = re.fullmatch(r"-# \*spot hidden\* · skill 55 · Hard ≤ 27 · Extreme ≤ 11 · 1d100 \((?:\*\*)?(\d+)(?:\*\*)?\)", line)
+                assert found, line
+                d100 = int(found[1])
+                assert head == f"# {coc_level(d100, 55)}: {d100:02d}"
+
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20+7 dc 20"})).response_message()
+            head, line = top(msg).splitlines()
+            d20 = int(re.search(r"1d20 \((?:\*\*)?(\d+)", line)[1])
+            total = d20 + 7
+            degree = 3 if total >= 30 else 2 if total >= 20 else 0 if total <= 10 else 1
+            degree = min(3, degree + 1) if d20 == 20 else max(0, degree - 1) if d20 == 1 else degree
+            assert head == "# " + ("💀 Critical failure", "❌ Failure", "✅ Success", "🌟 Critical success")[degree] + \
+                f": {total}", top(msg)
+
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "2d6+1 pbta go aggro"})).response_message()
+            head, line = top(msg).splitlines()
+            total = sum(int(re.sub(r"\D", "", d)) for d in re.search(r"2d6 \(([^)]*)\)", line)[1].split(", ")) + 1
+            assert head == ("# ✅ Strong hit" if total >= 10 else "# ⚠️ Weak hit" if total >= 7 else "# ❌ Miss") + f": {total}"
+
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "3d6 blades"})).response_message()
+            head = top(msg).splitlines()[0]
+            pool = [int(re.sub(r"\D", "", d)) for d in re.search(r"3d6 \(([^)]*)\)", top(msg))[1].split(", ")]
+            best = max(pool)
+            assert head == ("# 🌟 Critical success" if pool.count(6) >= 2 else "# ✅ Full success" if best == 6 else
+                            "# ⚠️ Partial success" if best >= 4 else "# ❌ Bad outcome") + f": {best}"
+            assert dice_picture(fd, msg).count("d6: ") == 3
+
+            # help, privately, wherever the player is
+            before = len(fd.messages(far))
+            answer = await (await fd.slash(ann, far, "roll", {"expression": "help"})).wait_response()
+            assert answer["data"]["flags"] & FLAG_EPHEMERAL, answer
+            for example in ("`1d20+5 adv`", "`1d20+9 dc 25`", "`1d100 vs 55`", "`2d6+1 pbta`", "`3d6 blades`", "`4dF+2`"):
+                assert example in answer["data"]["content"], example
+            assert len(fd.messages(far)) == before
+
+            for bad, why in [("3d6+1 blades", "`3d6+1 blades`: `blades` reads a pool of d6s alone"),
+                             ("1d20+5 vs 15", "`1d20+5 vs 15`: `vs 15` reads a d100 against a skill"),
+                             ("1d20+", "`/roll help` shows each game's")]:
+                answer = await (await fd.slash(ann, CHANNEL, "roll", {"expression": bad})).wait_response()
+                assert answer["data"]["flags"] & FLAG_EPHEMERAL and why in answer["data"]["content"], answer
+            assert all(len(it.followup_ids) <= 5 for it in fd.interactions)
         clean(fd, bot)
