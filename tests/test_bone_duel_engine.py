@@ -74,7 +74,8 @@ def test_the_worked_example() -> None:
     knocked out (his column is now 6); Ann's column scores 27, Bob's 6."""
     ann, bob = 0, 1
     state = staged([[3, 3], [], []], [[3, 6], [], []], die=3, then=[5])
-    assert ENGINE.view(state, None).previews[0] == Preview(column=0, gain=27 - 12, knocks=[3], score_after=27)
+    assert ENGINE.view(state, None).previews[0] == Preview(column=0, gain=27 - 12, knocks=[3], takes=3,
+                                                                 score_after=27)
     new, kinds, texts = place(state, 0)
     assert new.grids[ann][0] == [3, 3, 3] and new.grids[bob][0] == [6]
     view = ENGINE.view(new, None)
@@ -95,8 +96,11 @@ def test_events_carry_their_figures() -> None:
     state = staged([[2], [], []], [[2, 5, 2], [], []], die=2, then=[4])
     _, events = ENGINE.apply(state, 0, A(column=0))
     place_, knock, roll = events
-    assert place_.seats == (0,) and place_.data == {"column": 0, "row": 1, "face": 2,
-                                                    "score_after": 8, "column_score": 8}
+    # a pair of 2s (+6), what a bot's placement is said to be after; the facing row was full,
+    # but the knock-out opens it again
+    assert place_.seats == (0,) and place_.data == {"column": 0, "row": 1, "face": 2, "score_after": 8,
+                                                    "column_score": 8, "gain": 6, "matching": 2,
+                                                    "facing_full": False}
     assert knock.seats == (0, 1) and knock.data == {"column": 0, "faces": [2, 2], "victim_after": 5}
     assert knock.text == "Seat 1's 2 knocks two 2s out of Seat 2's top row (total 5)."
     assert roll.seat == 1 and roll.data == {"face": 4}
@@ -183,7 +187,7 @@ def test_the_game_ends_at_a_full_grid_after_the_knock_out() -> None:
     new, kinds, texts = place(state, 2)
     assert kinds == ["place", "knock", "game_over"]
     assert totals(new) == [15 + 6, 0]
-    assert texts[-1] == "The game is over: Seat 1 wins, 21 to 0."
+    assert texts[-1] == "Seat 1's grid is full, so the game is over: Seat 1 wins, 21 to 0."
     assert new.over and new.die is None and ENGINE.to_act(new) == []
     assert ENGINE.legal_actions(new, 0) == ENGINE.legal_actions(new, 1) == []
     outcomes = ENGINE.outcomes(new)
@@ -204,7 +208,7 @@ def test_a_full_grid_with_equal_totals_is_a_draw() -> None:
     state = staged([[1, 2, 3], [1, 2, 3], [1, 2]], [[6, 6], [], []], die=3)  # 6+6+3+3 = 18 to 24
     state.grids[1] = [[6], [6], [6]]  # 18
     new, _, texts = place(state, 2)
-    assert totals(new) == [18, 18] and texts[-1] == "The game is over: a draw at 18 each."
+    assert totals(new) == [18, 18] and texts[-1] == "Seat 1's grid is full, so the game is over: a draw at 18 each."
     assert ENGINE.view(new, None).winners == [0, 1]
     assert [o.rank for o in ENGINE.outcomes(new)] == [1, 1]
     assert new.results == [None] and new.wins == [0, 0]
@@ -214,7 +218,8 @@ def test_a_game_ends_at_the_placement_limit() -> None:
     state = staged([[5], [], []], [[], [], []], die=1)
     state.placements = GAME_PLACEMENTS - 1
     new, _, texts = place(state, 1)
-    assert new.over and texts[-1] == "The game is over (the placement limit): Seat 1 wins, 6 to 0."
+    assert new.over and texts[-1] == ("60 dice have been placed, the most a game allows, so the game is over: "
+                                        "Seat 1 wins, 6 to 0.")
     assert ENGINE.move_cap(2, BoneDuelOptions()) == GAME_PLACEMENTS
     assert ENGINE.move_cap(2, BoneDuelOptions(best_of_three=True)) == GAME_PLACEMENTS * MATCH_GAMES
 
@@ -229,7 +234,8 @@ def test_best_of_three_the_loser_starts_the_next_game() -> None:
     state = staged(ALMOST_FULL, [[5], [], []], die=4, best_of_three=True, then=[2])
     new, kinds, texts = place(state, 2)  # 19 to 5: Seat 1 wins game 1
     assert kinds == ["place", "game_over", "roll"]
-    assert texts[1:] == ["Game 1 is over: Seat 1 wins, 19 to 5.", "Seat 2 rolls a 2."]
+    assert texts[1:] == ["Seat 1's grid is full, so game 1 is over: Seat 1 wins, 19 to 5.",
+                         "Seat 2 rolls a 2."]
     assert not new.over and new.game == 2 and new.wins == [1, 0] and new.results == [0]
     assert new.starter == new.current == 1 and new.die == 2 and new.placements == 0
     assert new.grids == [[[], [], []], [[], [], []]]
@@ -261,7 +267,7 @@ def test_best_of_three_after_a_draw_the_other_player_starts() -> None:
     state = staged(ALMOST_FULL, [[6], [6], [6]], die=3, current=1, best_of_three=True, then=[6])
     assert state.starter == 1
     new, _, texts = place(state, 2)  # 18 each
-    assert texts[1] == "Game 1 is over: a draw at 18 each."
+    assert texts[1] == "Seat 2's grid is full, so game 1 is over: a draw at 18 each."
     assert new.results == [None] and new.wins == [0, 0] and new.game == 2
     assert new.starter == new.current == 0  # not Seat 2, who started the drawn game
 

@@ -9,6 +9,7 @@ import random
 import re
 from collections.abc import Sequence
 
+import discord
 from PIL import Image
 
 from bot import present
@@ -51,12 +52,22 @@ def test_the_table_asks_with_the_die_and_the_picture_shows_it_and_both_names() -
     words = kit.words(table)
     assert "🔵 **Ann**: 6 points" in words and "🔴 **Bob**: 17 points" in words
     # the picture draws the rulebook's left column as the top row: the buttons name what it shows
-    assert kit.labels(table) == ["Top: +12, knocks out two 4s", "Middle: +4", "Bottom: +4", "Details"]
+    assert kit.labels(table) == ["Top: +12, knocks out two 4s (−16)", "Middle: +4", "Bottom: +4", "Details"]
     picture = SPEC.picture(table_for(state), ENGINE.view(state, None))
     assert picture is not None and picture.draw().startswith(b"\x89PNG\r\n\x1a\n")
     key = picture_key(ENGINE.view(state, None), ("Ann", "Bob"))
     assert picture.key == ("duel", key) and key[2] == ("Ann", "Bob") and key[3] == (4, 0) and key[4] is None
     assert "Ann has a 4 to place" in picture.description
+
+
+def test_the_green_row_counts_what_a_knock_out_takes_off_the_rival() -> None:
+    """Green reads as the best move: two 6s knocked out (24 off Bob) beat a pair of 6s (+18),
+    and the button says what the knock-out takes."""
+    state = staged([[], [6], []], [[6, 6], [], []], die=6)
+    view = ENGINE.view(state, None)
+    assert kit.labels(shown(state))[:3] == ["Top: +6, knocks out two 6s (−24)", "Middle: +18", "Bottom: +6"]
+    styles = [SPEC.action_style(view, A(column=c)) for c in range(3)]
+    assert styles == [discord.ButtonStyle.success, discord.ButtonStyle.primary, discord.ButtonStyle.primary]
 
 
 def test_a_history_line_tells_the_turn_and_the_table_below_does_not_repeat_it() -> None:
@@ -70,6 +81,44 @@ def test_a_history_line_tells_the_turn_and_the_table_below_does_not_repeat_it() 
     assert line == "**Turn 6** · Ann put a 4 in the top row, knocking out Bob's two 4s."
     below = kit.words(shown(state))
     assert "top row" not in below and "knock" not in below
+
+
+def test_a_bots_placement_says_what_it_was_after_and_a_players_does_not() -> None:
+    """A player facing the bot sees why it chose its row: a pair, three of a kind, a die that
+    can never be knocked out. A person's own move needs no explaining."""
+    cases = [([[4], [], []], [[], [], []], 4, 0, "Bot put a 4 in the top row, pairing their 4s (+12)."),
+             ([[], [3, 3], []], [[], [], []], 3, 1, "Bot put a 3 in the middle row, for three 3s (+15)."),
+             ([[], [], []], [[1, 2, 5], [], []], 6, 0,
+              "Bot put a 6 in the top row, where Bob can never knock it out (their top row is full).")]
+    for mine, theirs, die, row, line in cases:
+        state = staged(mine, theirs, die, then=(1,))
+        bot = kit.table_for(state, ["Bot", "Bob"], game=ENGINE.key, bots=(0,), id=1)
+        person = table_for(state)
+        after, events = ENGINE.apply(state, 0, A(column=row))
+        told = SPEC.story(bot, ENGINE.view(after, None), events)
+        assert told is not None and present.history_line(bot, "Turn 1", told) == f"**Turn 1** · {line}"
+        assert SPEC.story(person, ENGINE.view(after, None), events) == f"Seat 1 put a {die} in the {('top', 'middle')[row]} row."
+    # a plain placement, and a knock-out, say themselves; a knock-out out of a full row opens
+    # it again, so that die is not out of reach
+    state = staged([[], [], []], [[2], [], [2, 3, 4]], 2, then=(1,))
+    bot = kit.table_for(state, ["Bot", "Bob"], game=ENGINE.key, bots=(0,), id=1)
+    for row, told in ((1, "Seat 1 put a 2 in the middle row."),
+                      (0, "Seat 1 put a 2 in the top row, knocking out Seat 2's 2."),
+                      (2, "Seat 1 put a 2 in the bottom row, knocking out Seat 2's 2.")):
+        after, events = ENGINE.apply(state, 0, A(column=row))
+        assert SPEC.story(bot, ENGINE.view(after, None), events) == told
+
+
+def test_the_history_says_why_a_game_ended_and_who_won_it() -> None:
+    """Bob still has room, yet the game stops: the line says Ann's grid is full. In a match the
+    line keeps game 1's result once game 2's table has replaced the one that announced it."""
+    for options, game in (({}, "the game"), ({"best_of_three": True}, "game 1")):
+        state = staged([[6, 6], [5, 5, 5], [4, 4, 4]], [[1], [2], [3]], die=6, then=(2,), **options)
+        table = table_for(state)
+        after, events = ENGINE.apply(state, 0, A(column=0))
+        line = present.history_line(table, "Turn 9", SPEC.story(table, ENGINE.view(after, None), events))
+        assert line == (f"**Turn 9** · Ann put a 6 in the top row; Ann's grid is full, so {game} is over: "
+                        "Ann wins, 135 to 6.")
 
 
 def test_a_lone_die_knocked_out_is_named_without_an_article() -> None:
@@ -141,7 +190,8 @@ def test_the_end_names_the_winner_once_and_the_match_its_games() -> None:
     match = staged([[6, 6], [5, 5, 5], [4, 4, 4]], [[1], [2], [3]], die=6, then=(2,), best_of_three=True)
     match, events = ENGINE.apply(match, 0, A(column=0))
     headline = SPEC.headline(table_for(match), ENGINE.view(match, None), events)
-    assert headline is not None and re.fullmatch(r"🏆 Seat 1 wins game 1, \d+ to 6\.", headline)
+    # named, not pinged: the game needs nothing of the winner now
+    assert headline is not None and re.fullmatch(r"🏆 Ann wins game 1, \d+ to 6\.", headline)
     assert SPEC.chapter(ENGINE.view(match, None)) == "Game 2 · Turn 1"
     details = SPEC.details_pages(table_for(match), ENGINE.view(match, None), 1)
     assert [p.title for p in details] == ["Both grids", "The match"]
@@ -183,7 +233,11 @@ def test_the_rules_are_how_to_play_on_one_screen_the_full_rules_and_the_words() 
         assert pages[0].title == "How to play" and pages[1].title.startswith("Full rules")
         assert pages[-1].title == "Words"
         for page in pages:
-            assert len("\n".join(p.text for p in page.parts)) <= SCREEN, page.title
+            # a screen each, and none a stub of a line or two that a phone player pages past
+            assert 400 <= len("\n".join(p.text for p in page.parts)) <= SCREEN, page.title
+        # the game itself is one page; a match's options, the timer and tavern mode the next
+        assert [p.title for p in pages if p.title.startswith("Full rules")] == (
+            ["Full rules 1 of 2", "Full rules 2 of 2"] if options.best_of_three else ["Full rules"])
     plain, match = SPEC.rules_pages(BoneDuelOptions())[0], SPEC.rules_pages(BoneDuelOptions(best_of_three=True,
                                                                                            knockouts=False))[0]
     assert "Knock-outs" in plain.parts[0].text and "Best of three" not in plain.parts[0].text

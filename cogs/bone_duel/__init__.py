@@ -37,10 +37,11 @@ def faces(values: list[int]) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def knock_words(knocks: list[int]) -> str:
+def knock_words(knocks: list[int], takes: int) -> str:
+    """What a knock-out does to the rival: the dice and the points they lose."""
     if not knocks:
         return ""
-    return f"knocks out {bd.faces_text(knocks)}"
+    return f"knocks out {bd.faces_text(knocks)} (−{takes})"
 
 
 def players_lines(table: Table, view: bd.BoneDuelView) -> str:
@@ -170,17 +171,25 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
         return event.kind == "roll"
 
     def story(self, table: Table, view: bd.BoneDuelView, events: list[Event]) -> str | None:
-        """The placements while a table was live, and what each knocked out."""
+        """The placements while a table was live, what each knocked out, what a bot's was
+        after (a player facing the bot sees why it chose that row), and a game's end: why it
+        ended and who won, which the history keeps when the next game's table replaces it."""
         parts: list[str] = []
         for e in events:
             if e.kind == "place" and e.seat is not None:
-                parts.append(f"Seat {e.seat + 1} put a {e.data['face']} in the {bd.column_name(e.data['column'])}")
+                part = f"Seat {e.seat + 1} put a {e.data['face']} in the {bd.column_name(e.data['column'])}"
+                reason = bd.bot_reason(e.seat, e.data) if table.seats[e.seat].ai else None
+                parts.append(f"{part}, {reason}" if reason else part)
             elif e.kind == "knock" and parts:
                 parts[-1] += f", knocking out Seat {e.seats[1] + 1}'s {bd.faces_text(list(e.data['faces']), owned=True)}"
+            elif e.kind == "game_over":
+                parts.append(e.text.rstrip("."))
         return "; ".join(parts) + "." if parts else None
 
     def headline(self, table: Table, view: bd.BoneDuelView, events: list[Event]) -> str | None:
-        """The end of a game of a match: whom it concerns, pinged."""
+        """The end of a game of a match, above the next game's first table. The winner is
+        named, not pinged: the game needs nothing of them, and the player it needs is pinged
+        by the question below."""
         done = [e for e in events if e.kind == "game_over"]
         if not done or view.over:
             return None
@@ -188,20 +197,23 @@ class BoneDuelSpec(GameSpec[bd.BoneDuelView, bd.BoneDuelAction, bd.BoneDuelOptio
         a, b = e.data["totals"]
         if len(e.seats) == 1:
             win, lose = (a, b) if e.seats[0] == 0 else (b, a)
-            return f"🏆 Seat {e.seats[0] + 1} wins game {e.data['game']}, {win} to {lose}."
+            return f"🏆 {safe(table.seats[e.seats[0]].name)} wins game {e.data['game']}, {win} to {lose}."
         return f"Game {e.data['game']} is a draw, {a} to {b}: it counts for nobody."
 
     def action_label(self, view: bd.BoneDuelView, action: bd.BoneDuelAction) -> str:
         preview = next((p for p in view.previews if p.column == action.column), None)
         if preview is None:
             return COLUMN_LABELS[action.column]
-        knock = knock_words(preview.knocks)
+        knock = knock_words(preview.knocks, preview.takes)
         return f"{COLUMN_LABELS[action.column]}: +{preview.gain}" + (f", {knock}" if knock else "")
 
     def action_style(self, view: bd.BoneDuelView, action: bd.BoneDuelAction) -> discord.ButtonStyle:
-        best = max((p.gain for p in view.previews), default=0)
+        """Green for the rows that gain most on the rival, points added and knocked out together:
+        a new player takes green for the best move, and a knock-out of two 6s (24 off the
+        rival) beats a pair that adds 18."""
+        best = max((p.swing for p in view.previews), default=0)
         preview = next((p for p in view.previews if p.column == action.column), None)
-        return discord.ButtonStyle.success if preview is not None and preview.gain == best else \
+        return discord.ButtonStyle.success if preview is not None and preview.swing == best else \
             discord.ButtonStyle.primary
 
     def prompt(self, table: Table, view: bd.BoneDuelView, seat: int) -> str:

@@ -27,13 +27,22 @@ from rules.bone_duel.models import (
 )
 from rules.bone_duel.moves import legal_actions, open_columns, timeout_column, to_act
 from rules.bone_duel.scoring import column_score, grid_total, knocks, totals
-from rules.bone_duel.text import COLUMN_NAMES, WORDS, column_name, event_text, faces_text, how_to_play, rules_summary
+from rules.bone_duel.text import (
+    COLUMN_NAMES,
+    WORDS,
+    bot_reason,
+    column_name,
+    event_text,
+    faces_text,
+    how_to_play,
+    rules_summary,
+)
 from rules.bone_duel.view import previews, view
 
 __all__ = [
     "ACTIONS", "COLUMNS", "COLUMN_NAMES", "ENGINE", "FACES", "GAME_PLACEMENTS", "MATCH_GAMES",
     "ROWS", "SEATS", "WORDS", "BoneDuelAction", "BoneDuelEngine", "BoneDuelOptions", "BoneDuelState",
-    "BoneDuelView", "FinishedGame", "Placement", "Preview", "ai_action", "column_name", "column_score",
+    "BoneDuelView", "FinishedGame", "Placement", "Preview", "ai_action", "bot_reason", "column_name", "column_score",
     "evaluate", "event_text", "faces_text", "greedy_column", "how_to_play", "grid_total", "knocks", "legal_actions",
     "open_columns", "previews", "rules_summary", "timeout_column", "to_act", "totals", "view",
     "winners",

@@ -5,11 +5,15 @@ Everything here but ``new_state`` works on a state the caller has copied. Events
 
 - ``roll``: seat; ``face``.
 - ``place``: seat; ``column``, ``row``, ``face``, ``score_after`` (the placer's total),
-  ``column_score`` (of that column after).
+  ``column_score`` (of that column after), ``gain`` (what the column gained), ``matching``
+  (dice of that face in the column after it, itself included), ``facing_full`` (the
+  opponent's opposite column is full, this die knocking none of it out, so no die of theirs
+  can ever knock it out).
 - ``knock``: seats (placer, victim); ``column``, ``faces`` (removed), ``victim_after`` (the
   victim's total after).
 - ``game_over``: seats = the winners (both on a draw); ``totals``, ``game``, ``match`` (a
-  best-of-three game), ``capped`` (ended by the placement limit), ``wins`` (after it), and
+  best-of-three game), ``filled`` (the seat whose grid is full, None when the placement limit
+  ended it), ``capped`` (ended by the placement limit), ``wins`` (after it), and
   ``next_starter`` (None when the match is over).
 - ``match_over`` (best of three only): seats = the winners (both on a draw); ``wins``,
   ``games``, ``results``.
@@ -70,28 +74,31 @@ def place(state: BoneDuelState, column: int) -> list[Event]:
     assert face is not None
     other = 1 - seat
     own = state.grids[seat][column]
+    before = column_score(own)
     own.append(face)
     state.placements += 1
-    events = [_event("place", (seat,), column=column, row=len(own) - 1, face=face,
-                     score_after=grid_total(state.grids[seat]), column_score=column_score(own))]
     opposite = state.grids[other][column]
     knocked = knocks(face, opposite, state.options.knockouts)
+    events = [_event("place", (seat,), column=column, row=len(own) - 1, face=face,
+                     score_after=grid_total(state.grids[seat]), column_score=column_score(own),
+                     gain=column_score(own) - before, matching=own.count(face),
+                     facing_full=len(opposite) >= ROWS and not knocked)]
     if knocked:
         state.grids[other][column] = [d for d in opposite if d != face]  # the rest keep order
         events.append(_event("knock", (seat, other), column=column, faces=knocked,
                              victim_after=grid_total(state.grids[other])))
     state.last = Placement(seat=seat, column=column, row=len(own) - 1, face=face,
                            knocked=knocked, game=state.game)
-    full = any(sum(map(len, grid)) == COLUMNS * ROWS for grid in state.grids)
-    if full or state.placements >= GAME_PLACEMENTS:
-        _end_game(state, events, capped=not full)
+    filled = next((s for s, grid in enumerate(state.grids) if sum(map(len, grid)) == COLUMNS * ROWS), None)
+    if filled is not None or state.placements >= GAME_PLACEMENTS:
+        _end_game(state, events, filled)
     else:
         state.current = other
         _roll(state, events)
     return events
 
 
-def _end_game(state: BoneDuelState, events: list[Event], capped: bool) -> None:
+def _end_game(state: BoneDuelState, events: list[Event], filled: int | None) -> None:
     """«The higher total wins; equal totals are a draw», then the match goes on or ends."""
     scores = totals(state)
     winner = None if scores[0] == scores[1] else scores.index(max(scores))
@@ -109,7 +116,7 @@ def _end_game(state: BoneDuelState, events: list[Event], capped: bool) -> None:
     starter = (1 - state.starter) if winner is None else 1 - winner
     winners = (winner,) if winner is not None else (0, 1)
     events.append(_event("game_over", winners, totals=scores, game=state.game,
-                         match=best_of_three, capped=capped, wins=list(state.wins),
+                         match=best_of_three, filled=filled, capped=filled is None, wins=list(state.wins),
                          next_starter=None if over else starter))
     if over:
         state.over, state.die = True, None

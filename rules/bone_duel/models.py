@@ -110,8 +110,16 @@ class Preview(BaseModel):
     gain: int
     #: the faces it would knock out of the opponent's opposite column
     knocks: list[int]
+    #: the points those knock-outs take off the opponent's total
+    takes: int = 0
     #: the current player's total after it
     score_after: int
+
+    @property
+    def swing(self) -> int:
+        """How far it moves the two totals apart in the current player's favour: a knock-out
+        that takes 24 off the rival is worth more than a pair that adds 18."""
+        return self.gain + self.takes
 
 
 class BoneDuelView(BaseModel):

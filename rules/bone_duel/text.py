@@ -62,18 +62,43 @@ def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> st
 
 
 def _game_over_text(winners: tuple[int, ...], data: Mapping[str, Any]) -> str:
+    """Why the game ended and who won it: a player who still has room in their grid sees the
+    game stop because the other grid filled."""
     scores = data["totals"]
-    game = f"Game {data['game']}" if data.get("match") else "The game"
-    why = " (the placement limit)" if data.get("capped") else ""
+    game = f"game {data['game']}" if data.get("match") else "the game"
+    filled = data.get("filled")
+    if filled is not None:
+        ended = f"{seat_name(filled)}'s grid is full, so {game} is over"
+    elif data.get("capped"):
+        ended = f"{GAME_PLACEMENTS} dice have been placed, the most a game allows, so {game} is over"
+    else:
+        ended = f"{game[0].upper()}{game[1:]} is over"
     if len(winners) == 1:
         winner = winners[0]
-        return (f"{game} is over{why}: {seat_name(winner)} wins, {scores[winner]} to "
-                f"{scores[1 - winner]}.")
-    return f"{game} is over{why}: a draw at {scores[0]} each."
+        return f"{ended}: {seat_name(winner)} wins, {scores[winner]} to {scores[1 - winner]}."
+    return f"{ended}: a draw at {scores[0]} each."
+
+
+def bot_reason(seat: int, data: Mapping[str, Any]) -> str | None:
+    """What a bot's placement (``seat``'s ``place`` event's figures) was after, for the players who
+    watch it play: a pair or three of a kind, or a die the rival can never knock out. A
+    knock-out says itself; a plain placement has nothing to explain."""
+    face, gain = data["face"], data.get("gain")
+    if gain is None:  # a move made before placements kept these figures
+        return None
+    if data.get("matching", 1) == 2:
+        return f"pairing their {face}s (+{gain})"
+    if data.get("matching", 1) == 3:
+        return f"for three {face}s (+{gain})"
+    if data.get("facing_full"):
+        return f"where {seat_name(1 - seat)} can never knock it out (their {column_name(data['column'])} is full)"
+    return None
 
 
 def rules_summary(options: BoneDuelOptions | None = None) -> str:
-    """The rulebook in a few lines, the options in force, the timeout default and the caps."""
+    """The rulebook in a few lines, the options in force, the timeout default and the caps: the
+    game itself, then the table's options and its timer, so that a page cut between the two
+    still reads whole."""
     options = options or BoneDuelOptions()
     knock = ("Every die of the same number in your opponent's facing row is knocked out."
              if options.knockouts else "No knock-outs (option): dice stay where they are.")
@@ -85,13 +110,12 @@ def rules_summary(options: BoneDuelOptions | None = None) -> str:
     else:
         match = "One game; a random player starts."
     return f"""**Bone Duel**: two players, two {COLUMNS}×{ROWS} grids facing each other, one die. The rulebook's columns are drawn as rows here: its left column is the top row.
-
 **Your turn**: roll the die and place it in one of your {COLUMNS} rows with room (up to {ROWS} dice each). {knock}
 **Scoring**: a row is the sum of its dice, but matching dice multiply: a number that appears k times scores number × k × k (two 4s: 16; 2, 2, 5: 13). Your total is your three rows.
 **End**: at once when either grid is full (nine dice), after that turn's knock-out, or after {GAME_PLACEMENTS} dice placed in the game; the higher total wins, equal totals draw.
+
 {match}
-**Timeout**: the die goes into the topmost row with room.
-"""
+**Timeout**: the die goes into the topmost row with room."""
 
 
 def how_to_play(options: BoneDuelOptions | None = None) -> str:
@@ -99,6 +123,8 @@ def how_to_play(options: BoneDuelOptions | None = None) -> str:
     options = options or BoneDuelOptions()
     knock = ("**Knock-outs:** every die of the same number in your rival's facing row is removed."
              if options.knockouts else "**No knock-outs** at this table: dice stay where they are.")
+    buttons = ("Each button says what its row adds to your total and knocks out of your rival's; green gains "
+               "the most." if options.knockouts else "Each button says what its row adds; green adds the most.")
     match = ("\n**Best of three:** the first to win two games wins the match; each game's final grids "
              "stay in the picture of the next game's first turns." if options.best_of_three else "")
     return f"""Two players, a grid of {COLUMNS} rows each, one die.
@@ -108,7 +134,7 @@ def how_to_play(options: BoneDuelOptions | None = None) -> str:
 **Scoring:** a row scores the sum of its dice, but matching dice multiply: a number twice scores number × 2 × 2 (two 4s: 16), three times number × 3 × 3.
 **End:** as soon as either grid is full ({COLUMNS * ROWS} dice); the higher total wins.{match}
 
-In the picture your grid is on your side, next to your name; each of your rows faces your rival's on the same line (top, middle, bottom), with both scores between. The buttons say what each row adds and knocks out."""
+In the picture your grid is on your side, next to your name; each of your rows faces your rival's on the same line (top, middle, bottom), with both scores between. {buttons}"""
 
 
 #: the game's own words, as the glossary page explains them

@@ -9,7 +9,8 @@ from rules.bone_duel.scoring import column_score, grid_total, knocks, totals
 
 
 def previews(state: BoneDuelState) -> list[Preview]:
-    """For each column the current player may use: what their total gains and what it knocks."""
+    """For each column the current player may use: what their total gains, what it knocks out and
+    what that takes off the opponent's total."""
     if state.over or state.die is None:
         return []
     seat, face = state.current, state.die
@@ -18,8 +19,10 @@ def previews(state: BoneDuelState) -> list[Preview]:
     found = []
     for c in open_columns(state, seat):
         gain = column_score([*grid[c], face]) - column_score(grid[c])
-        found.append(Preview(column=c, gain=gain, score_after=before + gain,
-                             knocks=knocks(face, state.grids[1 - seat][c], state.options.knockouts)))
+        opposite = state.grids[1 - seat][c]
+        knocked = knocks(face, opposite, state.options.knockouts)
+        takes = column_score(opposite) - column_score([d for d in opposite if d != face]) if knocked else 0
+        found.append(Preview(column=c, gain=gain, score_after=before + gain, knocks=knocked, takes=takes))
     return found
 
 
