@@ -346,7 +346,7 @@ def test_an_unmet_item_scores_zero_and_is_filled() -> None:
     seat = state.current
     state, events = act(state, A(kind="score", item="five_kind"))
     assert state.sheets[seat]["five_kind"] == 0
-    assert events[0] == f"Seat {seat + 1} scored 0 for Five of a Kind (requirement not met)"
+    assert events[0] == f"Seat {seat + 1} scored 0 for Five of a Kind (not met)"
     assert totals(state)[seat] == 0
 
 

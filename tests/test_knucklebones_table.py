@@ -75,6 +75,8 @@ def test_the_die_decided_has_one_number_in_the_words_the_picture_and_the_buttons
     view = ENGINE.view(state, None)
     assert view.pending is not None and view.pending.die == 2
     assert "Die 3 shows a 4" in kit.top(table) and "die 3: **4**, deciding now" in said(state)
+    # what spending costs, said where the choice is made: the 4 itself then scores nothing
+    assert "spend it to double another die for scoring (a spent die does not score), or keep it" in kit.top(table)
     ringed = [key[0] for key in (die_key(d) for d in view.dice) if key[5]]
     assert ringed == [3]
     picture = SPEC.picture(table_for(state, NAMES), view)
@@ -186,6 +188,7 @@ def test_the_rules_are_how_to_play_on_one_screen_the_full_rules_and_the_words() 
     assert pages[0].title == "How to play" and pages[-1].title == "Words"
     first = pages[0].parts[0].text
     assert "at least **3** active dice" in first
+    assert "one used is spent and does not score this turn" in first  # a 2 or 4 used costs its points
     for page in pages:
         text = "\n".join(p.text for p in page.parts)
         assert len(text) <= SCREEN, page.title
@@ -238,8 +241,8 @@ def test_the_history_line_tells_the_dice_the_5s_and_6s_added_and_removed() -> No
 
 def test_each_turn_of_a_line_tells_its_own_change_and_the_last_turn_none() -> None:
     """Bot seats play several turns in one step: each scored item carries the dice its own 5s
-    and 6s changed, in figures but for the last turn's, which the player now asked inherits (so
-    six players' turns keep within a line); the game's last turn passes no dice on, so says
+    and 6s changed, by their numbers as the picture shows them, and the last turn's with how
+    many dice the player now asked rolls; the game's last turn passes no dice on, so says
     nothing of them."""
     state = staged([5, 1, 1, 1, 1], then=(6, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2))
     first, table = state.current, table_for(state, NAMES)
@@ -247,14 +250,14 @@ def test_each_turn_of_a_line_tells_its_own_change_and_the_last_turn_none() -> No
     state, more = ENGINE.apply(state, 1 - first, A(kind="score", item="three_kind"))
     a, b = NAMES[first], NAMES[1 - first]
     assert story_line(table, state, events + more) == (
-        f"**Turn 1** · {a} scored Three of a Kind for 10 · +1 die; "
+        f"**Turn 1** · {a} scored Three of a Kind for 10 · a 5 added die 6; "
         f"{b} scored Three of a Kind for 10 · a 6 removed die 1: {a} rolls 5 dice")
     assert f"**{a}'s 5 dice:**" in said(state)
     assert story_line(table, state, more).endswith(f"{b} scored Three of a Kind for 10 · a 6 removed die 1: "
                                                    f"{a} rolls 5 dice")
     _, events = ENGINE.apply(staged([5, 5, 6, 6, 1], then=(1,) * 7), first, A(kind="score", item="wild"))
     assert story_line(table, state, events + more).startswith(
-        f"**Turn 1** · {a} scored Wild for 23 · +2 dice, \u22122 dice; {b} scored")
+        f"**Turn 1** · {a} scored Wild for 23 · 5s added dice 6 and 7, 6s removed dice 3 and 4; {b} scored")
 
     last = staged([5, 5, 1, 1, 6], then=(1,) * 7)
     seat = last.current
@@ -265,6 +268,42 @@ def test_each_turn_of_a_line_tells_its_own_change_and_the_last_turn_none() -> No
     last, events = ENGINE.apply(last, seat, A(kind="score", item="wild"))
     assert ENGINE.is_over(last)
     assert story_line(table, last, events) == f"**Turn 1** · {NAMES[seat]} scored Wild for 18"
+
+
+def test_six_turns_in_one_line_keep_the_last_change_whole() -> None:
+    """Five bots and a player whose time ran out play six turns in one step: where every
+    turn's change would not fit the 400 characters of a history line, the earlier turns leave
+    theirs out, and the line still ends with the change the player now asked inherits."""
+    names = ["Annabelle", "Bot 1", "Bot 2", "Bot 3", "Bot 4", "Bot 5"]
+    state = staged([5, 5, 6, 6, 1], seats=6)
+    table = table_for(state, names)
+    turns: list[list] = []
+    for _ in range(6):
+        seat = state.current
+        for die in state.pool:  # every turn: two 5s add dice 6 and 7, two 6s remove dice 3 and 4
+            die.active, die.face = die.id < 5, None
+        state.dice.forced = [5, 5, 6, 6, 1]
+        state, _ = start_turn(state)
+        state, events = ENGINE.apply(state, seat, A(kind="score", item="four_kind"))
+        turns.append(events)
+    line = story_line(table, state, [e for events in turns for e in events])
+    assert len(line) <= 400 and not line.endswith("…"), line
+    assert line.count("scored 0 for Four of a Kind (not met)") == 6, line
+    assert line.endswith("(not met) · 5s added dice 6 and 7, 6s removed dice 3 and 4: "
+                         f"{names[state.current]} rolls 5 dice"), line
+    assert line.count("added") == 1, line
+    # two turns have room for both changes
+    assert story_line(table, state, turns[-2] + turns[-1]).count("5s added dice 6 and 7") == 2
+
+
+def test_a_turn_the_timer_played_is_one_history_line_with_what_it_scored() -> None:
+    """The log says the timeout, then the default's moves; the history line says in one breath
+    what the timer scored for the player, not the default's rule and then the score."""
+    state = staged([2, 4, 1, 1, 1], then=[2] * 5)
+    seat, table = state.current, table_for(state, NAMES)
+    state, events = ENGINE.on_timeout(state, seat)
+    assert events[0].text.startswith(f"Seat {seat + 1} ran out of time")  # the log keeps its line
+    assert story_line(table, state, events) == f"**Turn 1** · {NAMES[seat]} ran out of time and scored Three of a Kind for 10"
 
 
 def test_a_sheet_title_shows_a_name_without_markdown() -> None:

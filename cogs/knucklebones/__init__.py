@@ -7,6 +7,7 @@ its options as slash-command options.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,7 +17,7 @@ from bot.errors import guarded
 from bot.games import GameSpec, Page, Part, Tavern
 from bot.models import Table
 from bot.pictures import Picture
-from bot.render import clip, safe
+from bot.render import clip, safe, seat_names
 from bot.tavern import TavernCog
 from cogs.knucklebones.pictures import dice_picture
 from rules import knucklebones as kb
@@ -69,10 +70,6 @@ def dice_line(view: kb.KnucklebonesView, *, marked: bool = True) -> str:
     inactive = [f"die {d.number}" for d in order if not d.active]
     rest = f"; inactive: {' and '.join(inactive) if len(inactive) <= 2 else ', '.join(inactive)}" if inactive else ""
     return " · ".join(active) + rest
-
-
-def counted_dice(n: int) -> str:
-    return f"{n} die" if n == 1 else f"{n} dice"
 
 
 def still_to_act(view: kb.KnucklebonesView) -> str:
@@ -134,6 +131,29 @@ def dice_legend() -> str:
             "turn; x2, a doubled die; grey, an inactive die.")
 
 
+#: what a history line's story may take, names in: the host clips the line at 400 characters,
+#: and the chapter ("Turns 37–42 · ") stands before it
+STORY_ROOM = 375
+
+
+@dataclass
+class _Turn:
+    """One turn of a history line: what was scored, and what its 5s and 6s did to the dice
+    passed on (``passed``: the seat that rolls them next, and how many)."""
+
+    scored: str
+    added: list[int] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)
+    passed: tuple[int, int] | None = None
+
+    def told(self, *, last: bool, brief: bool = False) -> str:
+        if self.passed is None or not (self.added or self.removed):
+            return self.scored
+        if last:
+            return f"{self.scored} · {kb.passing_text(self.added, self.removed, *self.passed)}"
+        return self.scored if brief else f"{self.scored} · {kb.change_text(self.added, self.removed)}"
+
+
 class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.KnucklebonesOptions]):
     engine = kb.ENGINE
     #: a game-master can run it in a campaign: a table without their seat, NPCs played by the bot
@@ -187,36 +207,35 @@ class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.K
         return event.kind == "roll"
 
     def story(self, table: Table, view: kb.KnucklebonesView, events: list[Event]) -> str | None:
-        """A turn in a line: what was scored, and the dice the 5s and 6s added or removed after
-        it, with how many the next player rolls, who would otherwise find one die more or less
-        on their table unexplained (the runes before scoring are on the player's own table, and
-        all of it in /game log). Where bot seats played several turns in one step, the turns
-        before the last say their change in figures only, so the line keeps in 400 characters
-        the last change, the one the player now asked inherits."""
-        turns: list[tuple[str, list[int], list[int], tuple[int, int] | None]] = []
+        """A turn in a line: what was scored (by the timer, for a player whose time ran out), and
+        the dice the 5s and 6s added or removed after it, with how many the next player rolls,
+        who would otherwise find one die more or less on their table unexplained (the runes
+        before scoring are on the player's own table, and all of it in /game log). Where bot
+        seats played several turns in one step and their changes would not all fit a history
+        line, the turns before the last leave theirs out, so the line keeps the last change, the
+        one the player now asked inherits."""
+        turns: list[_Turn] = []
+        timed_out: set[int | None] = set()  # seats whose timer plays the rest of their turn
         for e in events:
-            if e.kind in ("score", "timeout"):
-                turns.append((kb.event_text(e.kind, e.seats, e.data).rstrip("."), [], [], None))
-            elif not turns or turns[-1][3] is not None:
+            if e.kind == "timeout":
+                timed_out.add(e.seat)
+            elif e.kind == "score":
+                turns.append(_Turn(kb.score_text(e.seats, e.data, timed_out=e.seat in timed_out)))
+                timed_out.discard(e.seat)
+            elif not turns or turns[-1].passed is not None:
                 continue
             elif e.kind == "add" and e.data["face"] == kb.ADD_AFTER:
-                turns[-1][1].append(e.data["added"])
+                turns[-1].added.append(e.data["added"])
             elif e.kind == "remove":
-                turns[-1][2].append(e.data["die"])
+                turns[-1].removed.append(e.data["die"])
             elif e.kind == "roll":  # the next seat's turn begins: this one's change is complete
-                text, added, removed, _ = turns[-1]
-                turns[-1] = (text, added, removed, (e.seats[0], len(e.data["faces"])))
+                turns[-1].passed = (e.seats[0], len(e.data["faces"]))
         if not turns:
             return super().story(table, view, events)
-        lines = []
-        for n, (text, added, removed, passed) in enumerate(turns):
-            if passed is not None and (added or removed):
-                change = kb.passing_text(added, removed, *passed) if n == len(turns) - 1 else \
-                    ", ".join(filter(None, [f"+{counted_dice(len(added))}" if added else "",
-                                            f"\u2212{counted_dice(len(removed))}" if removed else ""]))
-                text += f" · {change}"
-            lines.append(text)
-        return "; ".join(lines)
+        line = "; ".join(t.told(last=n == len(turns) - 1) for n, t in enumerate(turns))
+        if len(seat_names(table, line)) > STORY_ROOM:
+            line = "; ".join(t.told(last=n == len(turns) - 1, brief=True) for n, t in enumerate(turns))
+        return line
 
     def action_label(self, view: kb.KnucklebonesView, action: kb.KnucklebonesAction) -> str:
         return kb.action_label(view, action)

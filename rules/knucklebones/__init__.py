@@ -51,12 +51,14 @@ from rules.knucklebones.scoring import (
 from rules.knucklebones.text import (
     WORDS,
     action_label,
+    change_text,
     event_text,
     how_to_play,
     needs_text,
     passing_text,
     rules_sections,
     rules_summary,
+    score_text,
     worth_text,
 )
 
@@ -65,8 +67,9 @@ __all__ = [
     "POOL_SIZE", "PRE_SCORING", "REMOVE_AFTER", "REROLL", "SHEET", "START_ACTIVE", "WILD_MEAN",
     "WORDS", "ActionKind", "Die", "DieView", "Hand", "ItemView", "KnucklebonesAction",
     "KnucklebonesEngine", "KnucklebonesOptions", "KnucklebonesState", "KnucklebonesView",
-    "PendingView", "Phase", "ScoreItem", "ScoreSheet", "SheetView", "action_label", "best_item",
+    "PendingView", "Phase", "ScoreItem", "ScoreSheet", "SheetView", "action_label", "best_item", "change_text",
     "evaluate", "event_text", "hand_meets", "how_to_play", "hand_of", "hand_points", "keep_value", "meets",
-    "needs_text", "passing_text", "rules_sections", "rules_summary", "start_turn", "timeout_item", "totals",
+    "needs_text", "passing_text", "rules_sections", "rules_summary", "score_text", "start_turn", "timeout_item",
+    "totals",
     "turns_total", "worth_text",
 ]

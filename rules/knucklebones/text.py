@@ -35,9 +35,7 @@ def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> st
     if kind == "roll":
         return f"{who} rolled " + " ".join(str(f) for f in data["faces"])
     if kind == "score":
-        if data["met"]:
-            return f"{who} scored {data['name']} for {data['points']}"
-        return f"{who} scored 0 for {data['name']} (requirement not met)"
+        return score_text(seats, data)
     die, face = data["die"] + 1, data.get("face")
     if kind == "keep":
         return f"{who} kept the {face} on die {die}"
@@ -62,9 +60,18 @@ def event_text(kind: str, seats: tuple[int, ...], data: Mapping[str, Any]) -> st
     raise ValueError(f"no words for a {kind!r} event: {dict(data)}")
 
 
+def score_text(seats: tuple[int, ...], data: Mapping[str, Any], *, timed_out: bool = False) -> str:
+    """A "score" event's line; ``timed_out``: its player's timer chose the item, which the
+    history line says in the same breath, where the log has a line of its own for the timeout."""
+    did = f"{seat_name(seats[0])} {'ran out of time and scored' if timed_out else 'scored'}"
+    if data["met"]:
+        return f"{did} {data['name']} for {data['points']}"
+    return f"{did} 0 for {data['name']} (not met)"
+
+
 def pending_prompt(die: int, face: int, ask: Ask) -> str:
     verb = "reroll another die" if ask == "reroll" else "double another die for scoring"
-    return f"Die {die + 1} shows a {face}: spend it to {verb}, or keep it."
+    return f"Die {die + 1} shows a {face}: spend it to {verb} (a spent die does not score), or keep it."
 
 
 def action_label(view: KnucklebonesView, action: KnucklebonesAction) -> str:
@@ -116,15 +123,21 @@ def _dice_named(ids: list[int]) -> str:
     return f"dice {', '.join(numbers[:-1])} and {numbers[-1]}"
 
 
-def passing_text(added: list[int], removed: list[int], seat: int, rolls: int) -> str:
-    """What the 5s and 6s did after scoring, and so how many dice the next seat rolls: "5s
-    added dice 6 and 7, a 6 removed die 2: Seat 3 rolls 6 dice". Dice by id (0-6)."""
+def change_text(added: list[int], removed: list[int]) -> str:
+    """What the 5s and 6s did after scoring: "5s added dice 6 and 7, a 6 removed die 2". Dice
+    by id (0-6)."""
     parts = []
     if added:
         parts.append(f"{'a 5' if len(added) == 1 else '5s'} added {_dice_named(added)}")
     if removed:
         parts.append(f"{'a 6' if len(removed) == 1 else '6s'} removed {_dice_named(removed)}")
-    return f"{', '.join(parts)}: {seat_name(seat)} rolls {rolls} {'die' if rolls == 1 else 'dice'}"
+    return ", ".join(parts)
+
+
+def passing_text(added: list[int], removed: list[int], seat: int, rolls: int) -> str:
+    """``change_text``, and so how many dice the next seat rolls: "5s added dice 6 and 7, a 6
+    removed die 2: Seat 3 rolls 6 dice"."""
+    return f"{change_text(added, removed)}: {seat_name(seat)} rolls {rolls} {'die' if rolls == 1 else 'dice'}"
 
 
 def _points_text(item: ScoreItem) -> str:
@@ -139,7 +152,7 @@ def how_to_play(options: KnucklebonesOptions | None = None) -> str:
 
 **Your turn**
 1. Your active dice are rolled.
-2. Runes act, lowest first: a **2** may reroll another die, a **3** adds an inactive die, a **4** may double another die. Spending a 2 or a 4 is your choice.
+2. Runes act, lowest first: a **2** may reroll another die, a **3** adds an inactive die, a **4** may double another die. Using a 2 or a 4 is your choice; one used is spent and does not score this turn.
 3. Score one item of your sheet that is still open: 0 if the dice do not meet it.
 4. After scoring, each **5** adds an inactive die for the next turn and each **6** leaves, as long as at least **{options.min_active}** active dice remain.
 5. The active dice pass to the next player.
