@@ -332,13 +332,15 @@ def moved_below(moment: Moment, now: Channel, *, notice: str | None = None) -> P
 
 
 def again(moment: Moment, book: Book, *, notify: list[int] | tuple[int, ...] = (), ping: bool = True,
-          notice: str | None = None) -> Plan:
-    """The table posted afresh as the newest message (/game status, /game nudge, or a table that
-    had fallen behind the game); the old one loses its buttons. ``notify`` get their private view
-    again. ``ping=False`` (/game status): whoever is asked was pinged when they were asked, and
-    anyone may ask for the table, so it must not buzz them again at a stranger's bidding."""
-    shown = table_message(moment, book, notice=notice)
-    return Plan(dms=dms(moment, book, list(notify)), channel=[_moved(replace(shown, pings=shown.pings and ping), book)],
+          nudge: str | None = None) -> Plan:
+    """The table (or lobby) posted afresh as the newest message (/game status, /game nudge, or a
+    table that had fallen behind the game); the old one loses its buttons. ``notify`` get their
+    private view again. ``ping=False`` (/game status): whoever is asked was pinged when they were
+    asked, and anyone may ask for the table, so it must not buzz them again at a stranger's
+    bidding. ``nudge``: a line above it that pings whom it names, even a lobby's host."""
+    shown = table_message(moment, book, notice=nudge)
+    pings = shown.pings and ping or nudge is not None
+    return Plan(dms=dms(moment, book, list(notify)), channel=[_moved(replace(shown, pings=pings), book)],
                 chapter=moment.chapter, look=look(moment, book),
                 turn_events=book.turn_events if moment.chapter == book.chapter else [])
 

@@ -198,18 +198,27 @@ class TableRuntime(Lobby):
         else:
             self._kept.pop(table.id or 0, None)
 
+    async def offered(self, interaction: discord.Interaction) -> tuple[list[GameSpec[Any, Any, Any]], str | None]:
+        """The games this server offers, by title; and, where tables open only in some
+        channels and this is none of them, where they do open."""
+        specs = sorted(self.specs.values(), key=lambda spec: spec.engine.title)
+        if interaction.guild_id is None:
+            return specs, None
+        server = await self.servers.of(interaction.guild_id)
+        if server.games is not None:
+            specs = [spec for spec in specs if spec.engine.key in server.games]
+        if server.channels is not None and not allowed_here(interaction.channel, server.channels):
+            return specs, "Tables open only in " + (", ".join(f"<#{c}>" for c in server.channels[:10]) or
+                                                    "no channel") + " here."
+        return specs, None
+
     async def start_hint(self, interaction: discord.Interaction) -> str:
         """The commands that open a table here, named as a player types them (the player asking
         where a game is has none in front of them to copy from): only the games this server
         offers, and, where tables open only in some channels, those channels instead."""
-        specs = list(self.specs.values())
-        if interaction.guild_id is not None:
-            server = await self.servers.of(interaction.guild_id)
-            if server.channels is not None and not allowed_here(interaction.channel, server.channels):
-                return "Tables open only in " + (", ".join(f"<#{c}>" for c in server.channels[:10]) or
-                                                 "no channel") + " here."
-            if server.games is not None:
-                specs = [spec for spec in specs if spec.engine.key in server.games]
+        specs, elsewhere = await self.offered(interaction)
+        if elsewhere is not None:
+            return elsewhere
         commands = ", ".join(f"`/{command} new`" for command in sorted(spec.command for spec in specs))
         return f"Start one with {commands}." if commands else "No game is offered here."
 
@@ -548,13 +557,11 @@ class TableRuntime(Lobby):
 
     async def nudge(self, interaction: discord.Interaction) -> None:
         """/game nudge: whoever the table waits for is pinged again, with the table as the newest
-        message. An untimed table waits on an absent player for good, and the ping they were
-        given when asked is long buried; a nudge at most every few minutes, asked by someone at
-        the table or who runs it, cannot be turned into a stranger's ping machine."""
+        message: a player in a game, the host of a lobby that is ready to start. An untimed table
+        waits on an absent player for good, and the ping they were given when asked is long
+        buried; a nudge at most every few minutes, asked by someone at the table or who runs it,
+        cannot be turned into a stranger's ping machine."""
         table = await self.live_table(interaction)
-        if table.status == "lobby":
-            raise Refusal("The game has not started yet: the lobby waits for "
-                          f"{runner(table)} to press **Start**.")
         gm = await self.servers.gm(interaction)
         async with self.turn(interaction, table.id or 0):
             now, book = await self.load(table.id or 0, interaction)
@@ -562,25 +569,44 @@ class TableRuntime(Lobby):
             if mine is None and not self.may_manage(interaction, table, gm):
                 raise Refusal(f"Only the players, {runner(table)}, a GM of this server or someone "
                               "with Manage Channel can nudge.")
-            if table.status != "active":
+            if not table.live:
                 raise Refusal("This game has already ended.")
-            if table.paused:
-                raise Refusal(f"The game is paused: nobody can move until {runner(table)} resumes it.")
-            waited = [s for s in now.humans if s != mine]
-            if not waited:
-                raise Refusal("The table waits for you." if mine in now.humans
-                              else "The table waits for nobody right now.")
+            if table.status == "lobby":
+                waited, named = self._lobby_waits(now, interaction.user.id), runner(table)
+                why = f"{len(table.seats)} players are seated: press **Start** when you are ready."
+            else:
+                if table.paused:
+                    raise Refusal(f"The game is paused: nobody can move until {runner(table)} resumes it.")
+                waited = [mention(table, s) for s in now.humans if s != mine]
+                if not waited:
+                    raise Refusal("The table waits for you." if mine in now.humans
+                                  else "The table waits for nobody right now.")
+                why = "the table waits for you."
+                named = and_list([safe(table.seats[s].name) for s in now.humans if s != mine])
             at = time.time()
             if at < book.nudged + NUDGE_GAP:
                 raise Refusal(f"The table was nudged <t:{int(book.nudged)}:R>; another nudge can come "
                               f"<t:{int(book.nudged + NUDGE_GAP)}:R>.")
             book.nudged = at
-            names = and_list([safe(table.seats[s].name) for s in waited])
-            await reply(interaction, content=f"Nudged {names}: the table comes below, as the newest message.",
+            shown = "lobby" if table.status == "lobby" else "table"
+            await reply(interaction, content=f"Nudged {named}: the {shown} comes below, as the newest message.",
                         ephemeral=True)
-            notice = (f"👋 {safe(interaction.user.display_name)} nudges "
-                      f"{and_list([mention(table, s) for s in waited])}: the table waits for you.")
-            await self.deliverer.run(present.again(now, book, notice=notice), table, book, interaction)
+            nudge = f"👋 {safe(interaction.user.display_name)} nudges {and_list(waited)}: {why}"
+            await self.deliverer.run(present.again(now, book, nudge=nudge), table, book, interaction)
+
+    @staticmethod
+    def _lobby_waits(now: Moment, asker: int) -> list[str]:
+        """Whom a lobby waits for: its host (the game-master), once enough players have sat
+        down; before that, more players, whom no ping can name."""
+        table, engine = now.table, now.engine
+        if asker == table.host_id:
+            raise Refusal("This is your lobby: press **Start** once everyone has joined.")
+        fewest = engine.seat_range(engine.Options.model_validate(table.options))[0]
+        if len(table.seats) < fewest:
+            short = fewest - len(table.seats)
+            raise Refusal(f"The lobby needs {short} more player{'s' if short > 1 else ''} (or **Add AI**) "
+                          f"before {runner(table)} can start it.")
+        return [f"<@{table.host_id}>"]
 
     # -- private answers -------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.channel import actor, is_table, pinged, top
+from tests.e2e.channel import actor, button, is_table, next_table, pinged, said, top
 from tests.e2e.test_knucklebones_e2e import CHANNEL, action_buttons, clean, open_table, table_now
 from tests.fakediscord import FLAG_EPHEMERAL, running_bot, running_fake
 
@@ -62,21 +62,36 @@ async def test_a_nudge_pings_whoever_the_table_waits_for_once_in_five_minutes(tm
         clean(fd, bot)
 
 
-async def test_a_nudge_is_refused_in_the_lobby_and_in_a_paused_game(tmp_path: Path) -> None:
+async def test_a_ready_lobby_nudges_its_host_and_a_paused_game_nobody(tmp_path: Path) -> None:
     async with running_fake() as fd:
         ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        dee, mo = fd.add_user("dee"), fd.add_user("mo", manager=True)
         async with running_bot(fd, {}, tmp_path / "n.sqlite3") as bot:
-            await fd.slash(ann, CHANNEL, "knucklebones new")
-            await fd.wait_until(lambda: fd.last_message(CHANNEL), timeout=5, what="the lobby")
-            lobby = await (await fd.slash(bob, CHANNEL, "game nudge")).wait_response()
-            assert lobby["data"]["content"] == "The game has not started yet: the lobby waits for the host to press **Start**."
-            await (await fd.slash(ann, CHANNEL, "game end")).wait_response()
-        clean(fd, bot)
+            lobby = await (await fd.slash(ann, CHANNEL, "knucklebones new")).response_message()
+            short = await (await fd.slash(mo, CHANNEL, "game nudge")).wait_response()
+            assert short["data"]["content"] == ("The lobby needs 1 more player (or **Add AI**) before the host can "
+                                                "start it."), short
+            stranger = await (await fd.slash(dee, CHANNEL, "game nudge")).wait_response()
+            assert stranger["data"]["content"].startswith("Only the players, the host,"), stranger
+            await (await fd.click(bob, lobby, button(fd, lobby, "Join"))).wait_response()
+            host = await (await fd.slash(ann, CHANNEL, "game nudge")).wait_response()
+            assert host["data"]["content"] == "This is your lobby: press **Start** once everyone has joined."
 
-    async with running_fake() as fd:
-        ann, bob = fd.add_user("ann"), fd.add_user("bob")
-        async with running_bot(fd, {}, tmp_path / "p.sqlite3") as bot:
-            table = await open_table(fd, ann, [bob])
+            # enough players: Bob nudges the host, with the lobby as the newest message, its buttons there
+            since = len(fd.calls)
+            done = await (await fd.slash(bob, CHANNEL, "game nudge")).wait_response()
+            assert done["data"]["content"] == "Nudged the host: the lobby comes below, as the newest message."
+            fresh = await fd.wait_until(
+                lambda: (m := fd.last_message(CHANNEL)) is not None and m["id"] != lobby["id"] and m,
+                timeout=5, what="the lobby posted below")
+            assert f"👋 Bob nudges <@{ann.id}>: 2 players are seated: press **Start** when you are ready." in said(fresh), said(fresh)
+            assert pinged(fd, since, fd.channel(CHANNEL).id) == {ann.id}
+            await fd.wait_until(lambda: said(fd.message(lobby["id"])) == "The table moved below.",
+                                timeout=3, what="the old lobby to point below")
+            started = await (await fd.click(ann, fresh, button(fd, fresh, "Start"))).wait_response()
+            assert started["type"] == 7, started
+
+            table = await next_table(fd, CHANNEL)
             other = bob if actor(table, [ann, bob]) is ann else ann
             await (await fd.slash(ann, CHANNEL, "game pause")).wait_response()
             paused = await (await fd.slash(other, CHANNEL, "game nudge")).wait_response()
