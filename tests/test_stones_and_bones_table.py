@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import discord
 from PIL import Image
 
-from bot import present
+from bot import present, step
 from bot.components import OpenButton, OpenSelect
 from bot.games import SCREEN, Part
 from bot.models import Book, Table
@@ -225,6 +225,36 @@ def test_two_players_asked_at_once_each_have_their_own_controls() -> None:
     assert SPEC.prompt(table_for(state), ENGINE.view(state, 1), 1).startswith("Pay **2 gp 1 sp 1 cp** and throw your Stone")
 
 
+def test_each_throw_is_a_new_table_though_both_players_stay_asked() -> None:
+    """Two players with a Stone lying on the table: whoever throws next is already asked (to pick
+    up their Stone), so nobody is newly asked. Each throw is still a new table, which pings its
+    roller and leaves the last throw's outcome above it as a line of history, where one table
+    was rewritten throw after throw and a Sink vanished as soon as it was thrown. A Cutthroat
+    Challenge a player must now split is a new table too."""
+    state = new(2, then=[5, *QUIET, 9, *QUIET])  # Ann sinks a 5, Bob sinks a 9, Ann throws again
+    state, _ = act(state, 0, "pay")
+    for roller in (1, 0):
+        before = Moment(SPEC, table_for(state), state)
+        assert set(ENGINE.to_act(state)) == {0, 1}
+        result = step.play(before, roller, A(kind="pay"), now=0.0)
+        assert set(ENGINE.to_act(result.after.state)) == {0, 1} and not result.newly
+        assert result.after.state.current == 1 - roller  # the next throw
+        assert present.posts_anew(result, Book(chapter=before.chapter)), (before.chapter, result.after.chapter)
+        state = result.after.state  # type: ignore[assignment]
+    # Bob claims against Captain Ann while her Stone lies there; the coin says heads, and the
+    # Challenge's winner must split it: a new table that pings them, though they were asked already
+    state = restage(state, 1, QUIET, [5])
+    state.captain = 1
+    state.dice.forced = [12, 1, 20, 6, 4, 1, 1]  # Bob's Stone floats; then heads and the Challenge
+    before = Moment(SPEC, table_for(state), state)
+    result = step.play(before, 1, A(kind="pay"), now=0.0)
+    after = result.after.state
+    assert after.phase == "split" and after.mutiny is not None and after.mutiny.cutthroat  # type: ignore[attr-defined]
+    assert ENGINE.to_act(after) == [after.mutiny.winner] and set(ENGINE.to_act(state)) == {0, 1}  # type: ignore[attr-defined]
+    assert not result.newly
+    assert present.posts_anew(result, Book(chapter=before.chapter)), (before.chapter, result.after.chapter)
+
+
 def test_a_choice_for_everyone_says_so_and_no_button_is_red() -> None:
     call, _ = act(new(4, then=[7]), 0, "pay")  # the Captain Floats: a plunder
     assert call.phase == "mutiny_call"
@@ -376,7 +406,7 @@ def test_a_history_line_tells_what_happened_and_nothing_the_next_table_shows() -
     assert told == "The votes: Seat 2 Yay, Seat 4 Yay: a Challenge"  # the split table shows the Challenge
     assert state.phase == "split" and "Challenge: Captain" in kit.words(
         present.table_message(Moment(SPEC, table_for(state), state), Book()))
-    assert SPEC.chapter(ENGINE.view(state, None)) == "Tide 1 · Wave 1"
+    assert SPEC.chapter(ENGINE.view(state, None)) == "Tide 1 · Wave 1 · Mutiny"
     rise = [Event(kind="float", seat=2, text="Float!", data={"coffer": 700, "crossbones": None}),
             Event(kind="tide", text="The Tide rises to 2: the ante is now 2 sp and every bet is × 2.",
                   data={"tide": 2, "ante": 20})]

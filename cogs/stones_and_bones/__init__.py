@@ -64,6 +64,8 @@ COLOUR = discord.Colour.from_rgb(60, 110, 150)
 THROW_PHASES = ("turn", "grumble", "object")
 #: the claims a table shows (in a Grumbles phase): the line above it leaves them out
 CLAIMS = ("float", "luck", "crossbones", "plank")
+#: the phases of a Mutiny, one chapter (a table of its own) after the claim that set it off
+MUTINY_PHASES = ("mutiny_call", "parley", "vote", "split")
 
 
 def ended(table: Table, view: sb.StonesAndBonesView) -> str:
@@ -298,11 +300,21 @@ class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction
     # -- the channel's story ------------------------------------------------------------------
 
     def chapter(self, view: sb.StonesAndBonesView) -> str:
+        """Each throw is a chapter of its own, and so is a Mutiny: a new chapter is a new table,
+        which pings whoever must act and leaves the last throw's line above it. With a Stone
+        lying on the table the next roller is asked already (to pick it up), so without it two
+        players' throws, or a Cutthroat Challenge's split, rewrote one table unseen."""
         if view.over:
             return "Game over"
         if view.phase == "tide":
             return f"Tide {view.tide} rises"
-        return f"Tide {view.tide} · Wave {view.wave}"
+        where = f"Tide {view.tide} · Wave {view.wave}"
+        return f"{where} · Mutiny" if view.phase in MUTINY_PHASES else f"{where} · Turn {view.turns}"
+
+    def opens_chapter(self, event: Event) -> bool:
+        """A throw begins with its ante and Bones (a Wave with its news), which the move that
+        ends the turn before makes: the log files them under the new throw."""
+        return event.kind in ("carry", "wave", "ante", "bones")
 
     def story(self, table: Table, view: sb.StonesAndBonesView, events: list[Event]) -> str | None:
         """What came of the turns while a table was live, without what the next table shows."""

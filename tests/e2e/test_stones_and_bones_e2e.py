@@ -294,7 +294,7 @@ async def test_a_gm_runs_a_tavern_game_with_an_npc_to_the_end(tmp_path: Path) ->
             # the channel keeps a story: old tables shrank to one line each, never empty
             assert len(lines) >= 10 and all(not fd.buttons(m) and "\n" not in said(m) for m in history(fd))
             assert all(re.match(r"\*\*[^*]+\*\* · \S", line) for line in lines), lines
-            assert any(re.match(r"\*\*Tide 1 · Wave \d\*\* · .*(sinks|claims)", line) for line in lines)
+            assert any(re.match(r"\*\*Tide 1 · Wave \d · Turns? [\d–]+\*\* · .*(sinks|claims)", line) for line in lines)
             assert all("<@" not in line for line in lines)  # history pings nobody
             # the ledger rides on the final table with a CSV the GM keeps; the nets sum to zero
             assert "### The ledger" in said(final) and "sum to 0 cp" in said(final)
@@ -604,7 +604,7 @@ async def test_a_row_drawn_for_one_turn_never_plays_the_next(tmp_path: Path) -> 
             assert now["id"] != table["id"] and asked(now, [ann, bob]) == [bob]
             assert [c.label for c in choices(fd, now)] == row  # the case this test is about
             old = fd.message(table["id"])
-            assert not has_controls(old) and not is_table(old) and said(old).startswith("**Tide 1 · Wave 1** · Ann")
+            assert not has_controls(old) and not is_table(old) and said(old).startswith("**Tide 1 · Wave 1 · Turn 1** · Ann")
             assert text_length(now) <= 1000
             log = await (await fd.slash(ann, CHANNEL, "game log")).response_message()
             moves = said(log)
