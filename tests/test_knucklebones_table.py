@@ -75,6 +75,8 @@ def test_the_die_decided_has_one_number_in_the_words_the_picture_and_the_buttons
     view = ENGINE.view(state, None)
     assert view.pending is not None and view.pending.die == 2
     assert "Die 3 shows a 4" in kit.top(table) and "die 3: **4**, deciding now" in said(state)
+    # what the dice score as they lie, best first, to weigh the double against
+    assert "Scores now: Wild (16), Two Pairs (10)." in said(state)
     # what spending costs, said where the choice is made: the 4 itself then scores nothing
     assert "spend it to double another die for scoring (a spent die does not score), or keep it" in kit.top(table)
     ringed = [key[0] for key in (die_key(d) for d in view.dice) if key[5]]
@@ -86,6 +88,16 @@ def test_the_die_decided_has_one_number_in_the_words_the_picture_and_the_buttons
     # the two 1s and the two 4s: each button names its own die
     assert {"Double die 2 (1): two 1s", "Double die 4 (1): two 1s", "Double die 5 (4): two 4s"} <= set(labels)
     assert len(set(labels)) == len(labels)
+
+
+def test_what_the_dice_score_now_is_said_while_a_rune_waits_not_beside_the_score_buttons() -> None:
+    state = staged([2, 6, 5, 1, 1])
+    for key in ("wild", "two_pairs"):
+        state.sheets[state.current][key] = 10
+    assert ENGINE.view(state, None).phase == "reroll"
+    assert "The dice meet no open item now." in said(state)
+    scoring = staged([6, 6, 6, 6, 1])
+    assert ENGINE.view(scoring, None).phase == "score" and "now" not in said(scoring).lower()
 
 
 def test_each_player_has_one_score_line_and_details_has_the_full_sheet() -> None:

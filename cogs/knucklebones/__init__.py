@@ -77,6 +77,19 @@ def still_to_act(view: kb.KnucklebonesView) -> str:
     return ", ".join(f"die {view.dice[i].number} (a {view.dice[i].face})" for i in view.waiting)
 
 
+def meets_now(view: kb.KnucklebonesView, limit: int = 3) -> str:
+    """While a 2 or a 4 waits, the open items the dice meet as they lie, best first: what a
+    reroll or a double risks or could improve, which the scoring buttons show only later."""
+    if view.phase not in ("reroll", "double"):
+        return ""
+    met = sorted(view.met, key=lambda k: -view.preview[k])
+    if not met:
+        return "The dice meet no open item now."
+    names = {i.key: i.name for i in view.items}
+    more = f" and {len(met) - limit} more" if len(met) > limit else ""
+    return "Scores now: " + ", ".join(f"{names[k]} ({view.preview[k]})" for k in met[:limit]) + more + "."
+
+
 def score_lines(table: Table, view: kb.KnucklebonesView) -> str:
     """One short line per player, so six players read on a phone: the total and items left."""
     lines = []
@@ -172,6 +185,9 @@ class KnucklebonesSpec(GameSpec[kb.KnucklebonesView, kb.KnucklebonesAction, kb.K
         later = still_to_act(view)
         if later:
             lines.append(f"Still to act, in order: {later}.")
+        met = meets_now(view)
+        if met:
+            lines.append(met)
         return [Part("\n".join(lines)), Part(score_lines(table, view))]
 
     def picture(self, table: Table, view: kb.KnucklebonesView) -> Picture | None:
