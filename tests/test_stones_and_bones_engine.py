@@ -661,7 +661,8 @@ def test_a_successful_mutiny_and_a_split_with_the_side() -> None:
     assert state.captain == 2 and ENGINE.to_act(state) == [2]
     assert kinds(state, 2)[:4] == ["keep", "share_all", "share_side", "refund"]
     state, texts = act(state, 2, "share_side")  # 1121: 373 each to seats 2 and 4, 375 kept
-    assert texts[0] == "Seat 3 splits the coffer: Seat 2 3 gp 7 sp 3 cp, Seat 4 3 gp 7 sp 3 cp; keeps 3 gp 7 sp 5 cp."
+    assert texts[0] == ("Seat 3, who won the Challenge, splits the coffer: Seat 2 3 gp 7 sp 3 cp, Seat 4 3 gp "
+                        "7 sp 3 cp; keeps 3 gp 7 sp 5 cp.")  # (the line it leaves in the history says how they won it)
     assert state.current == 2 and state.captain == 2  # the new Captain opens the next wave
     assert purses(state) == [4679, 5273, 5075 - 10, 4973] and conserved(state)
 
@@ -756,7 +757,8 @@ def test_cutthroat_heads_and_the_mutineer_wins() -> None:
     m = state.mutiny
     assert m is not None and m.cutthroat and m.coin == "heads" and m.mutineer == 1
     assert m.captain_total == 15 and m.mutineer_total == 16 and m.paid == [0, 0]  # no cost
-    assert state.phase == "split" and kinds(state, 1) == ["keep", "share_all", "give_half"]
+    # (no "Share it with all aboard": between two pirates it is the same as giving half)
+    assert state.phase == "split" and kinds(state, 1) == ["keep", "give_half"]
     state, _ = act(state, 1, "keep")
     assert state.captain == 1 and purses(state) == [4779, 5221 - 10] and conserved(state)
 
@@ -855,6 +857,21 @@ def test_a_unanimous_vote_ends_the_game() -> None:
     rows = ledger(state)
     assert [r.net for r in rows] == [-221, 221, 0] and [r.cashed_out for r in rows] == [4779, 5221, 5000]
     assert [(o.rank, o.score) for o in ENGINE.outcomes(state)] == [(3, -221), (1, 221), (2, 0)]
+
+
+def test_a_vote_to_end_that_not_everyone_casts_says_the_game_goes_on() -> None:
+    """Ending takes every pirate still aboard: the button says so before the vote, and the
+    choices' news says so after it, where 'Seat 1 votes to end the game' left its voter
+    wondering why the next Wave came."""
+    state = at_tide_rise()
+    end = next(a for a in ENGINE.legal_actions(state, 0) if a.kind == "end")
+    assert action_label(ENGINE.view(state, 0), end) == "Vote to end the game (all must agree)"
+    state, _ = act(state, 0, "end")
+    state, _ = act(state, 1, "stay")
+    state, texts = act(state, 2, "stay")
+    assert texts[1] == ("Tide-rise choices: Seat 1 votes to end the game; Seat 2 stays; Seat 3 stays. "
+                        "Not everyone voted to end: the game goes on.")
+    assert state.phase == "turn" and not ENGINE.is_over(state)
 
 
 def test_the_game_ends_after_wave_4_of_tide_6() -> None:

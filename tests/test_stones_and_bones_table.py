@@ -253,6 +253,11 @@ def test_each_throw_is_a_new_table_though_both_players_stay_asked() -> None:
     assert ENGINE.to_act(after) == [after.mutiny.winner] and set(ENGINE.to_act(state)) == {0, 1}  # type: ignore[attr-defined]
     assert not result.newly
     assert present.posts_anew(result, Book(chapter=before.chapter)), (before.chapter, result.after.chapter)
+    # the split table says why there was a Challenge at all: the Captain claimed again, and
+    # with two pirates a coin decides
+    words = kit.words(present.table_message(result.after, Book()))
+    assert ("Cutthroat: Captain **Bob** claimed again, and with two pirates aboard a coin decides. "
+            "Heads: a Challenge.") in words, words
 
 
 def test_a_choice_for_everyone_says_so_and_no_button_is_red() -> None:
@@ -332,9 +337,10 @@ def test_the_tide_rise_choice_by_dm_is_short() -> None:
     table = table_for(state)
     shown = present.private_message(Moment(SPEC, table, state), 0)
     assert "The Tide rose to 2" in kit.words(shown) and length(shown) <= 400
-    assert kit.top(shown).startswith("Your sealed choice for Tide 2")
+    assert kit.top(shown) == ("Your sealed choice for Tide 2: stay, Heave Down (cash out and go ashore), buy in, "
+                              "or vote to end the game (it ends only if everyone still aboard votes so).")
     row = kit.labels(shown)
-    assert row[0] == "Stay" and row[1].startswith("Heave Down (cash out ") and row[2] == "Vote to end the game"
+    assert row[0] == "Stay" and row[1].startswith("Heave Down (cash out ") and row[2] == "Vote to end the game (all must agree)"
     public = present.table_message(Moment(SPEC, table, state), Book())
     assert public.picture is None and "🌊 **The Tide rose to 2**" in kit.words(public)
     assert kit.top(public).startswith("Waiting for Ann, Bob and Cy")

@@ -101,5 +101,5 @@ def sealed_prompt(table: Table, view: sb.StonesAndBonesView) -> str | None:
                 f"stands by Captain {seat_name(table, m.captain)}.")
     if view.phase == "tide":
         return (f"Your sealed choice for Tide {view.tide}: stay, Heave Down (cash out and go "
-                "ashore), buy in, or vote to end the game.")
+                "ashore), buy in, or vote to end the game (it ends only if everyone still aboard votes so).")
     return None

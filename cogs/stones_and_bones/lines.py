@@ -225,7 +225,8 @@ def mutiny_state(table: Table, view: sb.StonesAndBonesView) -> str:
         voted = names(table, m.voted) if m.voted else ""
         return rising + (f"\n🗳️ Voted, sealed until all are in: {voted}" if voted else "")
     if m.captain_total is not None:
-        coin = "Cutthroat: the coin shows heads.\n" if m.cutthroat else ""
+        coin = (f"Cutthroat: Captain **{seat_name(table, m.captain)}** claimed again, and with two pirates "
+                "aboard a coin decides. Heads: a Challenge.\n" if m.cutthroat else "")
         return coin + challenge_line(table, m)
     return ""
 

@@ -377,7 +377,10 @@ def resolve_tide(s: StonesAndBonesState, events: list[Event]) -> None:
         else:
             words.append(f"{seat_name(seat)} stays")
     chosen = afloat_seats(s)
-    emit(events, "tide_choices", "Tide-rise choices: " + "; ".join(words) + ".", seats=tuple(chosen),
+    ending = [x for x in chosen if (choice := s.tide_choices[x]) is not None and choice.kind == "end"]
+    # SB-16: it takes everyone aboard; a voter who is outvoted hears why the next Wave comes
+    going_on = " Not everyone voted to end: the game goes on." if ending and len(ending) < len(chosen) else ""
+    emit(events, "tide_choices", "Tide-rise choices: " + "; ".join(words) + "." + going_on, seats=tuple(chosen),
          data={"choices": [choice.model_dump() for x in chosen if (choice := s.tide_choices[x])]})
     left = afloat_seats(s)
     if len(left) <= 1:
@@ -853,9 +856,12 @@ def split_coffer(s: StonesAndBonesState, action: A, events: list[Event]) -> None
     s.coffer = 0
     takers = [x for x, a in enumerate(shares) if a and x != winner]
     data = {"shared": bool(takers), "shares": shares}
+    # (said with how the coffer was won: the line this leaves in a table's history is all that
+    # tells a Challenge, once the table that showed it has shrunk)
+    who = f"{seat_name(winner)}, who won the Challenge,"
     if takers:
         given = ", ".join(f"{seat_name(x)} {money(shares[x])}" for x in takers)
-        emit(events, "split", f"{seat_name(winner)} splits the coffer: {given}; keeps "
+        emit(events, "split", f"{who} splits the coffer: {given}; keeps "
                               f"{money(shares[winner])}.", winner, seats=(winner, *takers), data=data)
     else:
-        emit(events, "split", f"{seat_name(winner)} keeps the coffer: {money(pot)}.", winner, data=data)
+        emit(events, "split", f"{who} keeps the coffer: {money(pot)}.", winner, data=data)

@@ -183,7 +183,9 @@ def legal_actions(s: StonesAndBonesState, seat: int) -> list[A]:
     if s.phase == "split":
         m = s.mutiny
         assert m is not None
-        actions = [make_action("keep"), make_action("share_all")]
+        actions = [make_action("keep")]
+        if len(afloat_seats(s)) > 2:  # (between two, sharing with all aboard is giving half)
+            actions.append(make_action("share_all"))
         if len(side_of(s)) > 1:
             actions.append(make_action("share_side"))
         if sum(m.paid) > 0:

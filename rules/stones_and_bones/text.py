@@ -100,7 +100,7 @@ FIXED_LABELS: dict[str, str] = {
     "refund": "Refund the mutiny costs",
     "stay_aboard": "Stay aboard",
     "stay": "Stay",
-    "end": "Vote to end the game",
+    "end": "Vote to end the game (all must agree)",
 }
 
 

@@ -105,7 +105,7 @@ async def play(fd: FakeDiscord, players: list[FakeUser], audit: Audit | None, *,
                 told["tide"] += 1
                 rose = re.search(r"Tide (\d+)", top(dm))
                 assert rose, top(dm)
-                pick = "Vote to end the game" if int(rose[1]) >= end_at_tide else "Stay"
+                pick = "Vote to end the game (all must agree)" if int(rose[1]) >= end_at_tide else "Stay"
             choice: Choice = next(c for c in offered if c.label == pick)
             await press(fd, audit or Audit(fd, CHANNEL), player, dm, choice)
             told["clicks"] += 1
@@ -130,7 +130,8 @@ async def test_two_players_play_a_whole_game(tmp_path: Path) -> None:
             assert len(throws) >= 20, lines
             for line in throws:  # one throw a line: its Sink or claim, never the next throw's
                 assert len(re.findall(r"\b(sinks|claims|walks the Plank)\b", line)) == 1, line
-            assert any(re.match(r"\*\*Tide \d · Wave \d · Mutiny\*\* · ", line) for line in lines), lines
+            assert any(re.match(r"\*\*Tide \d · Wave \d · Mutiny\*\* · \w+, who won the Challenge, keeps", line)
+                       for line in lines), lines
         clean(fd, bot)
 
 
@@ -143,6 +144,9 @@ async def test_a_full_table_of_six_with_four_bots(tmp_path: Path) -> None:
             final, told = await play(fd, players, audit, end_at_tide=3)
             audit.assert_targets()
             assert told["mutiny"] == 1 and told["vote"] >= 1, told
+            # the players voted to end, the bots did not: the news says why the game went on
+            lines = [said(m) for m in history(fd)]
+            assert any("votes to end the game" in line and "the game goes on" in line for line in lines), lines
             standings = said(final).split("### Final standings")[1]
             assert all(name in standings for name in ("Ann", "Bob", "Bot 1", "Bot 4")), standings
         clean(fd, bot)
