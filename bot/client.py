@@ -135,6 +135,7 @@ class Boneyard(commands.AutoShardedBot):
         store.watch_deadlines(self.runtime.deadline_written)
         await self.load_extension("bot.commands")
         await self.load_extension("bot.server_commands")
+        await self.load_extension("bot.help")
         for name in extensions(self.settings.extra_cogs):
             try:
                 await self.load_extension(name)
