@@ -19,10 +19,11 @@ import discord
 from pydantic import BaseModel
 
 from bot import present, step
-from bot.deliver import Deliverer, cannot_host, legacy_message
+from bot.deliver import Deliverer, legacy_message
 from bot.errors import Refusal
 from bot.games import GameSpec
 from bot.models import Book, Seat, Table
+from bot.permissions import host_advice
 from bot.present import Origin
 from bot.render import and_list, jump_link, runner, safe
 from bot.servers import Servers
@@ -106,7 +107,7 @@ class Lobby:
             book.message_id, book.layout = message.id, True
             self.deliverer.posted(table.channel_id, message.id)
             await self.store.put_book(table.id or 0, book)
-        advice = cannot_host(interaction)
+        advice = host_advice(interaction)
         if advice is not None:  # the lobby is out either way: the game may go on in its message
             try:
                 await interaction.followup.send(advice, ephemeral=True)

@@ -33,8 +33,8 @@ from aiohttp import web
 
 from tests.fakediscord.gateway import INTENT_GUILD_MEMBERS
 from tests.fakediscord.models import (
-    ATTACH_FILES, CHANNEL_PERMISSIONS, DM, EMBED_LINKS, GUILD_INSTALL, IN_BOT_DM, IN_GUILD, IN_PRIVATE_CHANNEL, PUBLIC_THREAD,
-    USE_EXTERNAL_EMOJIS, USER_INSTALL, VIEW_CHANNEL, FakeChannel, FakeGuild, FakeUser, Interaction, buttons, selects,
+    ATTACH_FILES, CHANNEL_PERMISSIONS, DM, EMBED_LINKS, GUILD_INSTALL, IN_BOT_DM, IN_GUILD, IN_PRIVATE_CHANNEL,
+    MORE_CHANNEL_PERMISSIONS, THREADS, USE_EXTERNAL_EMOJIS, USER_INSTALL, VIEW_CHANNEL, FakeChannel, FakeGuild, FakeUser, Interaction, buttons, selects,
 )
 from tests.fakediscord.rest import RestApi
 
@@ -171,7 +171,8 @@ class FakeDiscord(RestApi):
 
     def deny(self, channel: FakeChannel | int | str, *permissions: str) -> None:
         """An admin takes permissions away from the bot in a channel, by the names Discord's
-        settings show ("Send Messages", "Embed Links", "Attach Files", "Read Message History"):
+        settings show ("Send Messages", "Embed Links", "Attach Files", "Read Message History",
+        "View Channel", "Send Messages in Threads"):
         the channel's overwrite changes (CHANNEL_UPDATE) and interactions there carry the
         reduced ``app_permissions`` from now on."""
         ch = self.channel(channel)
@@ -194,7 +195,7 @@ class FakeDiscord(RestApi):
             self.deleted_channels[each.id] = self.channels.pop(each.id)
             for msg in self._messages.get(each.id, []):  # kept only for the transcript
                 self._where.pop(int(msg["id"]), None)
-        if ch.type == PUBLIC_THREAD:
+        if ch.type in THREADS:
             data = {"id": str(ch.id), "guild_id": str(ch.guild_id), "parent_id": str(ch.parent_id), "type": ch.type}
             self._spawn(self._dispatch("THREAD_DELETE", data))
         else:
@@ -206,6 +207,13 @@ class FakeDiscord(RestApi):
         message the bot sends there opens it again, as Discord does."""
         ch = self.channel(thread)
         ch.archived = archived
+        self._spawn(self._dispatch("THREAD_UPDATE", ch.to_dict()))
+
+    def lock_thread(self, thread: FakeChannel | int | str, locked: bool = True) -> None:
+        """A moderator locks a thread (or unlocks it): only someone with Manage Threads may post
+        in it now, and the bot hears THREAD_UPDATE."""
+        ch = self.channel(thread)
+        ch.locked = locked
         self._spawn(self._dispatch("THREAD_UPDATE", ch.to_dict()))
 
     def remove_bot(self, guild: FakeGuild) -> None:
@@ -224,9 +232,10 @@ class FakeDiscord(RestApi):
     def _permission_bits(names: Iterable[str]) -> int:
         bits = 0
         for name in names:
-            if name not in CHANNEL_PERMISSIONS:
-                raise ValueError(f"{name!r} is none of {sorted(CHANNEL_PERMISSIONS)}")
-            bits |= CHANNEL_PERMISSIONS[name]
+            known = CHANNEL_PERMISSIONS | MORE_CHANNEL_PERMISSIONS
+            if name not in known:
+                raise ValueError(f"{name!r} is none of {sorted(known)}")
+            bits |= known[name]
         return bits
 
     def _channel_changed(self, ch: FakeChannel) -> None:

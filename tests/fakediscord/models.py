@@ -51,6 +51,11 @@ BOT_PERMISSIONS = BASIC_PERMISSIONS | MANAGE_MESSAGES | MANAGE_THREADS
 #: settings show: what a game's table needs.
 CHANNEL_PERMISSIONS = {"Send Messages": SEND_MESSAGES, "Embed Links": EMBED_LINKS, "Attach Files": ATTACH_FILES,
                        "Read Message History": READ_MESSAGE_HISTORY}
+#: More a channel can take away (``FakeDiscord.deny``), kept apart from the four above that the
+#: fault runs pick from: without View Channel every call about the channel is refused 403 50001
+#: (interactions still come, and their answers go through); in a thread, posting needs Send
+#: Messages in Threads and not Send Messages
+MORE_CHANNEL_PERMISSIONS = {"View Channel": VIEW_CHANNEL, "Send Messages in Threads": SEND_MESSAGES_IN_THREADS}
 
 # Message flags
 FLAG_EPHEMERAL = 1 << 6
@@ -60,7 +65,15 @@ FLAG_LOADING = 1 << 7
 GUILD_TEXT = 0
 DM = 1
 GROUP_DM = 3
+GUILD_VOICE = 2
+GUILD_ANNOUNCEMENT = 5
+ANNOUNCEMENT_THREAD = 10
 PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+GUILD_STAGE_VOICE = 13
+GUILD_FORUM = 15
+#: the channel types that are threads (a forum's posts are public threads)
+THREADS = (ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
 
 # Interaction contexts (where a command is used) and install types (who installed the app)
 IN_GUILD, IN_BOT_DM, IN_PRIVATE_CHANNEL = 0, 1, 2
@@ -174,6 +187,8 @@ class FakeChannel:
     parent_id: int | None = None
     #: a thread archived (by hand, or by inactivity): still there, out of the servers' lists
     archived: bool = False
+    #: a thread a moderator locked: only someone with Manage Threads may post in it
+    locked: bool = False
 
     @property
     def mention(self) -> str:
@@ -206,17 +221,23 @@ class FakeChannel:
         if self.type == GROUP_DM:
             return {"id": str(self.id), "type": GROUP_DM, "last_message_id": last, "flags": 0, "name": self.name,
                     "icon": None, "owner_id": str(self.members[0].id), "recipients": [u.to_dict() for u in self.members]}
-        if self.type == PUBLIC_THREAD:
-            return {"id": str(self.id), "type": PUBLIC_THREAD, "guild_id": str(self.guild_id), "name": self.name,
+        if self.type in THREADS:
+            return {"id": str(self.id), "type": self.type, "guild_id": str(self.guild_id), "name": self.name,
                     "parent_id": str(self.parent_id), "owner_id": str(self.bot_role_id), "last_message_id": last,
                     "rate_limit_per_user": 0, "message_count": 0, "member_count": 0, "total_message_sent": 0,
                     "flags": 0, "thread_metadata": {"archived": self.archived, "auto_archive_duration": 1440,
-                                                    "archive_timestamp": now_iso(), "locked": False}}
-        return {
+                                                    "archive_timestamp": now_iso(), "locked": self.locked}}
+        data = {
             "id": str(self.id), "type": self.type, "guild_id": str(self.guild_id), "name": self.name,
             "position": self.position, "permission_overwrites": self.overwrites(), "nsfw": False, "topic": None,
             "parent_id": None, "rate_limit_per_user": 0, "last_message_id": last, "flags": 0,
         }
+        if self.type in (GUILD_VOICE, GUILD_STAGE_VOICE):
+            data.update({"bitrate": 64000, "user_limit": 0, "rtc_region": None})
+        if self.type == GUILD_FORUM:
+            data.update({"available_tags": [], "default_reaction_emoji": None, "default_sort_order": None,
+                         "default_forum_layout": 0, "default_thread_rate_limit_per_user": 0})
+        return data
 
     def __repr__(self) -> str:
         return f"FakeChannel({self.name!r}, id={self.id})"

@@ -23,7 +23,8 @@ from aiohttp import web
 
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.models import (
-    ATTACH_FILES, DM, EMBED_LINKS, FLAG_EPHEMERAL, FLAG_LOADING, READ_MESSAGE_HISTORY, SEND_MESSAGES, FakeChannel,
+    ATTACH_FILES, DM, EMBED_LINKS, FLAG_EPHEMERAL, FLAG_LOADING, MANAGE_THREADS, READ_MESSAGE_HISTORY, SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS, THREADS, VIEW_CHANNEL, FakeChannel,
     Fault, FaultHit, Interaction, RequestRecord, Violation, now_iso,
 )
 from tests.fakediscord.validate import FormError, check_message
@@ -451,6 +452,8 @@ class RestApi(Gateway):
             return _error(404, 10003, "Unknown Channel")
         q = request.query
         limit = max(1, min(100, int(q.get("limit", 50))))
+        if ch.type != DM and ch.guild_id is not None and not self.bot_permissions_in(ch) & VIEW_CHANNEL:
+            return _error(403, 50001, "Missing Access")
         if ch.type != DM and ch.guild_id is not None and not self.bot_permissions_in(ch) & READ_MESSAGE_HISTORY:
             return _json([])  # Discord: without Read Message History, no messages are returned
         msgs = list(self._messages.get(ch.id, []))
@@ -503,7 +506,13 @@ class RestApi(Gateway):
         if ch.type == DM or ch.guild_id is None:
             return None
         have = self.bot_permissions_in(ch)
-        if (post and not have & SEND_MESSAGES) or (files and not have & ATTACH_FILES) \
+        if not have & VIEW_CHANNEL:  # a channel the bot may not see: nothing about it is answered
+            return _error(403, 50001, "Missing Access")
+        if post and ch.locked and not have & MANAGE_THREADS:
+            return _error(403, 160005, "Thread is locked")
+        # in a thread, posting takes Send Messages in Threads, whatever the channel says of Send Messages
+        send = SEND_MESSAGES_IN_THREADS if ch.type in THREADS else SEND_MESSAGES
+        if (post and not have & send) or (files and not have & ATTACH_FILES) \
                 or ((reply or read) and not have & READ_MESSAGE_HISTORY):
             return _missing_permissions()
         return None

@@ -15,7 +15,7 @@ from typing import Any
 
 from tests.fakediscord.models import (
     ADMINISTRATOR, BASIC_PERMISSIONS, BOT_PERMISSIONS, DM, FLAG_EPHEMERAL, FLAG_LOADING, GROUP_DM, MANAGE_CHANNELS,
-    PUBLIC_THREAD, SEND_MESSAGES, FakeChannel, FakeGuild, FakeUser, Interaction, SnowflakeFactory, now_iso,
+    GUILD_TEXT, PUBLIC_THREAD, SEND_MESSAGES, THREADS, FakeChannel, FakeGuild, FakeUser, Interaction, SnowflakeFactory, now_iso,
 )
 from tests.fakediscord.validate import check_message
 
@@ -85,21 +85,25 @@ class World:
         gid = self.channel(channel).guild_id
         return self.guilds.get(gid) if gid is not None else None
 
-    def add_channel(self, name: str, *, bot_forbidden: bool = False, guild: FakeGuild | None = None) -> FakeChannel:
-        """A guild text channel (add before the bot connects; GUILD_CREATE carries channels)."""
+    def add_channel(self, name: str, *, bot_forbidden: bool = False, guild: FakeGuild | None = None,
+                    kind: int = GUILD_TEXT) -> FakeChannel:
+        """A guild text channel (add before the bot connects; GUILD_CREATE carries channels), or
+        another ``kind``: an announcement channel, a voice or stage channel (its text chat), a forum."""
         gid = guild.id if guild is not None else self.guild_id
         ch = FakeChannel(id=self.snowflake(), name=name, position=sum(c.guild_id == gid for c in self.channels.values()),
-                         guild_id=gid, bot_denied=SEND_MESSAGES if bot_forbidden else 0, bot_role_id=self.bot_role_id)
+                         guild_id=gid, type=kind, bot_denied=SEND_MESSAGES if bot_forbidden else 0, bot_role_id=self.bot_role_id)
         self.channels[ch.id] = ch
         self._messages[ch.id] = []
         return ch
 
-    def add_thread(self, name: str, parent: FakeChannel | int | str, *, archived: bool = False) -> FakeChannel:
+    def add_thread(self, name: str, parent: FakeChannel | int | str, *, archived: bool = False,
+                   kind: int = PUBLIC_THREAD, locked: bool = False) -> FakeChannel:
         """A public thread of a text channel (add before the bot connects: GUILD_CREATE carries
-        the active ones); the bot's permissions there are the channel's."""
+        the active ones), a forum's post, or another ``kind`` of thread (a private one, one of an
+        announcement channel); the bot's permissions there are the channel's."""
         under = self.channel(parent)
-        ch = FakeChannel(id=self.snowflake(), name=name, type=PUBLIC_THREAD, guild_id=under.guild_id,
-                         parent_id=under.id, archived=archived, bot_denied=under.bot_denied,
+        ch = FakeChannel(id=self.snowflake(), name=name, type=kind, guild_id=under.guild_id,
+                         parent_id=under.id, archived=archived, locked=locked, bot_denied=under.bot_denied,
                          bot_role_id=self.bot_role_id)
         self.channels[ch.id] = ch
         self._messages[ch.id] = []
@@ -225,9 +229,9 @@ class World:
                 "unavailable": False, "large": False, "lazy": True, "joined_at": now_iso(),
                 "member_count": len(members), "members": [self._member(u) for u in members],
                 "channels": [ch.to_dict() for ch in self.channels.values()
-                             if ch.guild_id == guild.id and ch.type != PUBLIC_THREAD],
+                             if ch.guild_id == guild.id and ch.type not in THREADS],
                 "threads": [ch.to_dict() for ch in self.channels.values()
-                            if ch.guild_id == guild.id and ch.type == PUBLIC_THREAD and not ch.archived],
+                            if ch.guild_id == guild.id and ch.type in THREADS and not ch.archived],
                 "presences": [], "voice_states": [], "stage_instances": [], "guild_scheduled_events": [],
                 "soundboard_sounds": [],
             })
