@@ -68,6 +68,12 @@ def test_the_green_row_counts_what_a_knock_out_takes_off_the_rival() -> None:
     assert kit.labels(shown(state))[:3] == ["Top: +6, knocks out two 6s (−24)", "Middle: +18", "Bottom: +6"]
     styles = [SPEC.action_style(view, A(column=c)) for c in range(3)]
     assert styles == [discord.ButtonStyle.success, discord.ButtonStyle.primary, discord.ButtonStyle.primary]
+    # a lone die knocked out takes what it shows, and the button need not say so; it is still
+    # worth more than a plain placement
+    state = staged([[], [], []], [[6], [], []], die=6)
+    view = ENGINE.view(state, None)
+    assert kit.labels(shown(state))[:3] == ["Top: +6, knocks out a 6", "Middle: +6", "Bottom: +6"]
+    assert [SPEC.action_style(view, A(column=c)) for c in range(3)] == styles
 
 
 def test_a_history_line_tells_the_turn_and_the_table_below_does_not_repeat_it() -> None:

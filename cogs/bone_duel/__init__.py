@@ -38,10 +38,11 @@ def faces(values: list[int]) -> str:
 
 
 def knock_words(knocks: list[int], takes: int) -> str:
-    """What a knock-out does to the rival: the dice and the points they lose."""
+    """What a knock-out does to the rival: the dice, and the points they lose where that is not
+    plain (two 6s take 24, a lone 6 takes 6)."""
     if not knocks:
         return ""
-    return f"knocks out {bd.faces_text(knocks)} (−{takes})"
+    return f"knocks out {bd.faces_text(knocks)}" + (f" (−{takes})" if len(knocks) > 1 else "")
 
 
 def players_lines(table: Table, view: bd.BoneDuelView) -> str:
