@@ -23,6 +23,7 @@ import discord
 from bot import layout, wire
 from bot.errors import servers_failed
 from bot.models import Book, Table
+from bot.permissions import THREAD_LOCKED, given_in, lacking, listed, missing_permissions, thread_locked
 from bot.pictures import Picture, PictureCache
 from bot.present import (
     SCROLLED_AWAY, Channel, Dm, Edit, Extra, Plan, Post, Reply, Shown, Shrink, Update,
@@ -84,32 +85,6 @@ def legacy_message(message: discord.Message | None) -> bool:
     return message is not None and not message.flags.components_v2
 
 
-#: what a table message needs of the bot in its channel, in Discord's words
-TABLE_PERMISSIONS = {"view_channel": "View Channel", "send_messages": "Send Messages",
-                     "send_messages_in_threads": "Send Messages in Threads", "embed_links": "Embed Links",
-                     "attach_files": "Attach Files", "read_message_history": "Read Message History"}
-
-
-def lacking(have: discord.Permissions, *, thread: bool = False) -> list[str]:
-    """The permissions a table needs that are not in ``have``, in the words the channel's
-    settings use."""
-    return [words for name, words in TABLE_PERMISSIONS.items()
-            if not getattr(have, name) and (name != "send_messages_in_threads" or thread)
-            and (name != "send_messages" or not thread)]
-
-
-def _listed(missing: list[str]) -> str:
-    return ", ".join(f"**{m}**" for m in missing) or "a permission I need"
-
-
-def missing_permissions(missing: list[str], *, above: bool = True) -> str:
-    """Which permission the bot lacks here, in words the person who can fix it recognises.
-    ``above``: the old table shows the game meanwhile (it was redrawn)."""
-    return (f"I could not post the new table here: I am missing {_listed(missing)} in this channel. "
-            + ("The table above is up to date; once" if above else "Once")
-            + " a server admin grants that, the next move or `/game status` posts it again.")
-
-
 #: Discord's code for a channel that is no more (deleted, or a deleted thread; an archived
 #: thread is still there, and a message sent to it opens it again)
 UNKNOWN_CHANNEL = 10003
@@ -149,18 +124,6 @@ def table_not_taken(exc: discord.DiscordServerError, *, above: bool = True, soon
             + ("The table above is up to date: play on there. " if above else "")
             + ("I will post it again shortly, as will the next move." if soon else
                "The next move or `/game status` posts it again."))
-
-
-def cannot_host(interaction: discord.Interaction) -> str | None:
-    """What the person opening a table must ask for, when the bot lacks a permission its
-    tables need in this channel (None: it lacks none)."""
-    missing = lacking(interaction.app_permissions, thread=isinstance(interaction.channel, discord.Thread))
-    if not missing:
-        return None
-    them = "them" if len(missing) > 1 else "it"
-    return (f"Before you play: I am missing {_listed(missing)} in this channel, and this game's table needs "
-            f"{them} to be posted as the game goes on. Ask a server admin to grant {them} to me here (Edit "
-            "Channel → Permissions).")
 
 
 #: channels whose chat below their table is counted (the least recent forgotten: a forgotten
@@ -432,10 +395,16 @@ class Deliverer:
                 log.warning("game %s: cannot post its last words in channel %s (%s)", table.id, table.channel_id,
                             why(exc))
                 if interaction is not None:
-                    reason = (f"I am missing {_listed(self._lacking(table, interaction))} in this channel"
+                    reason = (f"I am missing {listed(self._lacking(table, interaction))} in {self._where(table, interaction)}"
                               if isinstance(exc, discord.Forbidden) else servers_failed(exc))
                     await self._tell(interaction, table, f"I could not post this game's last words here: {reason}.")
         return True
+
+    def _where(self, table: Table, interaction: discord.Interaction) -> str:
+        """Where the table channel's permissions are given (a thread's: in its channel)."""
+        channel = interaction.channel if interaction.channel_id == table.channel_id else \
+            self.client.get_channel(table.channel_id)
+        return given_in(channel, table.channel_id)
 
     def _lacking(self, table: Table, interaction: discord.Interaction) -> list[str]:
         """What the bot lacks in the table's channel: as Discord says with an interaction from
@@ -491,9 +460,14 @@ class Deliverer:
                 log.info("game %s: could not redraw its table either", table.id)
         if interaction is not None and again != "trying":
             above = redrawn is not None
-            await self._tell(interaction, table, missing_permissions(self._lacking(table, interaction), above=above)
-                             if isinstance(exc, discord.Forbidden) else table_not_taken(exc, above=above,
-                                                                                         soon=again == "soon"))
+            if isinstance(exc, discord.Forbidden) and exc.code in THREAD_LOCKED:
+                said = thread_locked(above=above)
+            elif isinstance(exc, discord.Forbidden):
+                said = missing_permissions(self._lacking(table, interaction), self._where(table, interaction),
+                                           above=above)
+            else:
+                said = table_not_taken(exc, above=above, soon=again == "soon")
+            await self._tell(interaction, table, said)
         return redrawn
 
     async def _post(self, table: Table, book: Book, shown: Shown, *, strip: int | None = None,

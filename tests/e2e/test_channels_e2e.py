@@ -142,6 +142,8 @@ async def test_a_permission_missing_is_named_with_the_channel_to_give_it_in(tmp_
             else:
                 posted = await press_until_posted(fd, channel, [ann, bob], table)
                 assert "could not post" in private(posted) and f"**{taken}**" in private(posted), private(posted)
+                where = f"<#{hall.id}>, this thread's channel." if TAKEN[taken] else f"<#{hall.id}>."
+                assert f"I am missing **{taken}** in {where}" in private(posted), private(posted)
                 stuck = live_table(fd, channel)
                 assert stuck is not None and stuck["id"] == posted.payload["message"]["id"] and moves(fd, stuck)
                 fd.grant(hall)
@@ -196,7 +198,8 @@ async def test_a_thread_locked_mid_game_keeps_its_game_until_it_is_unlocked(tmp_
             fd.lock_thread(thread)
             await settle(fd)
             posted = await press_until_posted(fd, thread.name, [ann, bob], table)
-            assert "could not post" in private(posted), private(posted)
+            assert private(posted).startswith("I could not post the new table here: this thread is locked. "
+                                              "The table above is up to date; once a moderator unlocks it"), private(posted)
             stuck = live_table(fd, thread.name)
             assert stuck is not None and stuck["id"] == posted.payload["message"]["id"] and moves(fd, stuck)
             fd.lock_thread(thread, False)
