@@ -383,13 +383,12 @@ class TableRuntime(Lobby):
             seat = now.table.seat_of(interaction.user.id)
             if now.table.status != "active" or seat is None:
                 raise Refusal("You do not have a seat in the game here.")
-            if now.table.paused:
-                raise Refusal(f"The game is paused: leave once {runner(now.table)} resumes it "
-                              "(a bot then plays your seat).")
             result = step.leave(now, seat, interaction.user.display_name, time.time())
             await self.carry(interaction, result, book, NOBODY,
-                             said="You left the game; a bot plays your seat from here. "
-                                  "`/game rejoin` takes it back.")
+                             said="You left the game; a bot plays your seat from here"
+                                  + ("" if not now.table.paused else " once you resume the game"
+                                     if interaction.user.id == now.table.host_id else f" once {runner(now.table)} resumes it")
+                                  + ". `/game rejoin` takes it back.")
 
     async def hand_to_bot(self, interaction: discord.Interaction, typed: str) -> None:
         """/game unseat in play: the host or a GM hands an absent player's seat to a bot, so an
@@ -414,8 +413,6 @@ class TableRuntime(Lobby):
                               "before the game starts.")
             if gone.ai:
                 raise Refusal(f"A bot already plays {safe(gone.name)}.")
-            if now.table.paused:
-                raise Refusal("The game is paused: resume it first (the bot plays the seat at once).")
             who, name = safe(interaction.user.display_name), safe(gone.name)
             result = step.leave(now, seat, gone.name, time.time(),
                                 notice=f"{who} handed {name}'s seat to a bot; `/game rejoin` gives it back to them.")
@@ -488,7 +485,8 @@ class TableRuntime(Lobby):
             result = step.resettle(now, time.time(), **changes)
             table = result.table
             self.keep(await in_time(interaction, self.store.save(
-                table, now.table.version, interaction_id=interaction.id, deadline=table.deadline)), result.after)
+                table, now.table.version, log=result.entries, interaction_id=interaction.id,
+                deadline=table.deadline, results=result.results)), result.after)
             self.deadline_written(table.deadline)
             if said is None:  # the end: the confirmation is the answer, the notice goes on the table
                 lobby = now.table.status == "lobby"
@@ -498,7 +496,10 @@ class TableRuntime(Lobby):
             else:
                 await announce(interaction, said)
                 notice = None
-            plan = present.redraw(result.after, await self.deliverer.channel(table, book), notice=notice)
+            if result.entries:  # resumed, the bot played seats it took while paused: a step like any
+                plan = present.present(result, await self.deliverer.channel(table, book), NOBODY)
+            else:
+                plan = present.redraw(result.after, await self.deliverer.channel(table, book), notice=notice)
             await self.deliverer.run(plan, table, book, interaction)
 
     async def pause(self, interaction: discord.Interaction, paused: bool) -> None:

@@ -391,7 +391,8 @@ def leave(before: Moment, seat: int, name: str, now: float, *, notice: str | Non
     left = table.seats[seat]
     table.seats[seat] = left.model_copy(update={"ai": True, "name": f"{left.name}{LEFT}"})
     trail = _Trail(before, table)
-    state = trail.bots(before.state)  # type: ignore[arg-type]
+    # a paused game: the bot takes the seat now and moves once the game is resumed
+    state = before.state if table.paused else trail.bots(before.state)  # type: ignore[arg-type]
     return _result(trail, table, state, now, notice=notice or f"{safe(name)} left the table; a bot plays their seat.")
 
 
@@ -433,8 +434,12 @@ def start(before: Moment, now: float) -> StepResult:
 
 def resettle(before: Moment, now: float, **changes: Any) -> StepResult:
     """A host's change to how the table runs (its clock, a pause, the end): a new move number
-    and the deadline it now implies, no move."""
+    and the deadline it now implies, no move; but a game resumed lets the bot play the seats it
+    took while it was paused (a player who left meanwhile), as it would have at once."""
     table = _draft(before)
     for name, value in changes.items():
         setattr(table, name, value)
-    return _result(_Trail(before), table, before.state, now)
+    trail, state = _Trail(before, table), before.state
+    if before.table.paused and not table.paused and table.status == "active" and state is not None:
+        state = trail.bots(state)
+    return _result(trail, table, state, now)
