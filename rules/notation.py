@@ -63,7 +63,14 @@ difficulty), Pathfinder 2e's `1d20+9 dc 25` (degrees of success), Powered by the
 `2d6+1 pbta` and Blades in the Dark's `3d6 blades` (the highest die; `0d6` is two dice, the lower).
 Each asks for a roll of a given shape and is refused, with an example, on any other; `blades` on a
 roll without d6s stays the comment it then is (`1d8 twin blades`). `crit` doubles a damage roll's
-dice (D&D 5e), and after an attack roll's d20 stays a comment (`1d20 crit on 19`).
+dice (D&D 5e), and after an attack roll's d20 stays a comment (`1d20 crit on 19`). Dice pools are
+read the same way: Shadowrun's `12d6 sr` (hits, glitch, critical glitch; `edge` explodes 6s),
+Chronicles of Darkness's `7d10 wod` (10-again, `9-again`, `rote`, exceptional at 5; `chance` is the
+chance die) and classic World of Darkness's `5d10 diff 6` (1s cancel, botch); words that mean
+something only on d10s (`diff 5`, `chance`) stay a comment elsewhere (`1d20 chance to hit`).
+
+A letter O right after a die's size is a zero typed on the wrong key (`1d2O` used to roll a d2
+with the comment "O"): it is read as one, and the reply says so, as Roll20's operators are.
 
 A top-level comparison is what the roller wants answered, not d20's 1 or 0: `1d20+5 >= 15` is a
 success or a failure, and a bare dice pool compared die by die (`10d6>4`, `6d10>=8`, `5d6<3`)
@@ -80,6 +87,7 @@ from __future__ import annotations
 import random
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
 
@@ -135,6 +143,19 @@ MAX_SKILL = 200
 MAX_DC = 999
 #: the most dice a Blades in the Dark pool takes (the rules rarely pass 6)
 MAX_BLADES = 10
+#: Shadowrun's `sr`, Chronicles of Darkness's `wod` (`cofd`, `nwod`), classic World of Darkness's `owod`
+_POOL_WORDS = re.compile(r"(?<![\w-])(?P<word>sr|sr5|sr6|shadowrun|wod|cofd|nwod|owod)(?![\w-])", re.I)
+#: classic World of Darkness's `diff 6` (`difficulty 6`, `diff:6`)
+_DIFF_WORDS = re.compile(r"(?<![\w-])diff(?:iculty)?\s*[:=]?\s*(?P<n>\d+)(?![\w-])", re.I)
+#: Chronicles of Darkness's `9-again`, `8-again`, `no-again` and a rote action
+_AGAIN_WORDS = re.compile(r"(?<![\w-])(?:(?P<n>8|9|10|no)[- ]?again|(?P<rote>rote))(?![\w-])", re.I)
+_SHADOWRUN = frozenset({"sr", "sr5", "sr6", "shadowrun"})
+_EDGE_WORD = re.compile(r"(?<![\w-])edge(?![\w-])", re.I)
+_CHANCE_WORD = re.compile(r"(?<![\w-])chance(?:\s+die)?(?![\w-])", re.I)
+#: `chance` typed alone (or before a comment) is the chance die, one d10
+_CHANCE_ALONE = re.compile(r"^chance(?:\s+die)?(?![\w-])", re.I)
+#: the most dice a Shadowrun or World of Darkness pool takes (the rules rarely pass 30)
+MAX_POOL = 60
 
 
 class RollError(GameError):
@@ -577,7 +598,9 @@ class RollSeries:
 
 
 # ---------------------------------------------------------------- a game's words for a roll
-System = Literal["coc", "pf2", "pbta", "blades"]
+System = Literal["coc", "pf2", "pbta", "blades", "sr", "cofd", "chance", "owod"]
+#: the readings that count a dice pool: their result is a count of hits or successes
+POOLS: tuple[System, ...] = ("sr", "cofd", "owod")
 #: how a verdict feels at the table, from best to worst (the reply picks its mark by it)
 Tone = Literal["critical", "success", "partial", "failure", "fumble"]
 _LEVELS = ("Regular", "Hard", "Extreme")
@@ -595,13 +618,38 @@ class Reading:
     number: int = 0
     #: a Call of Cthulhu roll's difficulty: the level a success needs
     level: str = "Regular"
+    #: Chronicles of Darkness: the lowest face rolled again (10-again, 9-again, 8-again; 0: none)
+    again: int = 10
+    #: Chronicles of Darkness: a rote action, each failed die rolled once more
+    rote: bool = False
+    #: Shadowrun: Edge spent on the Rule of Six, each 6 rolled again
+    edge: bool = False
 
     @property
     def words(self) -> str:
         """As typed, for the heading of a repeat."""
         if self.system == "coc":
             return f"vs {self.number}" + ("" if self.level == "Regular" else f" {self.level.lower()}")
+        if self.system == "cofd":
+            again = "" if self.again == 10 else " no-again" if not self.again else f" {self.again}-again"
+            return "wod" + again + (" rote" if self.rote else "")
+        if self.system == "sr":
+            return "sr edge" if self.edge else "sr"
+        if self.system == "owod":
+            return f"diff {self.number}"
         return f"dc {self.number}" if self.system == "pf2" else self.system
+
+    @property
+    def pool(self) -> bool:
+        """Whether the result is a count of dice (`3 hits`) rather than a number rolled."""
+        return self.system in POOLS
+
+    @property
+    def marks(self) -> Counting | None:
+        """How the breakdown marks a pool's dice: those that count in bold, 1s (which glitch or
+        botch) in italics."""
+        return {"sr": Counting(SR_HIT, 1), "cofd": Counting(COFD_SUCCESS), "chance": Counting(10, 1),
+                "owod": Counting(self.number, 1)}.get(self.system)
 
     @property
     def rule(self) -> str:
@@ -612,6 +660,15 @@ class Reading:
                     "Hard": f"skill {skill}, Hard: ≤ {skill // 2} · Extreme ≤ {skill // 5}",
                     "Extreme": f"skill {skill}, Extreme: ≤ {skill // 5}"}[self.level]
             return rule + (" · 96+ fumbles" if skill < 50 else "")
+        if self.system == "sr":
+            return "hits on 5 and 6 · over half 1s glitches" + (" · edge: 6s explode" if self.edge else "")
+        if self.system == "cofd":
+            again = "no 10-again" if not self.again else f"{self.again}-again"
+            return f"8+ succeeds · {again}" + (" · rote" if self.rote else "") + " · exceptional at 5"
+        if self.system == "chance":
+            return "chance die: 10 succeeds, 1 is a dramatic failure"
+        if self.system == "owod":
+            return f"difficulty {self.number} · each 1 cancels a success"
         return f"DC {self.number}" if self.system == "pf2" else ""
 
     @property
@@ -630,37 +687,160 @@ class Verdict:
     note: str = ""
 
 
-def _reading(text: str, sixes: bool) -> Reading | None:
+@dataclass(frozen=True)
+class _Shape:
+    """What the dice of a roll are, for the words after them that mean something only there:
+    `blades` with d6s, `diff 6`, `9-again` and `rote` with d10s, `chance` on one d10 alone."""
+
+    sixes: bool = False
+    tens: bool = False
+    one_ten: bool = False
+    damage: bool = False
+    percentile: bool = False
+
+
+# ---------------------------------------------------------------- dice pools read by their games
+# Shadowrun's hits and glitches, Chronicles of Darkness's successes (exceptional at five, a chance
+# die's dramatic failure), classic World of Darkness's difficulty with 1s cancelling and the botch.
+# These games count dice and then ask one more question of them (did more than half show 1? did a
+# 1 come up with no success?), and that answer is the one the table acts on: a glitch or a botch
+# missed in a list of faces is the story the roll was meant to tell. Each takes the faces that
+# count, as rolled (10-again as explosions, a rote action as a reroll, Edge as exploding 6s).
+#: Shadowrun 5e/6e: a die showing this or more is a hit
+SR_HIT = 5
+#: Chronicles of Darkness: a die showing this or more is a success; this many is exceptional
+COFD_SUCCESS = 8
+COFD_EXCEPTIONAL = 5
+
+
+@dataclass(frozen=True)
+class PoolResult:
+    """What a pool scored and what its game calls that (`""` when the count says it all)."""
+
+    count: int
+    outcome: str
+    tone: Tone
+    note: str = ""
+
+
+def shadowrun(faces: Sequence[int], pool: int) -> PoolResult:
+    """Hits are 5s and 6s; a glitch is more than half the pool showing 1, a critical glitch one
+    with no hit. `faces` are every die that counts, the pool's own first: the dice an exploding 6
+    adds can hit but do not make the pool bigger or glitch it (Rule of Six)."""
+    hits = sum(face >= SR_HIT for face in faces)
+    ones = sum(face == 1 for face in faces[:pool])
+    if ones * 2 > pool:
+        said = f"{ones} of {pool} dice show 1"
+        if hits == 0:
+            return PoolResult(hits, "Critical glitch", "fumble", said)
+        return PoolResult(hits, "Glitch", "partial", said)
+    return PoolResult(hits, "", "success" if hits else "failure")
+
+
+def chronicles(faces: Sequence[int]) -> PoolResult:
+    """Each die at 8 or more is a success (the dice 10-again added included); five or more are an
+    exceptional success, none a failure."""
+    wins = sum(face >= COFD_SUCCESS for face in faces)
+    if wins >= COFD_EXCEPTIONAL:
+        return PoolResult(wins, "Exceptional", "critical")
+    return PoolResult(wins, "", "success") if wins else PoolResult(wins, "Failure", "failure")
+
+
+def chance(face: int) -> PoolResult:
+    """A chance die (a pool below one die): only a 10 succeeds, and a 1 is a dramatic failure."""
+    if face == 10:
+        return PoolResult(1, "Success", "success")
+    if face == 1:
+        return PoolResult(0, "Dramatic failure", "fumble")
+    return PoolResult(0, "Failure", "failure")
+
+
+def classic(faces: Sequence[int], difficulty: int) -> PoolResult:
+    """Each die at or above the difficulty is a success and each 1 takes one away (never below
+    none); with no success at all and a 1, the roll botches."""
+    wins = sum(face >= difficulty for face in faces)
+    ones = sum(face == 1 for face in faces)
+    if not wins and ones:
+        return PoolResult(0, "Botch", "fumble", f"{ones} {'one' if ones == 1 else 'ones'}, no success")
+    net = max(0, wins - ones)
+    note = f"1s cancel {min(wins, ones)} of {wins}" if ones else ""
+    return PoolResult(net, "", "success", note) if net else PoolResult(0, "Failure", "failure", note)
+
+
+def _reading(text: str, shape: _Shape) -> Reading | None:
     """The game reading asked for in the words after the dice; `blades` is one only on a roll
     with d6s (elsewhere it is a comment: `1d8 twin blades`)."""
     found = [Reading("pf2", int(m["n"])) for m in _DC_WORDS.finditer(text)]
     rest = _DC_WORDS.sub(" ", text)
     found += [Reading("coc", int(m["n"]), (m["level"] or "regular").capitalize()) for m in _VS_WORDS.finditer(rest)]
     found += [Reading("pbta" if m["word"].lower() == "pbta" else "blades") for m in _GAME_WORDS.finditer(rest)
-              if sixes or m["word"].lower() == "pbta"]
+              if shape.sixes or m["word"].lower() == "pbta"]
+    found += _pool_readings(rest, shape)
     if len({r.words for r in found}) > 1:
         raise RollError("Ask for one reading of the roll, not " + " and ".join(f"`{r.words}`" for r in found) + ".")
     return found[0] if found else None
 
 
-def _without_reading(text: str, sixes: bool, damage: bool) -> str:
+def _pool_readings(text: str, shape: _Shape) -> list[Reading]:
+    """Shadowrun's `sr` (with `edge`), Chronicles of Darkness's `wod` (with `9-again`, `rote`,
+    or `chance`), classic World of Darkness's `diff 6` (`owod` alone: difficulty 6). `diff N`,
+    `N-again` and `rote` are read only on a roll of d10s, `chance` only on one d10 alone: elsewhere
+    they are the words they usually are (`1d20 chance to hit`)."""
+    named = {m["word"].lower() for m in _POOL_WORDS.finditer(text)}
+    shadow = named & _SHADOWRUN
+    diffs = [int(m["n"]) for m in _DIFF_WORDS.finditer(text)] if shape.tens else []
+    agains = [m for m in _AGAIN_WORDS.finditer(text)] if shape.tens else []
+    found: list[Reading] = [Reading("sr", edge=bool(_EDGE_WORD.search(text)))] if shadow else []
+    if len(set(diffs)) > 1:
+        raise RollError("Say the difficulty once: the roll asks for " + " and ".join(f"`diff {n}`" for n in diffs) + ".")
+    if diffs or "owod" in named:
+        found.append(Reading("owod", diffs[0] if diffs else 6))
+    if named & {"cofd", "nwod"} or ("wod" in named and not diffs) or agains:
+        again = [m["n"].lower() for m in agains if m["n"]]
+        if len(set(again)) > 1:
+            raise RollError("Say how dice roll again once: " + " and ".join(f"`{n}-again`" for n in again) + ".")
+        found.append(Reading("cofd", again=0 if again and again[0] == "no" else int(again[0]) if again else 10,
+                             rote=any(m["rote"] for m in agains)))
+    if _CHANCE_WORD.search(text) and _chance_meant(text, shape):
+        # `1d10 wod chance` is the chance die; with `9-again` or another game it is two readings
+        found = [r for r in found if r != Reading("cofd")] + [Reading("chance")]
+    return found
+
+
+def _chance_meant(text: str, shape: _Shape) -> bool:
+    """`chance` is the chance die on one d10 alone, or said with `wod` on a roll of d10s (where
+    more than one d10 is refused with the reason, not rolled as a pool)."""
+    return shape.one_ten or shape.tens and any(m["word"].lower() in ("wod", "cofd", "nwod")
+                                               for m in _POOL_WORDS.finditer(text))
+
+
+def _without_reading(text: str, shape: _Shape) -> str:
     rest = _VS_WORDS.sub(" ", _DC_WORDS.sub(" ", text))
-    rest = _GAME_WORDS.sub(lambda m: " " if sixes or m["word"].lower() == "pbta" else m.group(), rest)
-    return _CRIT_WORD.sub(" ", rest) if damage else rest
+    rest = _GAME_WORDS.sub(lambda m: " " if shape.sixes or m["word"].lower() == "pbta" else m.group(), rest)
+    if any(m["word"].lower() in _SHADOWRUN for m in _POOL_WORDS.finditer(rest)):
+        rest = _EDGE_WORD.sub(" ", rest)
+    rest = _POOL_WORDS.sub(" ", rest)
+    if shape.tens:
+        rest = _AGAIN_WORDS.sub(" ", _DIFF_WORDS.sub(" ", rest))
+    if _chance_meant(text, shape):
+        rest = _CHANCE_WORD.sub(" ", rest)
+    return _CRIT_WORD.sub(" ", rest) if shape.damage else rest
 
 
 def _check_reading(tree: diceast.Expression, reading: Reading, counting: Counting | None,
-                   asked: _Asked) -> tuple[diceast.Expression, Reading]:
+                   asked: _Asked, counted: str = "`target`") -> tuple[diceast.Expression, Reading]:
     """The roll the reading can read, or a refusal saying what to type. A Blades pool's reading
     knows its size: zero dice become the two rolled for them, the lower counting."""
     said = f"`{reading.words}`"
     top, shown = tree.roll, _short_text(str(tree.roll))
     if counting is not None:
-        raise RollError(f"{said} reads the roll already; leave out `target`.")
+        raise RollError(f"{said} reads the roll already; leave out {counted}.")
     if isinstance(top, diceast.BinOp) and top.op in COMPARISONS:
         raise RollError(f"{said} reads the roll already; leave out `{top.op}{_short_text(str(top.right), 12)}`.")
     if asked.crit:
         raise RollError(f"`crit` doubles a damage roll's dice; {said} reads a check. Roll them apart.")
+    if reading.system in (*POOLS, "chance"):
+        return _check_pool(tree, reading)
     dice = [node for node in _walk(tree) if isinstance(node, diceast.Dice)]
     if reading.system == "coc":
         if not 1 <= reading.number <= MAX_SKILL:
@@ -696,9 +876,61 @@ def _check_reading(tree: diceast.Expression, reading: Reading, counting: Countin
     return tree, reading
 
 
+#: how each pool reading is asked for, and what it counts
+_POOL_EXAMPLES = {"sr": ("12d6 sr", "hits in a pool of d6s"), "cofd": ("7d10 wod", "successes in a pool of d10s"),
+                  "owod": ("5d10 diff 6", "successes in a pool of d10s"), "chance": ("chance", "one d10")}
+
+
+def _check_pool(tree: diceast.Expression, reading: Reading) -> tuple[diceast.Expression, Reading]:
+    """A pool of one kind of die alone, rolled the way its game rolls it (10-again as explosions,
+    a rote action as a reroll, Shadowrun's Edge as exploding 6s); a chance die for a Chronicles
+    pool of none."""
+    said, top, shown = f"`{reading.words}`", tree.roll, _short_text(str(tree.roll))
+    example, counts = _POOL_EXAMPLES[reading.system]
+    sides = 6 if reading.system == "sr" else 10
+    dice, edge = top, reading.edge
+    # `12d6! sr`: Roll20's `!`, read as `e6`, is the Rule of Six
+    if (reading.system == "sr" and isinstance(top, diceast.OperatedDice) and len(top.operations) == 1
+            and str(top.operations[0]) == "e6"):
+        dice, edge = top.value, True
+    if not (isinstance(dice, diceast.Dice) and dice.size == sides) or reading.system == "chance" and dice.num != 1:
+        if reading.system == "chance":
+            raise RollError(f"A chance die is one d10 alone: `chance` or `1d10 chance`; `{shown}` is more.")
+        raise RollError(f"{said} counts {counts} alone, like `{example}`; `{shown}` is not one. Add dice, not numbers.")
+    n = dice.num
+    if n > MAX_POOL:
+        raise RollError(f"A pool is at most {MAX_POOL} dice; `{shown}` is {_short(n)}.")
+    if reading.system == "owod" and not 2 <= reading.number <= 10:
+        raise RollError(f"A difficulty is from 2 to 10, like `{n or 5}d10 diff 6`; `diff {reading.number}` is not.")
+    if n == 0:
+        if reading.system == "cofd":
+            reading = Reading("chance")
+        else:
+            game = "Shadowrun" if reading.system == "sr" else "classic World of Darkness"
+            raise RollError(f"In {game} a pool of no dice fails without a roll; roll at least one, like "
+                            f"`1d{sides} {reading.words}`.")
+    if reading.system == "sr":
+        expression, reading = f"{n}d6" + ("e6" if edge else ""), Reading("sr", n, edge=edge)
+    elif reading.system == "cofd":
+        again = "" if not reading.again else "e10" if reading.again == 10 else f"e>{reading.again - 1}"
+        expression = f"{n}d10" + (f"ro<{COFD_SUCCESS}" if reading.rote else "") + again
+    else:
+        expression = "1d10" if reading.system == "chance" else f"{n}d10"
+    rolled = cast(diceast.Expression, _PARSER.parse(expression, start="expr"))
+    rolled.comment = tree.comment
+    return rolled, reading
+
+
 def _verdict(reading: Reading, total: int, groups: tuple[DiceGroup, ...],
              natural: Literal["crit", "fumble"] | None) -> tuple[int, Verdict]:
-    """The result as its game reads it, and the number it is (a Blades pool's highest die)."""
+    """The result as its game reads it, and the number it is (a Blades pool's highest die, a
+    Shadowrun pool's hits, a chance die's face)."""
+    if reading.system in (*POOLS, "chance"):
+        kept = [face.value for group in groups for face in group.faces if face.kept]
+        got = (shadowrun(kept, reading.number) if reading.system == "sr" else chronicles(kept)
+               if reading.system == "cofd" else classic(kept, reading.number) if reading.system == "owod"
+               else chance(kept[0]))
+        return kept[0] if reading.system == "chance" else got.count, Verdict(got.outcome, got.tone, got.note)
     if reading.system == "coc":
         skill = reading.number
         if total == 1:
@@ -801,8 +1033,7 @@ def _bonus(text: str) -> tuple[int, tuple[str, ...], str]:
     return net, notes, words
 
 
-def _asked(comment: str | None, repeat: int | None, mode: Mode, percentile: bool = False,
-           sixes: bool = False, damage: bool = False) -> _Asked:
+def _asked(comment: str | None, repeat: int | None, mode: Mode, shape: _Shape) -> _Asked:
     text = comment or ""
     typed = [int(n) for n in _REPEAT_WORDS.findall(text)]
     if len(set(typed)) > 1:
@@ -823,20 +1054,20 @@ def _asked(comment: str | None, repeat: int | None, mode: Mode, percentile: bool
     elif asked:
         chosen = asked.pop()
     word = next((w for w in words if MODE_WORDS[w.lower()] == chosen), None)
-    reading = _reading(text, sixes)
-    crit = damage and bool(_CRIT_WORD.search(text))
-    text = _without_reading(text, sixes, damage)
-    bonus, told, bonus_words = _bonus(text) if percentile else (0, (), "")
-    return _Asked(repeat=repeat or 1, mode=chosen, comment=_leftover(comment, percentile, sixes, damage), word=word,
+    reading = _reading(text, shape)
+    crit = shape.damage and bool(_CRIT_WORD.search(text))
+    text = _without_reading(text, shape)
+    bonus, told, bonus_words = _bonus(text) if shape.percentile else (0, (), "")
+    return _Asked(repeat=repeat or 1, mode=chosen, comment=_leftover(comment, shape), word=word,
                   notes=notes + told, bonus=bonus, bonus_words=bonus_words, reading=reading, crit=crit)
 
 
-def _leftover(comment: str | None, percentile: bool = False, sixes: bool = False, damage: bool = False) -> str | None:
+def _leftover(comment: str | None, shape: _Shape) -> str | None:
     """The comment without the words that were instructions. A mode word leading the comment, or a
     short one ending it, is an instruction ("adv to hit", "to hit adv"); inside it reads as part of
     the comment ("to hit with advantage")."""
-    rest = _without_reading(_REPEAT_WORDS.sub(" ", comment or ""), sixes, damage)
-    rest = " ".join((_BONUS_WORDS.sub(" ", rest) if percentile else rest).split())
+    rest = _without_reading(_REPEAT_WORDS.sub(" ", comment or ""), shape)
+    rest = " ".join((_BONUS_WORDS.sub(" ", rest) if shape.percentile else rest).split())
     rest = _LEADING_MODE.sub("", rest)
     rest = _TRAILING_MODE.sub("", rest)
     if not _MODE_WORD.sub(" ", rest).strip(" ,.;"):
@@ -906,6 +1137,23 @@ def _normalised(text: str) -> tuple[str, list[int]]:
         parts.append(new)
         where.extend([i] * len(new))
     return _FATE.sub(r"\g<dice>F", _CAPITAL_D.sub("d", "".join(parts))), where
+
+
+#: a die's size typed with a letter O for a zero (`1d2O`, `d1OO`): the letter is never notation there
+_LETTER_O = re.compile(r"(?<![\w.])(?P<term>\d*d)(?P<size>\d+[\dOo]*[Oo]\d*)(?![A-Za-z_])")
+
+
+def _zeros(text: str) -> tuple[str, tuple[str, ...]]:
+    """`1d2O` as `1d20`, with a note saying so: a letter O typed for a zero used to roll a d2 with
+    the comment "O". Each letter is replaced by one digit, so the comment's place is unchanged."""
+    notes: list[str] = []
+
+    def zero(found: re.Match[str]) -> str:
+        fixed = found["term"] + found["size"].replace("O", "0").replace("o", "0")
+        notes.append(f"`{found.group()}` read as `{fixed}`")
+        return fixed
+
+    return _LETTER_O.sub(zero, text), tuple(notes)
 
 
 def _roll20(text: str) -> tuple[str, tuple[str, ...]]:
@@ -1135,7 +1383,11 @@ def roll(
     normal, where = _normalised(text)
     if len(normal) > 2 * MAX_EXPRESSION:
         raise RollError(f"That roll is too long once its characters are written out; the limit is {MAX_EXPRESSION}.")
+    normal, zeros = _zeros(normal)
     read, aliases = _roll20(normal)
+    aliases = zeros + aliases
+    if _CHANCE_ALONE.match(read):
+        read = "1d10 " + read  # the chance die, rolled as Chronicles players name it
 
     context = _Context(rng or random.Random())
     roller = _Roller(context)
@@ -1144,10 +1396,12 @@ def roll(
         comment = parsed.comment.strip() if parsed.comment else None
         start = len(read) - len(comment) if comment and read.endswith(comment) else len(read)
         prefix = read[:start].rstrip()
-        percentile = any(isinstance(node, diceast.Dice) and sides_of(node.size) == 100 for node in _walk(parsed))
-        sixes = any(isinstance(node, diceast.Dice) and node.size == 6 for node in _walk(parsed))
-        damage = _damage(parsed)
-        asked = _asked(comment, repeat, mode, percentile, sixes, damage)
+        sizes = {node.size for node in _walk(parsed) if isinstance(node, diceast.Dice)}
+        lead = parsed.roll
+        shape = _Shape(sixes=6 in sizes, tens=10 in sizes, damage=_damage(parsed),
+                       percentile=any(sides_of(size) == 100 for size in sizes),
+                       one_ten=isinstance(lead, diceast.Dice) and lead.num == 1 and lead.size == 10)
+        asked = _asked(comment, repeat, mode, shape)
         if comment:
             _check_comment(prefix, comment, asked.comment or "", attached=start > 0 and not read[start - 1].isspace(),
                            literal=isinstance(parsed.roll, diceast.Literal))
@@ -1157,7 +1411,7 @@ def roll(
         shown_comment = asked.comment
         if comment and normal.endswith(comment) and len(normal) - len(comment) < len(where):
             typed_comment = text[where[len(normal) - len(comment)]:].strip()
-            shown_comment = _leftover(typed_comment, percentile, sixes, damage) if typed_comment != comment else asked.comment
+            shown_comment = _leftover(typed_comment, shape) if typed_comment != comment else asked.comment
         counting: Counting | None = Counting(target, fail) if target is not None else None
         pool = _as_pool(parsed)
         if pool:
@@ -1189,7 +1443,7 @@ def roll(
                             "`1d100 <= 55 bonus`).")
         reading = asked.reading
         if reading is not None:
-            parsed, reading = _check_reading(parsed, reading, counting, asked)
+            parsed, reading = _check_reading(parsed, reading, counting, asked, f"`{said}`" if pool else "`target`")
         roller.percentile = _with_bonus(parsed, asked)
         tree = _with_mode(parsed, asked)
         if asked.crit:
@@ -1229,10 +1483,11 @@ def roll(
     if asked.crit:
         word += " crit"
     every = [node for node in _walk(tree) if isinstance(node, diceast.Dice)]
+    typed = (typed + word).strip()
     return RollSeries(expression=shown, rolls=rolls, comment=shown_comment,
                       fate=bool(every) and all(node.size == FATE for node in every),
                       rule=counting, mode=asked.mode, notes=notes,
-                      typed=typed + word, reading=reading)
+                      typed=typed, reading=reading)
 
 
 def _check_tree(tree: diceast.Expression, repeat: int) -> None:
@@ -1279,7 +1534,11 @@ def _short(n: int) -> str:
 
 def _one(roller: _Roller, tree: diceast.Expression, counting: Counting | None, *, terse: bool,
          mode: Mode = "normal", reading: Reading | None = None) -> Roll:
-    result = roller.roll(tree, stringifier=_Markdown(mode=mode, counting=counting))
+    if counting is None and reading is not None:
+        counting_shown = reading.marks
+    else:
+        counting_shown = counting
+    result = roller.roll(tree, stringifier=_Markdown(mode=mode, counting=counting_shown))
     groups = _groups(result.expr)
     total = result.total
     breakdown = result.result
@@ -1295,7 +1554,7 @@ def _one(roller: _Roller, tree: diceast.Expression, counting: Counting | None, *
     if reading is not None:
         total, verdict = _verdict(reading, int(total), groups, crit)
     return Roll(total=total, breakdown=breakdown, groups=groups, successes=successes, crit=crit, verdict=verdict,
-                terse=_Markdown(terse=True, mode=mode, counting=counting).stringify(result.expr) if terse else None,
+                terse=_Markdown(terse=True, mode=mode, counting=counting_shown).stringify(result.expr) if terse else None,
                 compared=compared)
 
 

@@ -88,6 +88,29 @@ def number(one: Roll, series: RollSeries) -> str:
     return f"{one.result:02d}" if coc else str(one.result)
 
 
+def counted(n: int, series: RollSeries) -> str:
+    """A pool's count as its players say it: Shadowrun's `3 hits`, World of Darkness's `3 successes`;
+    any other result as `number` writes it."""
+    reading = series.reading
+    if reading is None or not reading.pool:
+        return str(n)
+    if reading.system == "sr":
+        return f"{n} hit" if n == 1 else f"{n} hits"
+    return successes(n)
+
+
+def said(one: Roll, series: RollSeries) -> str:
+    """A result read by a game with its mark: `✅ Hard success: 23`, `🌟 Exceptional: 5 successes`,
+    a pool whose count says it all `✅ 3 hits`, one whose name does `💀 Botch`."""
+    assert one.verdict is not None
+    pool = series.reading is not None and series.reading.pool
+    if pool and one.verdict.outcome and not one.result:
+        return f"{TONES[one.verdict.tone]} {one.verdict.outcome}"  # a botch is no success: said once
+    shown = counted(one.result, series) if pool else number(one, series)
+    outcome = f"{one.verdict.outcome}: " if one.verdict.outcome else ""
+    return f"{TONES[one.verdict.tone]} {outcome}{shown}"
+
+
 def result_of(one: Roll, fate: bool = False, series: RollSeries | None = None) -> str:
     """One result of a repeat: `17`, for a comparison `✅ 17` (the total, marked), for Fate dice `+2`
     (`❌ −1` compared), read by a game `⚠️ 8`."""
@@ -106,7 +129,7 @@ def headline(series: RollSeries) -> str:
         one = series.rolls[0]
         if one.verdict is not None:
             # the game's name for it says what a natural 20 or 1 did (the small line says how)
-            return f"# {TONES[one.verdict.tone]} {one.verdict.outcome}: {number(one, series)}"
+            return f"# {said(one, series)}"
         if one.compared is not None:
             text = f"{'✅ Success' if one.compared.success else '❌ Failure'}: {one.compared.said(series.fate)}"
         else:
@@ -120,6 +143,8 @@ def headline(series: RollSeries) -> str:
                          for one in series.rolls)
         if series.counting:
             text += " successes"
+        elif series.reading is not None and series.reading.pool:
+            text += " hits" if series.reading.system == "sr" else " successes"
     return f"# {clip(text, NUMBERS)}"
 
 
@@ -142,7 +167,7 @@ def body(series: RollSeries, level: int, label: str | None = None) -> list[str]:
         facts.append(roll_detail(series.rolls[0], level, counting=counting))
     else:
         facts.append(f"{clip(series.typed or series.expression, EXPRESSION)}, {len(series.rolls)} rolls")
-        if series.reading is not None and series.reading.system == "coc":
+        if series.reading is not None and (series.reading.system in ("coc", "chance") or series.reading.pool):
             facts.append(series.reading.rule)
         if series.counting:
             total = successes(series.total) + " in all"
@@ -164,7 +189,9 @@ def body(series: RollSeries, level: int, label: str | None = None) -> list[str]:
     if not single and level < TOTALS:
         for one in series.rolls:
             detail = roll_detail(one, level, terse=True, counting=counting)
-            if one.verdict is not None:
+            if one.verdict is not None and series.reading is not None and series.reading.pool:
+                shown = " · ".join(part for part in (f"**{said(one, series)}**", one.verdict.note) if part)
+            elif one.verdict is not None:
                 shown = " · ".join(part for part in (f"**{result_of(one, series=series)}** {one.verdict.outcome}",
                                                      one.verdict.note) if part)
             elif series.fate and one.compared is None:
@@ -195,8 +222,8 @@ HELP = """### 🎲 /roll: what to type
 **Call of Cthulhu** `1d100 vs 55`: Critical, Extreme, Hard, Regular, Failure or Fumble · `1d100 vs 55 hard` · `1d100 bonus vs 55` · `1d100 penalty 2 vs 55`
 **Powered by the Apocalypse** `2d6+1 pbta`: strong hit (10+), weak hit (7-9) or miss
 **Blades in the Dark** `3d6 blades`: the highest die; two 6s crit · `0d6 blades` (two dice, the lower)
-**World of Darkness** `6d10>=8` · `8d10e10>=8` (10-again) · 1s cancel: `8d10` with options `target:8 fail:1`
-**Shadowrun** `12d6>=5` (hits)
+**World of Darkness** `7d10 wod`: successes (8+, 10-again), exceptional at 5 · `7d10 wod 9-again` · `7d10 wod rote` · `chance` (dramatic failure on 1) · classic: `5d10 diff 6` (1s cancel; botch)
+**Shadowrun** `12d6 sr`: hits (5-6), glitch, critical glitch · `12d6 sr edge` (6s explode)
 **Fate** `4dF+2` · **GURPS** `3d6<=12`
 **Anything else** `4d6dl1` · `10d10e10` · `1d8ro1` · `d%` · `2d20kh1+3 [fire]`
 -# Options: `private` (only you, with Reveal) · `secret_to` (to you and your GM by DM) · `repeat` · `target` and `fail` (count dice) · `mode` (adv/dis)"""
