@@ -320,7 +320,7 @@ def redraw(moment: Moment, now: Channel, *, notice: str | None = None) -> Plan:
 def _back_below(moment: Moment, book: Book, notice: str | None) -> tuple[Update, Post]:
     """A press on a table that chat has scrolled away: the pressed message says where the
     table went, and the table comes back as the newest message."""
-    return Update(history=Post.strip_text), Post(table_message(moment, book, notice=notice))
+    return Update(history=_moved_text(moment.table)), Post(table_message(moment, book, notice=notice))
 
 
 def moved_below(moment: Moment, now: Channel, *, notice: str | None = None) -> Plan:
@@ -340,7 +340,7 @@ def again(moment: Moment, book: Book, *, notify: list[int] | tuple[int, ...] = (
     bidding. ``nudge``: a line above it that pings whom it names, even a lobby's host."""
     shown = table_message(moment, book, notice=nudge)
     pings = shown.pings and ping or nudge is not None
-    return Plan(dms=dms(moment, book, list(notify)), channel=[_moved(replace(shown, pings=pings), book)],
+    return Plan(dms=dms(moment, book, list(notify)), channel=[_moved(replace(shown, pings=pings), book, moment.table)],
                 chapter=moment.chapter, look=look(moment, book),
                 turn_events=book.turn_events if moment.chapter == book.chapter else [])
 
@@ -349,13 +349,18 @@ def refresh(moment: Moment, now: Channel, *, notice: str | None = None) -> list[
     """Redraw the live table where it is, or below if chat has scrolled it away."""
     shown = table_message(moment, now.book, notice=notice)
     if now.book.message_id is None or now.scrolled:
-        return [_moved(shown, now.book)]
+        return [_moved(shown, now.book, moment.table)]
     return [Edit(now.book.message_id, shown)]
 
 
-def _moved(shown: Shown, book: Book) -> Post:
+def _moved(shown: Shown, book: Book, table: Table) -> Post:
     """The table posted below; the old one shows the line of history it owes, if any."""
-    return Post(shown, strip=book.message_id, strip_text=book.owed or Post.strip_text)
+    return Post(shown, strip=book.message_id, strip_text=book.owed or _moved_text(table))
+
+
+def _moved_text(table: Table) -> str:
+    """What a message the table (or lobby) moved away from says."""
+    return "The lobby moved below." if table.status == "lobby" else Post.strip_text
 
 
 def dms(moment: Moment, book: Book, seats: list[int]) -> list[Dm]:

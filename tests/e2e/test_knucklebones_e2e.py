@@ -422,7 +422,7 @@ async def test_a_lobby_scrolled_away_comes_back_below_when_it_changes(tmp_path: 
 
             await chatter()
             answer = await (await fd.click(cy, lobby, button(fd, lobby, "Join"))).wait_response()
-            assert answer["type"] == 7 and said(answer["data"]) == "The table moved below."
+            assert answer["type"] == 7 and said(answer["data"]) == "The lobby moved below."
             fresh = await fd.wait_until(
                 lambda: (m := fd.last_message(CHANNEL)) is not None and is_table(m) and m["id"] != lobby["id"] and m,
                 timeout=3, what="the lobby posted again below")
@@ -436,7 +436,7 @@ async def test_a_lobby_scrolled_away_comes_back_below_when_it_changes(tmp_path: 
                 lambda: (m := fd.last_message(CHANNEL)) is not None and is_table(m) and m["id"] != fresh["id"] and m,
                 timeout=3, what="the lobby posted again below after a command")
             assert len(lobby_seats(newest)) == 2
-            await fd.wait_until(lambda: said(fd.message(fresh["id"])) == "The table moved below.", timeout=3,
+            await fd.wait_until(lambda: said(fd.message(fresh["id"])) == "The lobby moved below.", timeout=3,
                                 what="the old lobby to say where it went")
             assert fd.buttons(fd.message(fresh["id"])) == []
 
@@ -457,7 +457,7 @@ async def _moved_below(fd: FakeDiscord, who: FakeUser, lobby: dict, label: str) 
     """A press on a lobby chat has scrolled away: the pressed one says where it went, and the
     lobby is the newest message again; that one."""
     answer = await (await fd.click(who, lobby, button(fd, lobby, label))).wait_response()
-    assert answer["type"] == 7 and said(answer["data"]) == "The table moved below."
+    assert answer["type"] == 7 and said(answer["data"]) == "The lobby moved below."
     return await fd.wait_until(
         lambda: (m := fd.last_message(CHANNEL)) is not None and is_table(m) and m["id"] != lobby["id"] and m,
         timeout=3, what="the lobby posted again below")

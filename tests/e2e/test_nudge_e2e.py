@@ -86,7 +86,7 @@ async def test_a_ready_lobby_nudges_its_host_and_a_paused_game_nobody(tmp_path: 
                 timeout=5, what="the lobby posted below")
             assert f"👋 Bob nudges <@{ann.id}>: 2 players are seated: press **Start** when you are ready." in said(fresh), said(fresh)
             assert pinged(fd, since, fd.channel(CHANNEL).id) == {ann.id}
-            await fd.wait_until(lambda: said(fd.message(lobby["id"])) == "The table moved below.",
+            await fd.wait_until(lambda: said(fd.message(lobby["id"])) == "The lobby moved below.",
                                 timeout=3, what="the old lobby to point below")
             started = await (await fd.click(ann, fresh, button(fd, fresh, "Start"))).wait_response()
             assert started["type"] == 7, started
