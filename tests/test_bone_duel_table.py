@@ -95,7 +95,7 @@ def test_a_bots_placement_says_what_it_was_after_and_a_players_does_not() -> Non
     cases = [([[4], [], []], [[], [], []], 4, 0, "Bot put a 4 in the top row, pairing their 4s (+12)."),
              ([[], [3, 3], []], [[], [], []], 3, 1, "Bot put a 3 in the middle row, for three 3s (+15)."),
              ([[], [], []], [[1, 2, 5], [], []], 6, 0,
-              "Bot put a 6 in the top row, where Bob can never knock it out (their top row is full).")]
+              "Bot put a 6 in the top row, where Bob cannot knock it out while their top row is full.")]
     for mine, theirs, die, row, line in cases:
         state = staged(mine, theirs, die, then=(1,))
         bot = kit.table_for(state, ["Bot", "Bob"], game=ENGINE.key, bots=(0,), id=1)

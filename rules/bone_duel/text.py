@@ -81,7 +81,7 @@ def _game_over_text(winners: tuple[int, ...], data: Mapping[str, Any]) -> str:
 
 def bot_reason(seat: int, data: Mapping[str, Any]) -> str | None:
     """What a bot's placement (``seat``'s ``place`` event's figures) was after, for the players who
-    watch it play: a pair or three of a kind, or a die the rival can never knock out. A
+    watch it play: a pair or three of a kind, or a die the rival cannot knock out while their row is full. A
     knock-out says itself; a plain placement has nothing to explain."""
     face, gain = data["face"], data.get("gain")
     if gain is None:  # a move made before placements kept these figures
@@ -91,7 +91,7 @@ def bot_reason(seat: int, data: Mapping[str, Any]) -> str | None:
     if data.get("matching", 1) == 3:
         return f"for three {face}s (+{gain})"
     if data.get("facing_full"):
-        return f"where {seat_name(1 - seat)} can never knock it out (their {column_name(data['column'])} is full)"
+        return f"where {seat_name(1 - seat)} cannot knock it out while their {column_name(data['column'])} is full"
     return None
 
 
