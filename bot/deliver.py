@@ -249,7 +249,9 @@ class Deliverer:
         already leaves the attachments where they are, and the book notes what it now has.
         ``legacy``: the edited message is a plain one from before layouts, whose content and
         embeds must go as it becomes a layout message."""
-        out: dict[str, Any] = {"view": shown.layout, "allowed_mentions": PINGS if shown.pings else NO_PINGS}
+        pings = discord.AllowedMentions(users=[discord.Object(u) for u in shown.pinged], everyone=False,
+                                        roles=False) if shown.pinged else PINGS if shown.pings else NO_PINGS
+        out: dict[str, Any] = {"view": shown.layout, "allowed_mentions": pings}
         if legacy:
             out.update(content=None, embeds=[])
         carried = picture_digest(shown.pictures)

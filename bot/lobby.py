@@ -182,6 +182,7 @@ class Lobby:
             elif op == "start":
                 self._host_only(table, user, "start the game", gm)
                 result = step.start(now, time.time())
+                book.nudged = 0.0  # a nudge that got the host to start leaves the game's first turn free to nudge
                 await self.carry(interaction, result, book, self.origin(interaction, now.table))
                 return
             else:

@@ -58,6 +58,8 @@ class Shown:
     #: the picture its media gallery shows
     picture: Picture | None = None
     pings: bool = False
+    #: when set, the only users it pings (a nudge: not everyone the table mentions)
+    pinged: tuple[int, ...] = ()
     #: pictures its blocks show beside their text
     thumbnails: list[Picture] = field(default_factory=list)
     #: files that ride on it (the game's last words on the final table)
@@ -332,15 +334,19 @@ def moved_below(moment: Moment, now: Channel, *, notice: str | None = None) -> P
 
 
 def again(moment: Moment, book: Book, *, notify: list[int] | tuple[int, ...] = (), ping: bool = True,
-          nudge: str | None = None) -> Plan:
+          nudge: str | None = None, nudged: Sequence[int] = ()) -> Plan:
     """The table (or lobby) posted afresh as the newest message (/game status, /game nudge, or a
     table that had fallen behind the game); the old one loses its buttons. ``notify`` get their
     private view again. ``ping=False`` (/game status): whoever is asked was pinged when they were
     asked, and anyone may ask for the table, so it must not buzz them again at a stranger's
-    bidding. ``nudge``: a line above it that pings whom it names, even a lobby's host."""
+    bidding. ``nudge``: a line above it that pings ``nudged`` alone (a lobby's host too), not
+    whoever else the table mentions (the one who nudged, where all act at once)."""
     shown = table_message(moment, book, notice=nudge)
-    pings = shown.pings and ping or nudge is not None
-    return Plan(dms=dms(moment, book, list(notify)), channel=[_moved(replace(shown, pings=pings), book, moment.table)],
+    if nudge is not None:
+        shown = replace(shown, pings=True, pinged=tuple(nudged))
+    elif not ping:
+        shown = replace(shown, pings=False)
+    return Plan(dms=dms(moment, book, list(notify)), channel=[_moved(shown, book, moment.table)],
                 chapter=moment.chapter, look=look(moment, book),
                 turn_events=book.turn_events if moment.chapter == book.chapter else [])
 

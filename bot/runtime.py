@@ -30,7 +30,7 @@ from bot.lobby import Lobby, allowed_here
 from bot.models import Book, Table
 from bot.present import NOBODY, Origin
 from bot.recent import Recent
-from bot.render import and_list, jump_link, managers_only, mention, runner, safe
+from bot.render import and_list, jump_link, managers_only, runner, safe
 from bot.replies import announce, in_line, in_time, reply, update
 from bot.seats import find_seat
 from bot.servers import Servers
@@ -578,12 +578,13 @@ class TableRuntime(Lobby):
             else:
                 if table.paused:
                     raise Refusal(f"The game is paused: nobody can move until {runner(table)} resumes it.")
-                waited = [mention(table, s) for s in now.humans if s != mine]
-                if not waited:
+                seats = [s for s in now.humans if s != mine]
+                if not seats:
                     raise Refusal("The table waits for you." if mine in now.humans
                                   else "The table waits for nobody right now.")
+                waited = [table.seats[s].user_id or 0 for s in seats]
                 why = "the table waits for you."
-                named = and_list([safe(table.seats[s].name) for s in now.humans if s != mine])
+                named = and_list([safe(table.seats[s].name) for s in seats])
             at = time.time()
             if at < book.nudged + NUDGE_GAP:
                 raise Refusal(f"The table was nudged <t:{int(book.nudged)}:R>; another nudge can come "
@@ -592,11 +593,11 @@ class TableRuntime(Lobby):
             shown = "lobby" if table.status == "lobby" else "table"
             await reply(interaction, content=f"Nudged {named}: the {shown} comes below, as the newest message.",
                         ephemeral=True)
-            nudge = f"👋 {safe(interaction.user.display_name)} nudges {and_list(waited)}: {why}"
-            await self.deliverer.run(present.again(now, book, nudge=nudge), table, book, interaction)
+            nudge = f"👋 {safe(interaction.user.display_name)} nudges {and_list([f'<@{u}>' for u in waited])}: {why}"
+            await self.deliverer.run(present.again(now, book, nudge=nudge, nudged=waited), table, book, interaction)
 
     @staticmethod
-    def _lobby_waits(now: Moment, asker: int) -> list[str]:
+    def _lobby_waits(now: Moment, asker: int) -> list[int]:
         """Whom a lobby waits for: its host (the game-master), once enough players have sat
         down; before that, more players, whom no ping can name."""
         table, engine = now.table, now.engine
@@ -607,7 +608,7 @@ class TableRuntime(Lobby):
             short = fewest - len(table.seats)
             raise Refusal(f"The lobby needs {short} more player{'s' if short > 1 else ''} (or **Add AI**) "
                           f"before {runner(table)} can start it.")
-        return [f"<@{table.host_id}>"]
+        return [table.host_id]
 
     # -- private answers -------------------------------------------------------------------------
 

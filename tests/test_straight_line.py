@@ -631,3 +631,38 @@ def test_chapters_that_differ_only_in_their_number_are_said_once(first: str, las
     """A line of history is read on a phone: "Game 1 · Turn 17 to Game 1 · Turn 18" says its
     game and its word twice."""
     assert present._log_title([first, "", last]) == said
+
+
+async def test_a_nudge_pings_the_nudged_alone_whoever_else_the_table_mentions() -> None:
+    """Where everyone acts at once, the table's top line mentions the one who nudged too: the
+    nudge's message pings only whom the nudge names."""
+    from bot.deliver import Deliverer
+
+    now = _moment(_knucklebones_table())
+    waited = now.table.seats[now.acting[0]].user_id or 0
+    other = 3 - waited
+    plan = present.again(now, Book(message_id=77), nudge=f"👋 <@{other}> nudges <@{waited}>", nudged=[waited])
+    posted = plan.channel[0]
+    assert isinstance(posted, Post) and posted.strip == 77
+    assert posted.shown.pings and posted.shown.pinged == (waited,)
+    kwargs = await Deliverer(client=None, store=None).kwargs(posted.shown, edit=False)  # type: ignore[arg-type]
+    mentions = kwargs["allowed_mentions"].to_dict()
+    assert mentions["parse"] == [] and mentions["users"] == [waited]
+    # /game status: the table again, pinging nobody
+    status = present.again(now, Book(message_id=77), ping=False).channel[0]
+    assert isinstance(status, Post) and not status.shown.pings and not status.shown.pinged
+
+
+def test_a_resumed_game_whose_seats_all_left_is_played_to_its_end_and_counted() -> None:
+    """Everyone left while the game was paused: the bots take the seats at once but play only
+    when it is resumed, and then to the end, with the moves logged and the results recorded."""
+    now = _moment(_knucklebones_table())
+    paused = step.resettle(now, 0.0, paused=True).after
+    for seat, name in ((0, "Ann"), (1, "Bob")):
+        left = step.leave(paused, seat, name, 0.0)
+        assert left.entries == [] and left.table.status == "active", "a paused game plays nothing"
+        paused = left.after
+    resumed = step.resettle(paused, 1.0, paused=False)
+    assert resumed.table.status == "finished" and not resumed.table.paused and resumed.table.deadline is None
+    assert resumed.entries and resumed.results is not None and len(resumed.results) == 2
+    assert resumed.table.version == paused.table.version + len(resumed.entries)

@@ -381,7 +381,10 @@ def _mentions(body: dict[str, Any]) -> set[int]:
         return set()
     words = [body.get("content") or ""] + [c.get("content") or "" for c in walk(body.get("components") or [])
                                            if c.get("type") == 10]
-    return {int(m) for text in words for m in _MENTION.findall(text)}
+    found = {int(m) for text in words for m in _MENTION.findall(text)}
+    if allowed is not None and "users" not in (allowed.get("parse") or []):
+        found &= {int(u) for u in allowed["users"]}  # only those listed ping
+    return found
 
 
 @dataclass
