@@ -58,12 +58,12 @@ class Shown:
     #: the picture its media gallery shows
     picture: Picture | None = None
     pings: bool = False
-    #: when set, the only users it pings (a nudge: not everyone the table mentions)
-    pinged: tuple[int, ...] = ()
     #: pictures its blocks show beside their text
     thumbnails: list[Picture] = field(default_factory=list)
     #: files that ride on it (the game's last words on the final table)
     files: list[discord.File] = field(default_factory=list)
+    #: when set, the only users it pings (a nudge: not everyone the table mentions)
+    pinged: tuple[int, ...] = ()
 
     @property
     def pictures(self) -> list[Picture]:
