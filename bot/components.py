@@ -208,8 +208,8 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bn:h
         return f"bn:hand:{game_id}"
 
     @classmethod
-    def component(cls, game_id: int) -> layout.Component:
-        return layout.button(cls.id_of(game_id), "My hand", discord.ButtonStyle.secondary, "🃏")
+    def component(cls, game_id: int, label: str = "My hand", emoji: str = "🃏") -> layout.Component:
+        return layout.button(cls.id_of(game_id), label, discord.ButtonStyle.secondary, emoji)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> HandButton:

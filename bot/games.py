@@ -96,6 +96,9 @@ class GameSpec(Generic[V, A, O]):
     colour: ClassVar[discord.Colour] = discord.Colour.dark_gold()
     #: the lobby's one line: what the game is and about how long it takes
     blurb: ClassVar[str] = ""
+    #: the table's button for a player's private view, and its emoji, named for what that view
+    #: holds (a hand of cards; a purse and sealed votes)
+    hand_button: ClassVar[tuple[str, str]] = ("My hand", "🃏")
     #: tavern mode (NPC seats, stakes, a record at the end), for games a game-master can run
     tavern: ClassVar[Tavern | None] = None
 

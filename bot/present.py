@@ -538,7 +538,7 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
 
     private_game = engine.has_private_view()
     humans = moment.humans
-    utility = [DetailsButton.component(gid)] + ([HandButton.component(gid)] if private_game else [])
+    utility = [DetailsButton.component(gid)] + ([HandButton.component(gid, *spec.hand_button)] if private_game else [])
     if moment.shared and humans:
         top.append(", ".join(mention(table, s) for s in humans) + ": " + spec.open_prompt(table, public))
         controls, accessories, after, parts = _open_controls(moment, humans, parts, TABLE_CONTROLS - len(utility))
@@ -550,7 +550,7 @@ def table_message(moment: Moment, book: Book, *, notice: str | None = None, head
                 top.append("Waiting for " + and_list(by_dm) + " (choosing in DMs).")
             if closed:
                 top.append(", ".join(mention(table, s) for s in closed)
-                           + ": I could not DM you, so press **My hand** to choose.")
+                           + f": I could not DM you, so press **{spec.hand_button[0]}** to choose.")
     elif len(humans) == 1:
         seat = humans[0]
         top.append(f"{mention(table, seat)}: {spec.prompt(table, public, seat)}")

@@ -600,3 +600,14 @@ def test_the_ledger_of_a_game_ended_early_takes_each_purse_home_and_names_the_co
         "**Mags**: bought in 30 gp · cashed out 30 gp",
         "Every copper is accounted for: the nets in the standings sum to 0 cp.",
     ]
+
+
+def test_the_private_view_button_is_my_purse_as_it_holds_a_purse_and_no_hand() -> None:
+    """Stones & Bones deals no hand: its private view is a purse and a sealed choice, and the
+    table's button, and its words to a player whose DMs are closed, say so."""
+    state = sealed_vote()
+    table = table_for(state)
+    waiting = ENGINE.to_act(state)
+    public = present.table_message(Moment(SPEC, table, state), Book(dm_closed=dict.fromkeys(waiting, "")))
+    assert "My purse" in kit.labels(public) and "My hand" not in kit.labels(public)
+    assert kit.top(public).endswith(": I could not DM you, so press **My purse** to choose."), kit.top(public)

@@ -9,8 +9,9 @@ by step; every purse to the copper, the Mutiny's fine print and the legend are a
 table shrinks to one line of what happened on it (history.py).
 
 Public decisions sit on the table itself (Engine.open_actions); the Mutiny vote and the
-Tide-rise choices are sealed and go to each player by DM (or the **My hand** button), which
-holds only that choice, the purse it concerns and one line of context.
+Tide-rise choices are sealed and go to each player by DM (or the table's **My purse** button,
+as what it holds is a purse, never a hand), which holds only that choice, the purse it concerns
+and one line of context.
 
 Tavern mode gives a game-master what a campaign needs: a table they run without a seat, NPC
 seats with names, each seat's starting purse, and a ledger (on the final table, with a CSV
@@ -202,6 +203,7 @@ class StonesAndBonesSpec(GameSpec[sb.StonesAndBonesView, sb.StonesAndBonesAction
     command = "stones-and-bones"
     colour = COLOUR
     tavern = StonesAndBonesTavern()
+    hand_button = ("My purse", "👛")
     blurb = ("A pirate tavern game: four d20 Bones set your bet, your Stone claims the coffer; "
              "Mutinies and rising Tides. 2–6 players, 30 to 60 minutes (the crew may end it at any Tide rise).")
 

@@ -221,7 +221,7 @@ class FaultRun(Run):
         hand = [b["custom_id"] for b in fd.buttons(table or {}) if (b["custom_id"] or "").startswith("bn:hand:")]
         if table is None or not hand:
             return None
-        asked = [line for line in said(table).splitlines() if "My hand" in line]
+        asked = [line for line in said(table).splitlines() if "I could not DM you" in line]  # "…press My hand"
         for player in [p for p in self.players if any(p.mention in line for line in asked)]:
             it = await self.click(player, table, hand[0], None, "My hand")
             self.kinds["My hand"] += 1
@@ -459,7 +459,7 @@ class FaultRun(Run):
         cid = int(path.split("/")[2])
         user = next(p for p in self.players if (ch := fd.dm_channel(p)) is not None and ch.id == cid)
         mention = f"<@{user.id}>"
-        if not any(mention in _text(c["json"]) and "My hand" in _text(c["json"]) for c in fd.calls[index:]):
+        if not any(mention in _text(c["json"]) and "I could not DM you" in _text(c["json"]) for c in fd.calls[index:]):
             self.untold.append(f"a DM asking {user.name} to choose was refused (call {index}) and the table "
                                "never asked them to press My hand")
 
