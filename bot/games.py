@@ -63,6 +63,13 @@ class Tavern:
     #: what a seat's stake is called here ("purse"); None: the game has no stakes
     stake_word: ClassVar[str | None] = None
 
+    @staticmethod
+    def runs(table: Table) -> bool:
+        """Whether a table is played in tavern mode: a game-master runs it, or its host seated
+        an NPC or set a stake. Only such a table leaves last words (a ledger the game-master
+        keeps): friends around a plain game have the standings."""
+        return not table.host_plays or any(seat.npc or seat.stake is not None for seat in table.seats)
+
     def parse_stake(self, text: str) -> int:
         """A stake the host typed, in the game's units; a Refusal that says how to write one."""
         raise GameError("This game has no stakes: seat the NPC without one.")

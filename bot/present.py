@@ -399,7 +399,7 @@ def _last_words_alone(moment: Moment) -> list[dict[str, Any]]:
 
 def _last_words(moment: Moment) -> list[dict[str, Any]]:
     tavern = moment.spec.tavern
-    return tavern.last_words(moment.table, moment.public) if tavern is not None else []
+    return tavern.last_words(moment.table, moment.public) if tavern is not None and tavern.runs(moment.table) else []
 
 
 def _fits(extras: list[dict[str, Any]]) -> bool:

@@ -125,6 +125,10 @@ async def test_two_players_play_a_whole_game(tmp_path: Path) -> None:
             final, told = await play(fd, players, audit)
             audit.assert_targets()
             assert "wins with a net of" in said(final) and told["tide"] >= 2, (said(final), told)
+            # friends at a plain table have the standings: no game-master's ledger, no CSV to keep
+            await settle(fd)
+            assert not any("The ledger" in said(m) or fd.attachments(m) and any(
+                n.endswith(".csv") for n, _ in fd.attachments(m)) for m in fd.messages(CHANNEL)), said(final)
             lines = [said(m) for m in history(fd)]
             throws = [line for line in lines if re.match(r"\*\*Tide \d · Wave \d · Turn \d+\*\* · ", line)]
             assert len(throws) >= 20, lines
