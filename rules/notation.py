@@ -41,7 +41,8 @@ What d20 cannot read it treats as a comment, so a typo used to roll a wrong tota
 (`1D20+5` rolled 1, `2d20 kh1` summed both dice). The text is therefore normalised first (NFKC, so
 a phone's full-width `＋` is a plus; the dashes − – — are minus signs; `D` in a dice term is `d`),
 and a comment that starts the way notation does (a sign, a number, `d6`, `kh1`, `t8`, `x6`) is
-refused with the fix, never rolled. The comment shown is the roller's own text, as typed.
+refused with the fix, never rolled. The comment shown is the roller's own text, as typed, unless
+words in it were read from their normalised form (`1d100 vs 55 ＨＡＲＤ`): then the normalised rest.
 
 Roll20's drop operators (`4d6dl1`, `4d6d1`, `dh1`) and its `!` (explode on the top face) are
 obeyed, written against a dice term: d20 has no operator of its own that could be meant there, so
@@ -59,15 +60,18 @@ roll with no d100 the words are the comment they usually are ("1d6 bonus damage"
 
 A game's name for a result is read from its words after the dice, since that name, not the total,
 is what its table acts on: Call of Cthulhu's `1d100 vs 55` (success levels, `hard`/`extreme`
-difficulty), Pathfinder 2e's `1d20+9 dc 25` (degrees of success), Powered by the Apocalypse's
+difficulty), a DC met or not (`1d20+5 dc 15`, as D&D reads it, by far the most typed) or with
+Pathfinder 2e's degrees of success (`1d20+9 dc 25 pf2`), Powered by the Apocalypse's
 `2d6+1 pbta` and Blades in the Dark's `3d6 blades` (the highest die; `0d6` is two dice, the lower).
-Each asks for a roll of a given shape and is refused, with an example, on any other; `blades` on a
-roll without d6s stays the comment it then is (`1d8 twin blades`). `crit` doubles a damage roll's
-dice (D&D 5e), and after an attack roll's d20 stays a comment (`1d20 crit on 19`). Dice pools are
-read the same way: Shadowrun's `12d6 sr` (hits, glitch, critical glitch; `edge` explodes 6s),
-Chronicles of Darkness's `7d10 wod` (10-again, `9-again`, `rote`, exceptional at 5; `chance` is the
-chance die) and classic World of Darkness's `5d10 diff 6` (1s cancel, botch); words that mean
-something only on d10s (`diff 5`, `chance`) stay a comment elsewhere (`1d20 chance to hit`).
+Dice pools are read the same way: Shadowrun's `12d6 sr` (hits, glitch, critical glitch; `edge`
+explodes 6s), Chronicles of Darkness's `7d10 wod` (10-again, `9-again`, `rote`, exceptional at 5;
+`chance` is the chance die) and classic World of Darkness's `5d10 diff 6` (1s cancel, botch).
+`crit` doubles a damage roll's dice (D&D 5e). Each word is read only on the dice its game rolls and
+only as a whole word: `vs` on a d100, `dc` after a d20, `blades` and `sr` on d6s, `wod`, `diff`,
+`rote` and `9-again` on d10s, `chance` on one d10, `crit` on damage. Anywhere else it is the comment
+it was before these were read (`8d6 fireball dc 15 dex save`, `2d6 fire vs 2 orcs`, `1d20 insight on
+Sr. Lopez`, `1d20 crit on 19`): a roll that used to work, or a saved one, must not start being
+refused. On its own dice a reading that cannot be made is refused with an example.
 
 A letter O right after a die's size is a zero typed on the wrong key (`1d2O` used to roll a d2
 with the comment "O"): it is read as one, and the reply says so, as Roll20's operators are.
@@ -133,9 +137,11 @@ _BONUS_WORDS = re.compile(r"(?<![\w-])(?:(?P<before>\d+)\s+)?(?P<word>bonus|pena
                           r"(?:\s+(?:dice|die)(?:\s*[:=]?\s*(?P<after>\d+))?)?(?![\w-])", re.I)
 #: the most bonus or penalty dice a roll takes (the rules use one or two)
 MAX_BONUS = 3
-#: Pathfinder 2e's `dc 20` (also `vs dc 20`, `dc:20`), Call of Cthulhu's `vs 55` (and `vs 55 hard`)
+#: a DC, `dc 20` (also `vs dc 20`, `dc:20`); Call of Cthulhu's `vs 55` (and `vs 55 hard`)
 _DC_WORDS = re.compile(r"(?<![\w-])(?:vs\.?\s*)?dc\s*[:=]?\s*(?P<n>\d+)(?![\w-])", re.I)
 _VS_WORDS = re.compile(r"(?<![\w-])vs\.?\s*[:=]?\s*(?P<n>\d+)(?:\s+(?P<level>hard|extreme)(?![\w-]))?(?![\w-])", re.I)
+#: Pathfinder's degrees of success, asked for beside a DC (`dc 25 pf2`); a DC alone reads as D&D's
+_PF2_WORD = re.compile(r"(?<![\w-])(?:pf2e?|pf|pathfinder)(?![\w-])", re.I)
 _GAME_WORDS = re.compile(r"(?<![\w-])(?P<word>pbta|blades|bitd)(?![\w-])", re.I)
 _CRIT_WORD = re.compile(r"(?<![\w-])crit(?![\w-])", re.I)
 #: the highest skill `vs` takes, and the highest DC `dc` takes
@@ -144,7 +150,8 @@ MAX_DC = 999
 #: the most dice a Blades in the Dark pool takes (the rules rarely pass 6)
 MAX_BLADES = 10
 #: Shadowrun's `sr`, Chronicles of Darkness's `wod` (`cofd`, `nwod`), classic World of Darkness's `owod`
-_POOL_WORDS = re.compile(r"(?<![\w-])(?P<word>sr|sr5|sr6|shadowrun|wod|cofd|nwod|owod)(?![\w-])", re.I)
+#: whole words only: `Sr.` before a name is no Shadowrun pool
+_POOL_WORDS = re.compile(r"(?<![\w.-])(?P<word>sr|sr5|sr6|shadowrun|wod|cofd|nwod|owod)(?![\w-]|\.\s*\w)", re.I)
 #: classic World of Darkness's `diff 6` (`difficulty 6`, `diff:6`)
 _DIFF_WORDS = re.compile(r"(?<![\w-])diff(?:iculty)?\s*[:=]?\s*(?P<n>\d+)(?![\w-])", re.I)
 #: Chronicles of Darkness's `9-again`, `8-again`, `no-again` and a rote action
@@ -598,7 +605,7 @@ class RollSeries:
 
 
 # ---------------------------------------------------------------- a game's words for a roll
-System = Literal["coc", "pf2", "pbta", "blades", "sr", "cofd", "chance", "owod"]
+System = Literal["coc", "dc", "pf2", "pbta", "blades", "sr", "cofd", "chance", "owod"]
 #: the readings that count a dice pool: their result is a count of hits or successes
 POOLS: tuple[System, ...] = ("sr", "cofd", "owod")
 #: how a verdict feels at the table, from best to worst (the reply picks its mark by it)
@@ -637,7 +644,9 @@ class Reading:
             return "sr edge" if self.edge else "sr"
         if self.system == "owod":
             return f"diff {self.number}"
-        return f"dc {self.number}" if self.system == "pf2" else self.system
+        if self.system == "dc":
+            return f"dc {self.number}"
+        return f"dc {self.number} pf2" if self.system == "pf2" else self.system
 
     @property
     def pool(self) -> bool:
@@ -659,7 +668,7 @@ class Reading:
             rule = {"Regular": f"skill {skill} · Hard ≤ {skill // 2} · Extreme ≤ {skill // 5}",
                     "Hard": f"skill {skill}, Hard: ≤ {skill // 2} · Extreme ≤ {skill // 5}",
                     "Extreme": f"skill {skill}, Extreme: ≤ {skill // 5}"}[self.level]
-            return rule + (" · 96+ fumbles" if skill < 50 else "")
+            return rule + (" · 96+ fumbles" if self.needs < 50 else "")
         if self.system == "sr":
             return "hits on 5 and 6 · over half 1s glitches" + (" · edge: 6s explode" if self.edge else "")
         if self.system == "cofd":
@@ -669,7 +678,9 @@ class Reading:
             return "chance die: 10 succeeds, 1 is a dramatic failure"
         if self.system == "owod":
             return f"difficulty {self.number} · each 1 cancels a success"
-        return f"DC {self.number}" if self.system == "pf2" else ""
+        if self.system == "pf2":
+            return f"DC {self.number} · degrees of success"
+        return f"DC {self.number}" if self.system == "dc" else ""
 
     @property
     def needs(self) -> int:
@@ -690,13 +701,17 @@ class Verdict:
 @dataclass(frozen=True)
 class _Shape:
     """What the dice of a roll are, for the words after them that mean something only there:
-    `blades` with d6s, `diff 6`, `9-again` and `rote` with d10s, `chance` on one d10 alone."""
+    `vs 55` with a d100, `dc 15` after a d20, `blades` and `sr` with d6s, `wod`, `diff 6`,
+    `9-again` and `rote` with d10s, `chance` on one d10 alone. Elsewhere they are the comment they
+    read as (`8d6 fireball dc 15 dex save`, `2d6 fire vs 2 orcs`)."""
 
     sixes: bool = False
     tens: bool = False
     one_ten: bool = False
     damage: bool = False
     percentile: bool = False
+    #: the roll starts with one d20, or with two (`2d20kh1`: refused with `adv`'s spelling)
+    d20: bool = False
 
 
 # ---------------------------------------------------------------- dice pools read by their games
@@ -768,11 +783,15 @@ def classic(faces: Sequence[int], difficulty: int) -> PoolResult:
 
 
 def _reading(text: str, shape: _Shape) -> Reading | None:
-    """The game reading asked for in the words after the dice; `blades` is one only on a roll
-    with d6s (elsewhere it is a comment: `1d8 twin blades`)."""
-    found = [Reading("pf2", int(m["n"])) for m in _DC_WORDS.finditer(text)]
-    rest = _DC_WORDS.sub(" ", text)
-    found += [Reading("coc", int(m["n"]), (m["level"] or "regular").capitalize()) for m in _VS_WORDS.finditer(rest)]
+    """The game reading asked for in the words after the dice, each only on the dice its game
+    rolls (`_Shape`). A DC alone reads as D&D's, met or not; with `pf2` as Pathfinder's degrees."""
+    dcs = [int(m["n"]) for m in _DC_WORDS.finditer(text)] if shape.d20 else []
+    pf2 = bool(dcs) and bool(_PF2_WORD.search(text))
+    found = [Reading("pf2" if pf2 else "dc", n) for n in dcs]
+    rest = _DC_WORDS.sub(" ", text) if shape.d20 else text
+    if shape.percentile:
+        found += [Reading("coc", int(m["n"]), (m["level"] or "regular").capitalize())
+                  for m in _VS_WORDS.finditer(rest)]
     found += [Reading("pbta" if m["word"].lower() == "pbta" else "blades") for m in _GAME_WORDS.finditer(rest)
               if shape.sixes or m["word"].lower() == "pbta"]
     found += _pool_readings(rest, shape)
@@ -786,7 +805,7 @@ def _pool_readings(text: str, shape: _Shape) -> list[Reading]:
     or `chance`), classic World of Darkness's `diff 6` (`owod` alone: difficulty 6). `diff N`,
     `N-again` and `rote` are read only on a roll of d10s, `chance` only on one d10 alone: elsewhere
     they are the words they usually are (`1d20 chance to hit`)."""
-    named = {m["word"].lower() for m in _POOL_WORDS.finditer(text)}
+    named = {m["word"].lower() for m in _POOL_WORDS.finditer(text) if _pool_word(m, shape)}
     shadow = named & _SHADOWRUN
     diffs = [int(m["n"]) for m in _DIFF_WORDS.finditer(text)] if shape.tens else []
     agains = [m for m in _AGAIN_WORDS.finditer(text)] if shape.tens else []
@@ -814,12 +833,22 @@ def _chance_meant(text: str, shape: _Shape) -> bool:
                                                for m in _POOL_WORDS.finditer(text))
 
 
+def _pool_word(found: re.Match[str], shape: _Shape) -> bool:
+    """Shadowrun's words ask for something only on d6s, World of Darkness's only on d10s."""
+    return shape.sixes if found["word"].lower() in _SHADOWRUN else shape.tens
+
+
 def _without_reading(text: str, shape: _Shape) -> str:
-    rest = _VS_WORDS.sub(" ", _DC_WORDS.sub(" ", text))
+    """`text` without the words `_reading` and `crit` read (on this roll's dice: `_Shape`)."""
+    rest = text
+    if shape.d20 and _DC_WORDS.search(rest):
+        rest = _PF2_WORD.sub(" ", _DC_WORDS.sub(" ", rest))
+    if shape.percentile:
+        rest = _VS_WORDS.sub(" ", rest)
     rest = _GAME_WORDS.sub(lambda m: " " if shape.sixes or m["word"].lower() == "pbta" else m.group(), rest)
-    if any(m["word"].lower() in _SHADOWRUN for m in _POOL_WORDS.finditer(rest)):
+    if shape.sixes and any(m["word"].lower() in _SHADOWRUN for m in _POOL_WORDS.finditer(rest)):
         rest = _EDGE_WORD.sub(" ", rest)
-    rest = _POOL_WORDS.sub(" ", rest)
+    rest = _POOL_WORDS.sub(lambda m: " " if _pool_word(m, shape) else m.group(), rest)
     if shape.tens:
         rest = _AGAIN_WORDS.sub(" ", _DIFF_WORDS.sub(" ", rest))
     if _chance_meant(text, shape):
@@ -827,12 +856,13 @@ def _without_reading(text: str, shape: _Shape) -> str:
     return _CRIT_WORD.sub(" ", rest) if shape.damage else rest
 
 
-def _check_reading(tree: diceast.Expression, reading: Reading, counting: Counting | None,
-                   asked: _Asked, counted: str = "`target`") -> tuple[diceast.Expression, Reading]:
-    """The roll the reading can read, or a refusal saying what to type. A Blades pool's reading
-    knows its size: zero dice become the two rolled for them, the lower counting."""
+def _check_reading(tree: diceast.Expression, reading: Reading, counting: Counting | None, asked: _Asked,
+                   counted: str = "`target`", typed: str = "") -> tuple[diceast.Expression, Reading, tuple[str, ...]]:
+    """The roll the reading can read (and what the reply should say about how), or a refusal
+    saying what to type. A Blades pool's reading knows its size: zero dice become the two rolled
+    for them, the lower counting. `typed` is the notation as typed, for the fix in a refusal."""
     said = f"`{reading.words}`"
-    top, shown = tree.roll, _short_text(str(tree.roll))
+    top = tree.roll
     if counting is not None:
         raise RollError(f"{said} reads the roll already; leave out {counted}.")
     if isinstance(top, diceast.BinOp) and top.op in COMPARISONS:
@@ -841,23 +871,32 @@ def _check_reading(tree: diceast.Expression, reading: Reading, counting: Countin
         raise RollError(f"`crit` doubles a damage roll's dice; {said} reads a check. Roll them apart.")
     if reading.system in (*POOLS, "chance"):
         return _check_pool(tree, reading)
+    checked, reading = _check_game(tree, reading, typed)
+    return checked, reading, ()
+
+
+def _check_game(tree: diceast.Expression, reading: Reading, typed: str) -> tuple[diceast.Expression, Reading]:
+    """A check read by its game (a skill, a DC, a move, an action), or a refusal with the fix."""
+    said = f"`{reading.words}`"
+    top, shown = tree.roll, _short_text(str(tree.roll))
     dice = [node for node in _walk(tree) if isinstance(node, diceast.Dice)]
     if reading.system == "coc":
         if not 1 <= reading.number <= MAX_SKILL:
             raise RollError(f"A skill is from 1 to {MAX_SKILL}, like `1d100 vs 55`.")
-        if not any(sides_of(node.size) == 100 for node in dice):
-            raise RollError(f"{said} reads a d100 against a skill (Call of Cthulhu), like `1d100 {reading.words}`; "
-                            f"to compare a total, `{shown} >= {reading.number}`.")
         if not (isinstance(top, diceast.Dice) and top.num == 1 and sides_of(top.size) == 100):
             raise RollError(f"A skill roll is one d100 alone, like `1d100 {reading.words}` (`1d100 bonus "
                             f"{reading.words}` with a bonus die); `{shown}` is more.")
-    elif reading.system == "pf2":
+    elif reading.system in ("dc", "pf2"):
         if reading.number > MAX_DC:
             raise RollError(f"A DC is at most {MAX_DC}.")
         left = d20.utils.leftmost(tree)
         if not (isinstance(left, diceast.Dice) and left.num == 1 and left.size == 20):
-            raise RollError(f"{said} reads a check by Pathfinder's degrees of success, so it needs a roll that starts "
-                            f"with one d20, like `1d20+7 {reading.words}`; `{shown}` does not.")
+            # `2d20kh1+7 dc 20` (or Roll20's `2d20dl1`, read as `pl1`) is advantage written out
+            twice = re.match(r"\s*2d20(?:(?P<op>[kp])(?P<which>[hl])1)?(?P<rest>.*)$", typed, re.I)
+            low = twice is not None and (twice["op"] or "") + (twice["which"] or "") in ("kl", "ph")
+            mode = "dis" if low else "adv"
+            fixed = f"1d20{twice['rest'].replace(' ', '') if twice else ''} {mode} {reading.words}"
+            raise RollError(f"{said} reads one d20 against the DC; to roll it twice, say so: {_fixed(fixed)}.")
     elif reading.system == "pbta":
         if not dice or any(node.size != 6 for node in dice):
             raise RollError(f"`pbta` reads 2d6 plus a stat (10+ strong hit, 7-9 weak hit, 6- miss), like "
@@ -881,10 +920,10 @@ _POOL_EXAMPLES = {"sr": ("12d6 sr", "hits in a pool of d6s"), "cofd": ("7d10 wod
                   "owod": ("5d10 diff 6", "successes in a pool of d10s"), "chance": ("chance", "one d10")}
 
 
-def _check_pool(tree: diceast.Expression, reading: Reading) -> tuple[diceast.Expression, Reading]:
+def _check_pool(tree: diceast.Expression, reading: Reading) -> tuple[diceast.Expression, Reading, tuple[str, ...]]:
     """A pool of one kind of die alone, rolled the way its game rolls it (10-again as explosions,
     a rote action as a reroll, Shadowrun's Edge as exploding 6s); a chance die for a Chronicles
-    pool of none."""
+    pool of none, which says what it leaves out (`rote`, `9-again`)."""
     said, top, shown = f"`{reading.words}`", tree.roll, _short_text(str(tree.roll))
     example, counts = _POOL_EXAMPLES[reading.system]
     sides = 6 if reading.system == "sr" else 10
@@ -902,8 +941,11 @@ def _check_pool(tree: diceast.Expression, reading: Reading) -> tuple[diceast.Exp
         raise RollError(f"A pool is at most {MAX_POOL} dice; `{shown}` is {_short(n)}.")
     if reading.system == "owod" and not 2 <= reading.number <= 10:
         raise RollError(f"A difficulty is from 2 to 10, like `{n or 5}d10 diff 6`; `diff {reading.number}` is not.")
+    told: tuple[str, ...] = ()
     if n == 0:
         if reading.system == "cofd":
+            left_out = " and ".join(f"`{word}`" for word in reading.words.split()[1:])
+            told = (f"a pool of none: {left_out} left out",) if left_out else ()
             reading = Reading("chance")
         else:
             game = "Shadowrun" if reading.system == "sr" else "classic World of Darkness"
@@ -918,7 +960,7 @@ def _check_pool(tree: diceast.Expression, reading: Reading) -> tuple[diceast.Exp
         expression = "1d10" if reading.system == "chance" else f"{n}d10"
     rolled = cast(diceast.Expression, _PARSER.parse(expression, start="expr"))
     rolled.comment = tree.comment
-    return rolled, reading
+    return rolled, reading, told
 
 
 def _verdict(reading: Reading, total: int, groups: tuple[DiceGroup, ...],
@@ -935,7 +977,8 @@ def _verdict(reading: Reading, total: int, groups: tuple[DiceGroup, ...],
         skill = reading.number
         if total == 1:
             return total, Verdict("Critical success", "critical")
-        if total == 100 or (skill < 50 and total >= 96):
+        # 7th edition: 96-100 fumble when the number needed (at the difficulty) is under 50
+        if total == 100 or (reading.needs < 50 and total >= 96):
             return total, Verdict("Fumble", "fumble")
         reached = next((level for level in reversed(_LEVELS)
                         if total <= Reading("coc", skill, level).needs), None)
@@ -944,6 +987,9 @@ def _verdict(reading: Reading, total: int, groups: tuple[DiceGroup, ...],
         if _LEVELS.index(reached) < _LEVELS.index(reading.level):
             return total, Verdict("Failure", "failure", f"a {reached} success; {reading.level} was needed")
         return total, Verdict(f"{reached} success", "success")
+    if reading.system == "dc":
+        # D&D 5e: meet the DC or not; a natural 20 or 1 decides nothing on a check or a save
+        return total, (Verdict("Success", "success") if total >= reading.number else Verdict("Failure", "failure"))
     if reading.system == "pf2":
         dc = reading.number
         degree = 3 if total >= dc + 10 else 2 if total >= dc else 0 if total <= dc - 10 else 1
@@ -1398,9 +1444,11 @@ def roll(
         prefix = read[:start].rstrip()
         sizes = {node.size for node in _walk(parsed) if isinstance(node, diceast.Dice)}
         lead = parsed.roll
+        left = d20.utils.leftmost(parsed)
         shape = _Shape(sixes=6 in sizes, tens=10 in sizes, damage=_damage(parsed),
                        percentile=any(sides_of(size) == 100 for size in sizes),
-                       one_ten=isinstance(lead, diceast.Dice) and lead.num == 1 and lead.size == 10)
+                       one_ten=isinstance(lead, diceast.Dice) and lead.num == 1 and lead.size == 10,
+                       d20=isinstance(left, diceast.Dice) and left.size == 20 and left.num in (1, 2))
         asked = _asked(comment, repeat, mode, shape)
         if comment:
             _check_comment(prefix, comment, asked.comment or "", attached=start > 0 and not read[start - 1].isspace(),
@@ -1411,7 +1459,11 @@ def roll(
         shown_comment = asked.comment
         if comment and normal.endswith(comment) and len(normal) - len(comment) < len(where):
             typed_comment = text[where[len(normal) - len(comment)]:].strip()
-            shown_comment = _leftover(typed_comment, shape) if typed_comment != comment else asked.comment
+            as_typed = _leftover(typed_comment, shape)
+            # the words were read from the normalised text (`ＨＡＲＤ` is `hard`): what is left of
+            # the typed comment is shown only where it is the same words, else the normalised rest
+            if as_typed is not None and _normalised(as_typed)[0] == asked.comment:
+                shown_comment = as_typed
         counting: Counting | None = Counting(target, fail) if target is not None else None
         pool = _as_pool(parsed)
         if pool:
@@ -1443,7 +1495,9 @@ def roll(
                             "`1d100 <= 55 bonus`).")
         reading = asked.reading
         if reading is not None:
-            parsed, reading = _check_reading(parsed, reading, counting, asked, f"`{said}`" if pool else "`target`")
+            parsed, reading, told = _check_reading(parsed, reading, counting, asked,
+                                                   f"`{said}`" if pool else "`target`", prefix)
+            aliases += told
         roller.percentile = _with_bonus(parsed, asked)
         tree = _with_mode(parsed, asked)
         if asked.crit:

@@ -102,7 +102,7 @@ def test_cancelled_successes_and_a_botch_say_why() -> None:
 
 @pytest.mark.parametrize("typed, options, said", [
     ("12d6+2 sr", {}, "`sr` counts hits in a pool of d6s alone, like `12d6 sr`; `12d6 + 2` is not one."),
-    ("7d6 wod", {}, "`wod` counts successes in a pool of d10s alone, like `7d10 wod`; `7d6` is not one."),
+    ("7d10+2 wod", {}, "`wod` counts successes in a pool of d10s alone, like `7d10 wod`; `7d10 + 2` is not one."),
     ("5d10kh3 diff 6", {}, "`diff 6` counts successes in a pool of d10s alone, like `5d10 diff 6`"),
     ("2d10 wod chance", {}, "A chance die is one d10 alone"),
     ("5d10 diff 11", {}, "A difficulty is from 2 to 10, like `5d10 diff 6`; `diff 11` is not."),
@@ -124,10 +124,37 @@ def test_a_pool_that_cannot_be_read_is_refused_with_the_fix(typed: str, options:
 @pytest.mark.parametrize("typed, comment", [
     ("1d20 chance to hit", "chance to hit"), ("1d6 edge of the blade", "edge of the blade"),
     ("1d20 diff 5", "diff 5"), ("2d6 rote", "rote"), ("2d10 chance", "chance"),
+    # `sr` only on d6s, `wod` only on d10s, each a whole word (they rolled so before either was read)
+    ("1d20 insight on Sr. Lopez", "insight on Sr. Lopez"), ("4d6 for Sr. Lopez", "for Sr. Lopez"),
+    ("1d20 sr", "sr"), ("1d8 edge sr", "edge sr"), ("8d6 wod", "wod"), ("1d100 owod", "owod"),
+    ("3d6 sr-71 flyby", "sr-71 flyby"), ("2d10 wod.com", "wod.com"),
 ])
 def test_these_words_stay_a_comment_where_they_cannot_be_meant(typed: str, comment: str) -> None:
     series = roll(typed, rng=random.Random(1))
     assert series.comment == comment and series.reading is None
+
+
+def test_a_pool_word_ending_the_roll_is_read_before_its_full_stop() -> None:
+    series = roll("3d6 sr.", rng=Loaded(5, 6, 2))
+    assert head("3d6 sr.", 5, 6, 2) == "# ✅ 2 hits" and series.comment is None
+
+
+@pytest.mark.parametrize("typed, left_out", [
+    ("0d10 wod rote", "`rote`"), ("0d10 wod 9-again", "`9-again`"), ("0d10 cofd no-again rote", "`no-again` and `rote`"),
+])
+def test_no_dice_roll_a_chance_die_and_say_what_it_leaves_out(typed: str, left_out: str) -> None:
+    reply = text(typed, 1)
+    assert reply == (f"# 💀 Dramatic failure: 1\n-# a pool of none: {left_out} left out · chance die: "
+                     "10 succeeds, 1 is a dramatic failure · 1d10 (*1*)")
+    assert text("0d10 wod", 10) == "# ✅ Success: 10\n-# chance die: 10 succeeds, 1 is a dramatic failure · 1d10 (**10**)"
+
+
+def test_words_read_from_what_a_phone_typed_leave_the_comment() -> None:
+    series = roll("3d10 wod ⁹-again", rng=Loaded(9, 2, 3, 8))
+    assert series.comment is None and series.reading is not None and series.reading.again == 9
+    # the rest of the comment is then shown as read, never with the words it read
+    assert roll("3d10 wod ⁹-again ｆｏｒ ｔｈｅ ｄｏｏｒ", rng=Loaded(9, 2, 3, 8)).comment == "for the door"
+    assert roll("3d10 wod 9-again ｆｏｒ ｔｈｅ ｄｏｏｒ", rng=Loaded(9, 2, 3, 8)).comment == "ｆｏｒ ｔｈｅ ｄｏｏｒ"
 
 
 @pytest.mark.parametrize("typed, expression, note", [

@@ -47,7 +47,7 @@ class RollCog(commands.Cog):
     @anywhere
     @app_commands.command(name="roll", description="Roll dice: 1d20+5 adv, 4d6kh3, 1d100 vs 55, 2d6+1 pbta, 3d6 blades; help for more")
     @app_commands.describe(
-        expression="Dice, e.g. 1d20+5 adv, 1d20+9 dc 25, 1d100 vs 55, 2d6+1 pbta, 3d6 blades; or help",
+        expression="Dice, e.g. 1d20+5 adv, 1d20+3 dc 15, 1d100 vs 55, 2d6+1 pbta, 3d6 blades; or help",
         mode="Advantage or disadvantage: the d20 the roll starts with is rolled twice",
         repeat="Roll it this many times: each result, then their sum",
         target="Count dice showing at least this as successes",

@@ -217,8 +217,8 @@ def roll_text(series: RollSeries, *, note: str | None = None, label: str | None 
 
 #: what `/roll help` answers: what to type for each game the tables here play, and what comes back
 HELP = """### 🎲 /roll: what to type
-**D&D 5e** `1d20+5 adv` · `1d20+5 dis` · `1d20+7 >= 15` · `4d6kh3 repeat 6` (stats) · `2d6+3 crit` (damage, dice doubled) · `8d6 fireball`
-**Pathfinder 2e** `1d20+9 dc 25`: critical success, success, failure or critical failure (±10 and natural 20/1 move a degree)
+**D&D 5e** `1d20+5 adv` · `1d20+5 dis` · `1d20+3 dc 15` (success or failure) · `4d6kh3 repeat 6` (stats) · `2d6+3 crit` (damage, dice doubled) · `8d6 fireball`
+**Pathfinder 2e** `1d20+9 dc 25 pf2`: critical success, success, failure or critical failure (±10 and natural 20/1 move a degree)
 **Call of Cthulhu** `1d100 vs 55`: Critical, Extreme, Hard, Regular, Failure or Fumble · `1d100 vs 55 hard` · `1d100 bonus vs 55` · `1d100 penalty 2 vs 55`
 **Powered by the Apocalypse** `2d6+1 pbta`: strong hit (10+), weak hit (7-9) or miss
 **Blades in the Dark** `3d6 blades`: the highest die; two 6s crit · `0d6 blades` (two dice, the lower)

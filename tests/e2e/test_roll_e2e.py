@@ -627,10 +627,10 @@ async def test_roll_again_and_reveal_work_after_a_restart(database: dict[str, st
 
 
 def coc_level(d100: int, skill: int) -> str:
-    """Call of Cthulhu's success level, as the rulebook's table gives it."""
+    """Call of Cthulhu's success level at Regular difficulty, as the rulebook's table gives it."""
     if d100 == 1:
         return "🌟 Critical success"
-    if d100 == 100 or (skill < 50 and d100 >= 96):
+    if d100 == 100 or (skill < 50 and d100 >= 96):  # the number needed, at Regular the skill
         return "💀 Fumble"
     if d100 > skill:
         return "❌ Failure"
@@ -638,7 +638,7 @@ def coc_level(d100: int, skill: int) -> str:
 
 
 async def test_each_game_reads_its_rolls_and_help_shows_what_to_type(tmp_path: Path) -> None:
-    """`vs 55`, `dc 20`, `pbta` and `blades` name the result as each game does, result first, even
+    """`vs 55`, `dc 20`, `dc 20 pf2`, `pbta` and `blades` name the result as each game does, result first, even
     in a chat the bot was never invited to (answered through the interaction); `help` answers
     privately with what to type for each game; a reading the roll cannot take is refused privately
     with what was typed and the fix."""
@@ -656,9 +656,16 @@ async def test_each_game_reads_its_rolls_and_help_shows_what_to_type(tmp_path: P
                 d100 = int(found[1])
                 assert head == f"# {coc_level(d100, 55)}: {d100:02d}"
 
-            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20+7 dc 20"})).response_message()
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20+7 dc 20 dex save"})).response_message()
             head, line = top(msg).splitlines()
             d20 = int(re.search(r"1d20 \((?:\*\*)?(\d+)", line)[1])
+            assert line.startswith("-# *dex save* · DC 20 · 1d20 ("), line
+            assert head == (f"# ✅ Success: {d20 + 7}" if d20 + 7 >= 20 else f"# ❌ Failure: {d20 + 7}")  # D&D: no degrees
+
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d20+7 dc 20 pf2"})).response_message()
+            head, line = top(msg).splitlines()
+            d20 = int(re.search(r"1d20 \((?:\*\*)?(\d+)", line)[1])
+            assert line.startswith("-# DC 20 · degrees of success · "), line
             total = d20 + 7
             degree = 3 if total >= 30 else 2 if total >= 20 else 0 if total <= 10 else 1
             degree = min(3, degree + 1) if d20 == 20 else max(0, degree - 1) if d20 == 1 else degree
@@ -682,14 +689,40 @@ async def test_each_game_reads_its_rolls_and_help_shows_what_to_type(tmp_path: P
             before = len(fd.messages(far))
             answer = await (await fd.slash(ann, far, "roll", {"expression": "help"})).wait_response()
             assert answer["data"]["flags"] & FLAG_EPHEMERAL, answer
-            for example in ("`1d20+5 adv`", "`1d20+9 dc 25`", "`1d100 vs 55`", "`2d6+1 pbta`", "`3d6 blades`", "`4dF+2`"):
+            for example in ("`1d20+5 adv`", "`1d20+3 dc 15`", "`1d20+9 dc 25 pf2`", "`1d100 vs 55`", "`2d6+1 pbta`", "`3d6 blades`", "`4dF+2`"):
                 assert example in answer["data"]["content"], example
             assert len(fd.messages(far)) == before
 
             for bad, why in [("3d6+1 blades", "`3d6+1 blades`: `blades` reads a pool of d6s alone"),
-                             ("1d20+5 vs 15", "`1d20+5 vs 15`: `vs 15` reads a d100 against a skill"),
+                             ("2d20kh1+7 dc 20", "`2d20kh1+7 dc 20`: `dc 20` reads one d20 against the DC; to roll "
+                                                 "it twice, say so: `1d20+7 adv dc 20`."),
                              ("1d20+", "`/roll help` shows each game's")]:
                 answer = await (await fd.slash(ann, CHANNEL, "roll", {"expression": bad})).wait_response()
                 assert answer["data"]["flags"] & FLAG_EPHEMERAL and why in answer["data"]["content"], answer
             assert all(len(it.followup_ids) <= 5 for it in fd.interactions)
+        clean(fd, bot)
+
+
+async def test_a_game_word_in_a_comment_rolls_as_it_always_did(tmp_path: Path) -> None:
+    """`dc`, `vs` and `sr` in a comment on dice their game does not roll are the comment they were
+    before any game was read: rolled in public, the comment shown, and a saved roll with one works."""
+    async with running_fake() as fd:
+        ann = fd.add_user("ann")
+        async with running_bot(fd, {}, tmp_path / "r.sqlite3") as bot:
+            for typed, dice, comment in [("8d6 fireball dc 15 dex save", "8d6", "fireball dc 15 dex save"),
+                                         ("2d6 fire vs 2 orcs", "2d6", "fire vs 2 orcs"),
+                                         ("1d20 insight on Sr. Lopez", "1d20", "insight on Sr. Lopez")]:
+                msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": typed})).response_message()
+                assert not msg["flags"] & FLAG_EPHEMERAL, msg
+                head, line = top(msg).splitlines()
+                assert re.fullmatch(r"# \d+(?: ✨ Natural 20!| 💀 Natural 1!)?", head), head
+                assert line.startswith(f"-# *{comment}* · {dice} ("), line
+
+            answer = await (await fd.slash(ann, CHANNEL, "rolls save", {"name": "fireball",
+                                                                        "expression": "8d6 fireball dc 15 dex save"})
+                            ).wait_response()
+            assert said(answer["data"]).startswith("Saved your roll `fireball`: 8d6 fireball dc 15 dex save"), answer
+            msg = await (await fd.slash(ann, CHANNEL, "rolls use", {"name": "fireball"})).response_message()
+            assert top(msg).splitlines()[1].startswith("-# **fireball** · *fireball dc 15 dex save* · 8d6 ("), top(msg)
+            await settle(fd)
         clean(fd, bot)

@@ -57,6 +57,11 @@ async def test_shadowrun_and_world_of_darkness_pools_read_as_their_players_read_
                 assert head == ("# 💀 Botch" if ones and not wins else "# ❌ Failure"
                                 if not net else f"# ✅ {net} success" + ("" if net == 1 else "es"))
 
+            # a pool of none is a chance die, and the reply says what it left out
+            msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "0d10 wod rote"})).response_message()
+            line = top(msg).splitlines()[1]
+            assert line.startswith("-# a pool of none: `rote` left out · chance die: 10 succeeds"), line
+
             msg = await (await fd.slash(ann, CHANNEL, "roll", {"expression": "1d2O"})).response_message()
             assert "`1d2O` read as `1d20`" in top(msg) and "1d20 (" in top(msg), top(msg)
 
