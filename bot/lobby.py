@@ -61,6 +61,7 @@ class Lobby:
         self, interaction: discord.Interaction, spec: GameSpec, options: BaseModel, *,
         seats: list[Seat] | None = None, timer_seconds: int | None | Literal["default"] = "default",
         host_plays: bool = True, host_id: int | None = None, notice: str | None = None,
+        returning: dict[int, int] | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refusal("Games are played in a server channel, not in DMs.")
@@ -86,6 +87,7 @@ class Lobby:
             seats=seats if seats is not None else (
                 [Seat(user_id=interaction.user.id, name=interaction.user.display_name)] if host_plays else []
             ),
+            returning=returning or {},
             options=options.model_dump(),
             seed=self.game_seed if self.game_seed is not None else random.SystemRandom().getrandbits(63),
             timer_seconds=self.default_timer if timer_seconds == "default" else timer_seconds,
@@ -159,7 +161,12 @@ class Lobby:
                     raise Refusal("You already have a seat at this table.")
                 if len(table.seats) >= spec.engine.max_seats:
                     raise Refusal(f"The table is full ({spec.engine.max_seats} seats).")
-                table.seats.append(Seat(user_id=user.id, name=user.display_name))
+                stake = table.returning.pop(user.id, None)
+                table.seats.append(Seat(user_id=user.id, name=user.display_name, stake=stake))
+                took = spec.tavern.stake_text(spec.engine.Options.model_validate(table.options), stake) \
+                    if spec.tavern is not None and stake is not None else None
+                if took:
+                    notice = f"{safe(user.display_name)} is back with what their seat took home: {took}."
             elif op == "leave":
                 seat = table.seat_of(user.id)
                 if seat is None:
@@ -226,9 +233,9 @@ class Lobby:
                     and not await self.servers.gm(interaction):
                 raise Refusal("Only the players of this game can ask for a rematch; "
                               f"start your own with `/{self.spec(old).command} new`.")
-        seats, notice = rematch_seats(self.spec(old), ended)
+        seats, notice, returning = rematch_seats(self.spec(old), ended)
         await self.open_lobby(interaction, self.spec(old), self.spec(old).engine.Options.model_validate(old.options),
-                              seats=seats, timer_seconds=old.timer_seconds, host_plays=old.host_plays,
+                              seats=seats, returning=returning, timer_seconds=old.timer_seconds, host_plays=old.host_plays,
                               # a game-master runs the next game too, whoever asked for it
                               host_id=None if old.host_plays else old.host_id, notice=notice)
         if interaction.message is not None:  # the final table stays, without its Rematch button
@@ -267,16 +274,17 @@ class Lobby:
             raise Refusal(f"Only {runner(table)} or a GM of this server can {what}.")
 
 
-def rematch_seats(spec: GameSpec[Any, Any, Any], ended: Moment) -> tuple[list[Seat], str | None]:
-    """The seats of a rematch, in reverse order (KB-7), and what the lobby says of them. A seat
-    starts afresh (its last open choice belonged to the old game's count of moves, and would
-    refuse every click of the new one). A player who left the game has no seat: they left, and
-    their record must not count a game they never sat in; Join takes them back (with what their
-    seat took home named, where stakes carry forward, for the game-master to give back)."""
+def rematch_seats(spec: GameSpec[Any, Any, Any], ended: Moment) -> tuple[list[Seat], str | None, dict[int, int]]:
+    """The seats of a rematch, in reverse order (KB-7), what the lobby says of them, and the
+    stakes kept for players who left. A seat starts afresh (its last open choice belonged to the
+    old game's count of moves, and would refuse every click of the new one). A player who left
+    the game has no seat: they left, and their record must not count a game they never sat in;
+    Join takes them back, with what their seat took home where stakes carry forward."""
     table, tavern = ended.table, spec.tavern
     stakes, said = tavern.rematch_stakes(table, ended.public) if tavern is not None \
         else ([seat.stake for seat in table.seats], None)
     kept = list(zip(table.seats, stakes, strict=True))
+    carried = said is not None  # stakes carry forward: a seat's is what it took home
     options = spec.engine.Options.model_validate(table.options)
     left = [safe(seat.name.removesuffix(step.LEFT))
             + (f" ({took})" if said and tavern and (took := tavern.stake_text(options, stake)) else "")
@@ -285,7 +293,9 @@ def rematch_seats(spec: GameSpec[Any, Any, Any], ended: Moment) -> tuple[list[Se
              for seat, stake in reversed(kept) if not seat.left]
     if left:
         said = " ".join(filter(None, [said, f"{and_list(left)} left the last game: **Join** to play this one."]))
-    return seats, said
+    returning = {seat.user_id: stake for seat, stake in kept
+                 if carried and seat.left and seat.user_id is not None and stake is not None}
+    return seats, said, returning
 
 
 def allowed_here(channel: object, allowed: list[int]) -> bool:

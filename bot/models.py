@@ -56,6 +56,9 @@ class Table(BaseModel):
     #: False when the host runs the table as game-master and takes no seat
     host_plays: bool = True
     seats: list[Seat] = Field(default_factory=list)
+    #: a rematch's lobby: the stake each player who left the last game took home (user id ->
+    #: stake), theirs again as they Join, where the lobby would seat them with the default
+    returning: dict[int, int] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
     seed: int
     state: dict[str, Any] | None = None

@@ -426,6 +426,7 @@ def start(before: Moment, now: float) -> StepResult:
     except GameError as exc:
         raise Refusal(str(exc)) from None
     table.status = "active"
+    table.returning = {}  # what a player who left the last game took home waited on their Join alone
     trail = _Trail(before, table)
     state = trail.bots(state)
     return _result(trail, table, state, now,

@@ -527,7 +527,7 @@ def test_a_tavern_rematch_brings_what_each_seat_took_home() -> None:
 
     state = played_out([850, 5000, 3000])
     table = table_for(state, ["Ann", "Bob", "One-Eyed Mags"], bots=[2]).model_copy(update=GM_FINISHED)
-    seats, notice = rematch_seats(SPEC, Moment(SPEC, table, state))
+    seats, notice, _ = rematch_seats(SPEC, Moment(SPEC, table, state))
     assert [(s.name, s.stake) for s in seats] == [("One-Eyed Mags", 3000), ("Bob", 5221), ("Ann", 629)]
     assert notice == ("Each purse is what its seat took home from the last game; `/stones-and-bones stake` "
                       "changes one.")
@@ -539,7 +539,7 @@ def test_a_tavern_rematch_brings_what_each_seat_took_home() -> None:
     assert SPEC.tavern.starting_options(StonesAndBonesOptions(), [s.stake for s in seats]).purses == [3000, 5221, 629]
     # a table with the starting purse for all: everyone starts afresh, and the lobby says nothing
     plain = table_for(played_out(None), ["Ann", "Bob", "Cy"]).model_copy(update={"status": "finished"})
-    seats, notice = rematch_seats(SPEC, Moment(SPEC, plain, played_out(None)))
+    seats, notice, _ = rematch_seats(SPEC, Moment(SPEC, plain, played_out(None)))
     assert [s.stake for s in seats] == [None, None, None] and notice is None
 
 
@@ -550,7 +550,7 @@ def test_a_seat_that_took_home_nothing_needs_a_purse_before_the_rematch_starts()
 
     state = played_out([850, 5000, 3000], broke=0)
     table = table_for(state, ["Ann", "Bob", "One-Eyed Mags"], bots=[2]).model_copy(update=GM_FINISHED)
-    seats, notice = rematch_seats(SPEC, Moment(SPEC, table, state))
+    seats, notice, _ = rematch_seats(SPEC, Moment(SPEC, table, state))
     assert [s.stake for s in seats] == [3000, 5221, 0]
     assert notice is not None and notice.endswith(" Ann took home nothing: give them a purse before **Start**.")
     lobby = table.model_copy(update={"status": "lobby", "state": None, "seats": seats})

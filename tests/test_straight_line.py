@@ -419,7 +419,8 @@ def test_a_rematch_seats_whoever_stayed_afresh_and_not_who_left() -> None:
     moved = step.play(before, seat, action, 0.0).after
     left = step.leave(moved, 1, "Cy", 0.0).after
     assert left.table.seats[seat].moved > 0
-    seats, notice = rematch_seats(stones, left)
+    seats, notice, returning = rematch_seats(stones, left)
+    assert returning == {}, "no stakes carry forward: Cy Joins as anyone does"
     assert [(s.name, s.user_id, s.ai, s.moved) for s in seats] == [("Mags", None, True, 0), ("Ann", 1, False, 0)]
     assert notice is not None and "Cy left the last game: **Join** to play this one." in notice
     shown = present.lobby_message(stones, table.model_copy(update={"seats": seats}), notice=notice)
@@ -441,10 +442,18 @@ def test_a_tavern_rematch_names_what_a_player_who_left_took_home() -> None:
                   seats=[Seat(user_id=1, name="Ann", stake=850), Seat(user_id=2, name="Cy", stake=5000),
                          Seat(name="Mags", ai=True, stake=3000)])
     left = step.leave(Moment(stones, table), 1, "Cy", 0.0).after
-    seats, notice = rematch_seats(stones, left)
+    seats, notice, returning = rematch_seats(stones, left)
     assert [s.name for s in seats] == ["Mags", "Ann"]
-    took = stones.tavern.stake_text(options, stones.tavern.rematch_stakes(left.table, left.public)[0][1])
+    home = stones.tavern.rematch_stakes(left.table, left.public)[0][1]
+    took = stones.tavern.stake_text(options, home)
     assert took and notice is not None and f"Cy ({took}) left the last game: **Join** to play this one." in notice
+    assert home is not None and returning == {2: home}, "Cy's purse waits for them to Join"
+    # it waits in the lobby alone: the game starts without it, and a player forgotten takes it along
+    lobby = Table(id=4, guild_id=1, channel_id=7, game="stones_and_bones", host_id=1, seed=5, status="lobby",
+                  options=options.model_dump(), seats=seats, returning=returning)
+    from bot.store.base import table_text, without_player
+    assert Table.model_validate_json(without_player(table_text(lobby), 2)).returning == {}
+    assert step.start(Moment(stones, lobby), 0.0).table.returning == {}
 
 
 def test_the_roll_that_ends_a_turn_is_logged_under_the_turn_it_begins() -> None:

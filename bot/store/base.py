@@ -245,6 +245,7 @@ def without_player(table_json: str, user_id: int) -> str:
             seat.user_id, seat.name = None, FORMER_PLAYER
     if table.host_id == user_id:
         table.host_id = 0
+    table.returning.pop(user_id, None)
     return table_text(table)
 
 

@@ -111,3 +111,30 @@ async def shows(fd: FakeDiscord, words: str) -> str:
         return text if words in text else None
 
     return str(await fd.wait_until(now, timeout=10, what=words))
+
+
+async def test_a_player_who_left_joins_the_rematch_with_the_purse_their_seat_took_home(tmp_path: Path) -> None:
+    """A character's purse is what their seat took home: a player who left the game (the bot
+    played on for them) and Joins the rematch brings it, not the table's starting purse."""
+    async with running_fake() as fd:
+        gm = fd.add_user("gm")
+        ann, bob = fd.add_user("ann"), fd.add_user("bob")
+        async with running_bot(fd, ENV, tmp_path / "sb.sqlite3") as bot:
+            await started(fd, gm, [ann, bob])
+            for who in (ann, bob):  # both go: the bots play the game out at once
+                await (await fd.slash(who, CHANNEL, "game leave")).wait_response()
+            final = await fd.wait_until(lambda: "Final standings" in said(live(fd)) and live(fd), timeout=20,
+                                        what="the bots to play the game out")
+            again = await (await fd.click(gm, final, button(fd, final, "Rematch"))).wait_response()
+            assert again["type"] == 4, again
+            lobby = await fd.wait_until(lambda: (m := live(fd)) is not None and "a new table" in said(m) and m,
+                                        timeout=10, what="the rematch's lobby")
+            assert "left the last game: **Join** to play this one." in said(lobby), said(lobby)
+            for who in (ann, bob):
+                took = re.search(rf"{who.name.title()} \((purse empty|purse of [^)]+)\)", said(lobby))
+                assert took, said(lobby)
+                joined = await (await fd.click(who, lobby, button(fd, lobby, "Join"))).wait_response()
+                shown = said(joined["data"])
+                assert f"{who.name.title()} is back with what their seat took home: {took[1]}." in shown, shown
+                assert re.search(rf"\d\. {who.name.title()} · {re.escape(took[1])}$", shown, re.M), shown
+        clean(fd, bot)
