@@ -287,7 +287,7 @@ def rematch_seats(spec: GameSpec[Any, Any, Any], ended: Moment) -> tuple[list[Se
     carried = said is not None  # stakes carry forward: a seat's is what it took home
     options = spec.engine.Options.model_validate(table.options)
     left = [safe(seat.name.removesuffix(step.LEFT))
-            + (f" ({took})" if said and tavern and (took := tavern.stake_text(options, stake)) else "")
+            + (f" ({took})" if carried and tavern and (took := tavern.stake_text(options, stake)) else "")
             for seat, stake in kept if seat.left]
     seats = [Seat(user_id=seat.user_id, name=seat.name, ai=seat.ai, stake=stake)
              for seat, stake in reversed(kept) if not seat.left]
@@ -296,6 +296,20 @@ def rematch_seats(spec: GameSpec[Any, Any, Any], ended: Moment) -> tuple[list[Se
     returning = {seat.user_id: stake for seat, stake in kept
                  if carried and seat.left and seat.user_id is not None and stake is not None}
     return seats, said, returning
+
+
+def lobby_waits_on(now: Moment, asker: int) -> int:
+    """Whom a lobby waits for, as a nudge names them: its host (the game-master), once enough
+    players have sat down; before that, more players, whom no ping can name."""
+    table, engine = now.table, now.engine
+    if asker == table.host_id:
+        raise Refusal("This is your lobby: press **Start** once everyone has joined.")
+    fewest = engine.seat_range(engine.Options.model_validate(table.options))[0]
+    if len(table.seats) < fewest:
+        short = fewest - len(table.seats)
+        raise Refusal(f"The lobby needs {short} more player{'s' if short > 1 else ''} (or **Add AI**) "
+                      f"before {runner(table)} can start it.")
+    return table.host_id
 
 
 def allowed_here(channel: object, allowed: list[int]) -> bool:

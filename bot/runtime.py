@@ -26,7 +26,7 @@ from bot import metrics, present, step
 from bot.deliver import Again, Deliverer, legacy_message, redrawn, text_kwargs
 from bot.errors import GATE, Refusal
 from bot.games import GameSpec, Page
-from bot.lobby import Lobby, allowed_here
+from bot.lobby import Lobby, allowed_here, lobby_waits_on
 from bot.models import Book, Table
 from bot.present import NOBODY, Origin
 from bot.recent import Recent
@@ -383,12 +383,14 @@ class TableRuntime(Lobby):
             seat = now.table.seat_of(interaction.user.id)
             if now.table.status != "active" or seat is None:
                 raise Refusal("You do not have a seat in the game here.")
+            when = ""  # a paused game: the bot moves once it is resumed
+            if now.table.paused:
+                when = " once you resume the game" if interaction.user.id == now.table.host_id \
+                    else f" once {runner(now.table)} resumes it"
             result = step.leave(now, seat, interaction.user.display_name, time.time())
             await self.carry(interaction, result, book, NOBODY,
-                             said="You left the game; a bot plays your seat from here"
-                                  + ("" if not now.table.paused else " once you resume the game"
-                                     if interaction.user.id == now.table.host_id else f" once {runner(now.table)} resumes it")
-                                  + ". `/game rejoin` takes it back.")
+                             said=f"You left the game; a bot plays your seat from here{when}. "
+                                  "`/game rejoin` takes it back.")
 
     async def hand_to_bot(self, interaction: discord.Interaction, typed: str) -> None:
         """/game unseat in play: the host or a GM hands an absent player's seat to a bot, so an
@@ -573,7 +575,7 @@ class TableRuntime(Lobby):
             if not table.live:
                 raise Refusal("This game has already ended.")
             if table.status == "lobby":
-                waited, named = self._lobby_waits(now, interaction.user.id), runner(table)
+                waited, named = [lobby_waits_on(now, interaction.user.id)], runner(table)
                 why = f"{len(table.seats)} players are seated: press **Start** when you are ready."
             else:
                 if table.paused:
@@ -595,20 +597,6 @@ class TableRuntime(Lobby):
                         ephemeral=True)
             nudge = f"👋 {safe(interaction.user.display_name)} nudges {and_list([f'<@{u}>' for u in waited])}: {why}"
             await self.deliverer.run(present.again(now, book, nudge=nudge, nudged=waited), table, book, interaction)
-
-    @staticmethod
-    def _lobby_waits(now: Moment, asker: int) -> list[int]:
-        """Whom a lobby waits for: its host (the game-master), once enough players have sat
-        down; before that, more players, whom no ping can name."""
-        table, engine = now.table, now.engine
-        if asker == table.host_id:
-            raise Refusal("This is your lobby: press **Start** once everyone has joined.")
-        fewest = engine.seat_range(engine.Options.model_validate(table.options))[0]
-        if len(table.seats) < fewest:
-            short = fewest - len(table.seats)
-            raise Refusal(f"The lobby needs {short} more player{'s' if short > 1 else ''} (or **Add AI**) "
-                          f"before {runner(table)} can start it.")
-        return [table.host_id]
 
     # -- private answers -------------------------------------------------------------------------
 
